@@ -1,0 +1,25 @@
+"""Decide whether what run_code returned matches a test's expected output.
+
+Runs in the parent, on plain data the sandbox sent back (lists, dicts, numbers, strings, booleans,
+None). Numbers compare with a tolerance when either side is a float; a boolean only equals a
+boolean (True is not 1 here, though Python says it is); tuples already arrived as lists.
+The exported pytest file carries a copy of this rule so that it judges exactly as the run did.
+"""
+import math
+
+REL_TOL = 1e-6
+ABS_TOL = 1e-9
+
+
+def outputs_match(actual, expected):
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return isinstance(actual, bool) and isinstance(expected, bool) and actual == expected
+    if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
+        if isinstance(actual, float) or isinstance(expected, float):
+            return math.isclose(actual, expected, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+        return actual == expected
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(map(outputs_match, actual, expected))
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(outputs_match(actual[k], expected[k]) for k in actual)
+    return type(actual) is type(expected) and actual == expected

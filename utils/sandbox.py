@@ -1,0 +1,332 @@
+"""Run untrusted `run_code` against test inputs, never inside this process.
+
+One fresh interpreter (`python -I -S`) per batch of tests, started with the strongest isolation this
+machine offers:
+  bwrap    bubblewrap: new user, pid, net, ipc, uts and mount namespaces; only /usr visible, read-only;
+           a private tmpfs as working directory; dies with the parent.
+  unshare  util-linux unshare: new net, pid and mount namespaces (fresh /proc); a temporary directory.
+  process  a plain child process; a temporary directory.
+In every mode: an unprivileged uid when we are root, resource limits (memory, CPU time, file size, open
+files, processes), a scrubbed environment, a new session, a per-test timeout inside the child and a
+watchdog plus a wall-clock deadline outside it. After a batch its whole process group is killed; with a
+pid namespace (bwrap, unshare) every process the code started dies with it, even one that called setsid.
+Expected outputs never enter the child: it reports what run_code returned and the caller compares.
+
+Run alone to see which isolation this machine gets:  python utils/sandbox.py
+"""
+import json
+import os
+import pwd
+import selectors
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+RUNNER_SOURCE = (Path(__file__).with_name("sandbox_runner.py")).read_text()
+ISOLATION_LEVELS = ("bwrap", "unshare", "process")
+UNPRIVILEGED_USER = "nobody"
+GRACE_S = 0.5  # how long past its own SIGALRM a test may run before the watchdog kills the process
+
+
+@dataclass(frozen=True)
+class Limits:
+    test_timeout: float = 2.0      # seconds per test (and for the module-level code)
+    batch_timeout: float = 30.0    # wall-clock seconds for the whole batch, restarts included
+    memory_mb: int = 1024          # address space
+    file_mb: int = 16              # largest file the code may write
+    open_files: int = 64
+    processes: int = 64            # per uid; only enforced when we drop to an unprivileged uid or are not root
+    output_chars: int = 4000       # prints kept per test
+    repr_chars: int = 1000
+    message_chars: int = 1000
+    traceback_lines: int = 8
+    result_chars: int = 4_000_000  # a returned value larger than this as JSON is an error
+    stream_bytes: int = 64_000     # raw fd output kept per process
+
+    def for_child(self):
+        return {**asdict(self), "cpu_seconds": int(self.batch_timeout) + 1}
+
+
+class SandboxUnavailable(RuntimeError):
+    """No way to start the sandbox interpreter on this machine (or the requested isolation is missing)."""
+
+
+def sandbox_python():
+    """An interpreter an unprivileged uid can read: pyenv and venvs under /root are not."""
+    override = os.environ.get("CODELOOP_SANDBOX_PYTHON")
+    if override:
+        return override
+    return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else shutil.which("python3")
+
+
+def _drop_privileges():
+    """Popen arguments that switch the child to an unprivileged uid when we run as root."""
+    if os.geteuid() != 0:
+        return {}
+    user = pwd.getpwnam(UNPRIVILEGED_USER)
+    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+
+
+def _bwrap_prefix(python):
+    args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+            "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev",
+            "--size", str(64 * 1024 * 1024), "--tmpfs", "/sandbox", "--chdir", "/sandbox"]
+    for top in ("/bin", "/lib", "/lib64", "/sbin"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(python)))
+    if not prefix.startswith("/usr"):
+        args += ["--ro-bind", prefix, prefix]
+    return args
+
+
+def launch_for(isolation, python):
+    """The argv that starts the runner under `isolation`, and the Popen arguments that go with it."""
+    runner = [python, "-I", "-S", "-c", RUNNER_SOURCE]
+    privileges = _drop_privileges()
+    if isolation == "bwrap":
+        return _bwrap_prefix(python) + runner, privileges
+    if isolation == "unshare":
+        # unshare needs root to make the namespaces, so it drops the uid itself, after making them
+        as_user = ["--setuid", str(privileges["user"]), "--setgid", str(privileges["group"])] if privileges else []
+        return ["unshare", "--net", "--pid", "--mount-proc", "--fork", "--kill-child", *as_user] + runner, {}
+    return runner, privileges
+
+
+def _clean_env(home):
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+@lru_cache(maxsize=None)
+def isolation_works(isolation):
+    """Start a trivial batch under `isolation`; True when it loads and runs one test."""
+    if isolation == "bwrap" and not shutil.which("bwrap"):
+        return False
+    if isolation == "unshare" and not shutil.which("unshare"):
+        return False
+    try:
+        results = run_batch("def run_code(x):\n    return x + 1\n", [{"x": 1}], Limits(test_timeout=5), isolation)
+    except (OSError, SandboxUnavailable):
+        return False
+    return results[0]["ok"] and results[0]["value"] == 2
+
+
+def best_isolation():
+    """The strongest isolation that works here; CODELOOP_SANDBOX forces one (bwrap, unshare, process)."""
+    forced = os.environ.get("CODELOOP_SANDBOX")
+    if forced:
+        if forced not in ISOLATION_LEVELS:
+            raise SandboxUnavailable(f"CODELOOP_SANDBOX must be one of {', '.join(ISOLATION_LEVELS)}, not {forced!r}")
+        if not isolation_works(forced):
+            raise SandboxUnavailable(f"the sandbox isolation {forced!r} does not work on this machine")
+        return forced
+    for isolation in ISOLATION_LEVELS:
+        if isolation_works(isolation):
+            return isolation
+    raise SandboxUnavailable(f"cannot start a sandboxed Python interpreter ({sandbox_python()})")
+
+
+def run_batch(code, inputs, limits=Limits(), isolation=None):
+    """Call run_code(**kwargs) for each kwargs dict in `inputs`, in one sandboxed interpreter.
+
+    Returns one dict per input: ok, value (plain JSON data), repr, error_type, message, traceback,
+    timed_out, ms, output. A test that hangs or kills its interpreter gets its own error and the tests
+    after it run in a fresh interpreter, within the batch deadline.
+    """
+    isolation = isolation or best_isolation()
+    deadline = time.monotonic() + limits.batch_timeout
+    texts = [json.dumps(kwargs) for kwargs in inputs]
+    results = [None] * len(inputs)
+    pending = list(range(len(inputs)))
+    while pending:
+        if time.monotonic() >= deadline:
+            for i in pending:
+                results[i] = _failure("Timeout", f"not run: the batch deadline of {limits.batch_timeout} s was reached",
+                                      timed_out=True)
+            break
+        outcome = _run_process(code, [texts[i] for i in pending], limits, isolation, deadline)
+        if outcome["load_failure"] is not None:
+            for i in pending:
+                results[i] = dict(outcome["load_failure"])
+            break
+        for k, result in outcome["done"].items():
+            results[pending[k]] = result
+        unfinished = [k for k in range(len(pending)) if k not in outcome["done"]]
+        if not unfinished:
+            break
+        first = unfinished[0]
+        if outcome["started"] == first:
+            results[pending[first]] = outcome["crash"]
+            pending = pending[first + 1:]
+        else:
+            pending = [pending[k] for k in unfinished]
+            if outcome["crash"]["timed_out"] or not outcome["done"]:
+                # the interpreter died before starting a test: retrying would fail the same way
+                for i in pending:
+                    results[i] = dict(outcome["crash"])
+                break
+    for result in results:
+        result["output"] = result.get("output", "")
+    return results
+
+
+def _failure(error_type, message, timed_out=False, ms=0.0):
+    return {"ok": False, "value": None, "repr": "", "error_type": error_type, "message": message,
+            "traceback": "", "timed_out": timed_out, "ms": ms, "output": ""}
+
+
+def _run_process(code, input_texts, limits, isolation, deadline):
+    """One interpreter over `input_texts`; returns what it reported and how it ended."""
+    argv, privileges = launch_for(isolation, sandbox_python())
+    workdir = None
+    if isolation != "bwrap":  # bwrap gives the code a private tmpfs instead
+        workdir = tempfile.mkdtemp(prefix="codeloop-sandbox-")
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam(UNPRIVILEGED_USER)
+            os.chown(workdir, nobody.pw_uid, nobody.pw_gid)
+    payload = json.dumps({"code": code, "inputs": input_texts, "limits": limits.for_child()}).encode()
+    try:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, close_fds=True, start_new_session=True,
+            env=_clean_env(workdir or "/sandbox"), cwd=workdir or "/", **privileges)
+    except OSError as exc:
+        if workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+        raise SandboxUnavailable(f"cannot start the sandbox ({isolation}): {exc}") from exc
+    try:
+        return _watch(proc, payload, len(input_texts), limits, deadline)
+    finally:
+        _kill_tree(proc)
+        if workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _watch(proc, payload, count, limits, deadline):
+    """Feed the payload, read events, and kill the process if a test or the batch runs out of time."""
+    selector = selectors.DefaultSelector()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        os.set_blocking(stream.fileno(), False)
+    selector.register(proc.stdin, selectors.EVENT_WRITE)
+    selector.register(proc.stdout, selectors.EVENT_READ)
+    selector.register(proc.stderr, selectors.EVENT_READ)
+    sent, pending_line, raw_output, result_bytes = 0, b"", bytearray(), 0
+    done, started, started_at, load_failure, loaded = {}, None, None, None, False
+    spawned_at = time.monotonic()
+    killed_for = None
+    while selector.get_map():
+        now = time.monotonic()
+        if started is not None and started not in done:
+            limit_at = started_at + limits.test_timeout + GRACE_S
+        elif not loaded:
+            limit_at = spawned_at + limits.test_timeout + GRACE_S + 5.0  # interpreter start-up may be slow under load
+        else:
+            limit_at = deadline
+        limit_at = min(limit_at, deadline)
+        if now >= limit_at:
+            killed_for = "deadline" if limit_at == deadline else "test"
+            break
+        for key, _ in selector.select(timeout=limit_at - now):
+            if key.fileobj is proc.stdin:
+                try:
+                    sent += os.write(proc.stdin.fileno(), payload[sent:sent + 65536])
+                except BrokenPipeError:
+                    sent = len(payload)
+                if sent >= len(payload):
+                    selector.unregister(proc.stdin)
+                    proc.stdin.close()
+                continue
+            chunk = os.read(key.fileobj.fileno(), 65536)
+            if not chunk:
+                selector.unregister(key.fileobj)
+                continue
+            if key.fileobj is proc.stderr:
+                room = limits.stream_bytes - len(raw_output)
+                if room > 0:
+                    raw_output += chunk[:room]
+                continue
+            result_bytes += len(chunk)
+            if result_bytes > limits.result_chars * 2 + 1_000_000:
+                killed_for = "flood"
+                break
+            lines = (pending_line + chunk).split(b"\n")
+            pending_line = lines.pop()
+            for line in lines:
+                try:
+                    event = json.loads(line)
+                    kind = event.pop("event")
+                except (ValueError, AttributeError, KeyError):
+                    killed_for = "garbage"  # the code wrote into the result channel itself
+                    break
+                if kind == "loaded":
+                    loaded = True
+                elif kind == "load_failed":
+                    load_failure = {"ok": False, "value": None, "repr": "", "ms": 0.0, **event}
+                elif kind == "start":
+                    started, started_at = event["i"], time.monotonic()
+                elif kind == "done":
+                    done[event.pop("i")] = event
+        if killed_for:
+            break
+    selector.close()
+    _kill_tree(proc)
+    returncode = proc.wait()
+    output = raw_output.decode("utf-8", "replace")
+    if output:  # raw fd output cannot be attributed to one test: show it on the first reported result
+        target = load_failure or (done[min(done)] if done else None)
+        if target is not None:
+            target["output"] = (target.get("output", "") + output)[: limits.output_chars * 2]
+    return {"done": done, "started": started, "load_failure": load_failure,
+            "crash": _crash_result(killed_for, returncode, limits, started_at, output)}
+
+
+def _crash_result(killed_for, returncode, limits, started_at, output):
+    ms = round((time.monotonic() - started_at) * 1000, 3) if started_at else 0.0
+    if killed_for == "test":
+        result = _failure("Timeout", f"run_code did not return within {limits.test_timeout} s "
+                                     "(killed: it ignored the alarm)", timed_out=True, ms=ms)
+    elif killed_for == "deadline":
+        result = _failure("Timeout", f"the batch deadline of {limits.batch_timeout} s was reached",
+                          timed_out=True, ms=ms)
+    elif killed_for == "flood":
+        result = _failure("OutputTooLarge", "the code flooded the result channel")
+    elif killed_for == "garbage":
+        result = _failure("Crashed", "the code wrote into the sandbox's result channel")
+    elif returncode < 0:
+        name = signal.Signals(-returncode).name
+        hint = " (CPU time limit)" if name == "SIGXCPU" else ""
+        result = _failure("Crashed", f"the interpreter was killed by {name}{hint}", ms=ms)
+    else:
+        result = _failure("Crashed", f"the interpreter exited with status {returncode} during this test", ms=ms)
+    result["output"] = output[: limits.output_chars]
+    return result
+
+
+def _kill_tree(proc):
+    """SIGKILL the child's process group; with a pid namespace that takes every descendant with it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream and not stream.closed:
+            stream.close()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+if __name__ == "__main__":
+    level = best_isolation()
+    demo = run_batch("def run_code(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n"
+                     "        if target - n in seen:\n            return [seen[target - n], i]\n"
+                     "        seen[n] = i\n", [{"nums": [2, 7, 11, 15], "target": 9}], isolation=level)
+    print(f"isolation: {level}; two_sum([2,7,11,15], 9) -> {demo[0]['repr']} in {demo[0]['ms']} ms")
