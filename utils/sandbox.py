@@ -22,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -31,6 +32,7 @@ RUNNER_SOURCE = (Path(__file__).with_name("sandbox_runner.py")).read_text()
 ISOLATION_LEVELS = ("bwrap", "unshare", "process")
 UNPRIVILEGED_USER = "nobody"
 GRACE_S = 0.5  # how long past its own SIGALRM a test may run before the watchdog kills the process
+_running, _running_lock = set(), threading.Lock()  # live sandbox processes, for kill_running_sandboxes()
 
 
 @dataclass(frozen=True)
@@ -201,15 +203,19 @@ def _run_process(code, input_texts, limits, isolation, deadline):
         if workdir:
             shutil.rmtree(workdir, ignore_errors=True)
         raise SandboxUnavailable(f"cannot start the sandbox ({isolation}): {exc}") from exc
+    with _running_lock:
+        _running.add(proc)
     try:
-        return _watch(proc, payload, len(input_texts), limits, deadline)
+        return _watch(proc, payload, limits, deadline)
     finally:
         _kill_tree(proc)
+        with _running_lock:
+            _running.discard(proc)
         if workdir:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _watch(proc, payload, count, limits, deadline):
+def _watch(proc, payload, limits, deadline):
     """Feed the payload, read events, and kill the process if a test or the batch runs out of time."""
     selector = selectors.DefaultSelector()
     for stream in (proc.stdin, proc.stdout, proc.stderr):
@@ -307,6 +313,17 @@ def _crash_result(killed_for, returncode, limits, started_at, output):
         result = _failure("Crashed", f"the interpreter exited with status {returncode} during this test", ms=ms)
     result["output"] = output[: limits.output_chars]
     return result
+
+
+def kill_running_sandboxes():
+    """Kill every sandbox this process has running (on Ctrl-C), so that no thread waits out a deadline."""
+    with _running_lock:
+        procs = list(_running)
+    for proc in procs:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def _kill_tree(proc):

@@ -1,0 +1,182 @@
+"""codeloop: test-driven code generation. Give it a problem; get a tested solution.
+
+    python main.py "Given an array of integers nums and an integer target, return the indices ..."
+    python main.py --problem-file examples/two_sum.md --out runs/two_sum
+    cat problem.md | python main.py -
+"""
+import argparse
+import json
+import os
+import re
+import sys
+import traceback
+from datetime import datetime
+
+from flow import create_flow
+from nodes import Settings
+from utils.call_llm import ModelConfig, safe_url
+from utils.export import write_outputs
+from utils.problem_input import ProblemInputError, read_problem
+from utils.run_record import RunRecord
+from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
+
+EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_failed": EXIT_MODEL,
+                  "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED}
+
+EPILOG = """model endpoint:
+  OPENAI_API_KEY     key for the endpoint (never written to disk or logs)
+  OPENAI_BASE_URL    any OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (or --base-url)
+  CODELOOP_MODEL     model name (or --model); default gpt-4o-mini
+  CODELOOP_SANDBOX   force the sandbox isolation: bwrap, unshare or process (default: strongest that works)
+
+output (in --out DIR, default runs/<time>-<problem words>/):
+  solution.py        the final run_code
+  test_solution.py   pytest file of the final test cases
+  run.json           the whole record, written as the run goes
+
+exit codes:
+  0    solved: every test passes
+  1    not solved within --max-iterations
+  2    bad usage or input (blank problem, missing or binary file, too long, no endpoint configured)
+  3    the model backend failed after retries, or kept giving unusable answers
+  4    internal error (the sandbox could not start, or a bug); details in run.json
+  130  interrupted (Ctrl-C); run.json keeps what was done
+"""
+
+
+class CliParser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit 2, instead of argparse's usage dump
+        raise UsageError(f"{message} (see --help)")
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_args(argv):
+    parser = CliParser(prog="main.py", description="Write tests and a solution for a coding problem, "
+                       "run them in a sandbox and revise until they pass.", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("problem", nargs="?", help="the problem text, or - to read it from stdin")
+    parser.add_argument("--problem-file", metavar="FILE", help="read the problem from FILE")
+    parser.add_argument("--out", metavar="DIR", help="output folder (default: a new folder under runs/)")
+    parser.add_argument("--max-iterations", type=positive_int, default=5, metavar="N",
+                        help="rounds of testing before giving up, so at most N-1 revisions (default 5)")
+    parser.add_argument("--model", help="model name (default: $CODELOOP_MODEL or gpt-4o-mini)")
+    parser.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    parser.add_argument("--test-timeout", type=positive_float, default=Limits.test_timeout, metavar="SECONDS",
+                        help=f"time limit per test (default {Limits.test_timeout:g})")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout; no progress")
+    return parser.parse_args(argv)
+
+
+def positive_int(text):
+    if not text.isdigit() or not 1 <= int(text) <= 1000:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 1000, not {text!r}")
+    return int(text)
+
+
+def positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 600, not {text!r}")
+    return value
+
+
+def default_out_dir(problem):
+    words = re.findall(r"[a-z0-9]+", problem.lower())[:5]
+    base = os.path.join("runs", datetime.now().strftime("%Y%m%d-%H%M%S") + "-" + ("-".join(words) or "problem"))
+    path, n = base, 1
+    while os.path.exists(path):
+        n += 1
+        path = f"{base}-{n}"
+    return path
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def prepare(argv):
+    """Everything that can fail because of the user's input; raises UsageError with a one-line message."""
+    args = parse_args(argv)
+    try:
+        problem = read_problem(args.problem, args.problem_file)
+    except ProblemInputError as exc:
+        raise UsageError(str(exc)) from None
+    model = ModelConfig.from_env(model=args.model, base_url=args.base_url)
+    if not model.base_url and "OPENAI_API_KEY" not in os.environ:
+        raise UsageError("no model endpoint configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL "
+                         "(or --base-url) for any OpenAI-compatible server")
+    out_dir = args.out or default_out_dir(problem)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
+    return args, problem, model, out_dir
+
+
+def run(args, problem, model, out_dir):
+    echo = None if args.json else say
+    isolation = best_isolation()
+    settings = Settings(model=model, max_iterations=args.max_iterations,
+                        limits=Limits(test_timeout=args.test_timeout), isolation=isolation)
+    record = RunRecord(os.path.join(out_dir, "run.json"), problem, settings.describe(), echo)
+    if echo:
+        echo(f"codeloop: model {model.model} at {safe_url(model.base_url) or 'OpenAI'}; sandbox {isolation}; "
+             f"output in {out_dir}")
+    shared = {"problem": problem, "settings": settings, "record": record, "test_cases": [],
+              "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
+    try:
+        create_flow().run(shared)
+    except KeyboardInterrupt:
+        kill_running_sandboxes()
+        shared["status"], shared["message"] = "interrupted", "interrupted by the user"
+    except Exception as exc:  # noqa: BLE001 - a bug must still leave a complete record behind
+        shared["status"], shared["message"] = "error", f"internal error: {type(exc).__name__}: {exc}"
+        record.event("error", traceback=traceback.format_exc())
+    finally:
+        files = write_outputs(out_dir, shared["function_code"], shared["test_cases"])
+        final = result_summary(shared, out_dir, files + [record.path], record.usage())
+        record.finish(shared["status"], shared["message"], final)
+    return final
+
+
+def result_summary(shared, out_dir, files, usage):
+    results = shared["test_results"]
+    return {"status": shared["status"], "solved": shared["status"] == "solved", "message": shared["message"],
+            "exit_code": EXIT_BY_STATUS[shared["status"]], "iterations": shared["iteration"],
+            "tests_passed": sum(r["passed"] for r in results), "tests_total": len(results),
+            "out_dir": out_dir, "files": files, "usage": usage,
+            "function_code": shared["function_code"], "test_cases": shared["test_cases"]}
+
+
+def main(argv=None):
+    try:
+        args, problem, model, out_dir = prepare(argv)
+    except UsageError as exc:
+        say(f"codeloop: error: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    try:
+        final = run(args, problem, model, out_dir)
+    except SandboxUnavailable as exc:
+        say(f"codeloop: error: {exc}")
+        return EXIT_INTERNAL
+    if args.json:
+        print(json.dumps(final, indent=1))
+    else:
+        usage = final["usage"]
+        say(f"{final['message']}\n  files: {', '.join(final['files'])}\n  model: {usage['model_calls']} calls, "
+            f"{usage['prompt_tokens']:,} prompt + {usage['completion_tokens']:,} completion tokens, "
+            f"{usage['model_seconds']:.1f} s")
+    return final["exit_code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Model answers for Two Sum, as a model would write them, for the scripted flow and CLI tests."""
+
+TWO_SUM = """Given an array of integers nums and an integer target, return the indices of the two numbers
+that add up to target, in increasing order. Example: Input: nums = [2,7,11,15], target = 9 Output: [0,1]"""
+
+TESTS = """```yaml
+reasoning: The examples first, then small edge cases.
+test_cases:
+  - name: example_1
+    input: {nums: [2, 7, 11, 15], target: 9}
+    expected: [0, 1]
+  - name: pair_at_the_end
+    input: {nums: [3, 2, 4], target: 6}
+    expected: [1, 2]
+  - name: duplicates
+    input: {nums: [3, 3], target: 6}
+    expected: [0, 1]
+```"""
+
+# the third expected value is wrong: [0, 1] is right for nums [3, 3]
+TESTS_WITH_A_WRONG_ONE = TESTS.replace("""    input: {nums: [3, 3], target: 6}
+    expected: [0, 1]""", """    input: {nums: [3, 3], target: 6}
+    expected: [1, 1]""")
+
+GOOD_CODE = """```yaml
+reasoning: One pass with a map from value to index.
+function_code: |
+  def run_code(nums, target):
+      seen = {}
+      for i, n in enumerate(nums):
+          if target - n in seen:
+              return [seen[target - n], i]
+          seen[n] = i
+```"""
+
+# reuses an element: fails when the target is twice an element that appears once before the pair
+BUGGY_CODE = """```yaml
+reasoning: Check every pair.
+function_code: |
+  def run_code(nums, target):
+      for i in range(len(nums)):
+          for j in range(len(nums)):
+              if nums[i] + nums[j] == target:
+                  return [i, j]
+```"""
+
+REVISE_CODE = GOOD_CODE.replace("One pass", "The code reused an element; one pass")
+
+REVISE_TEST = """```yaml
+reasoning: Test 3 is wrong; the two 3s are at indices 0 and 1.
+test_cases:
+  3: {name: duplicates, input: {nums: [3, 3], target: 6}, expected: [0, 1]}
+```"""
+
+REVISE_BOTH = """```yaml
+reasoning: Test 3 expected [1, 1], which uses one element twice; and the code reuses elements.
+test_cases:
+  3: {input: {nums: [3, 3], target: 6}, expected: [0, 1]}
+function_code: |
+  def run_code(nums, target):
+      seen = {}
+      for i, n in enumerate(nums):
+          if target - n in seen:
+              return [seen[target - n], i]
+          seen[n] = i
+```"""
+
+REVISE_USELESS = """```yaml
+reasoning: I think the code is wrong.
+function_code: |
+  def run_code(nums, target):
+      return [0, 0]
+```"""
+
+GARBAGE = "Sure! Here are some tests: test 1 - nums is two seven"

@@ -1,0 +1,88 @@
+"""A scripted OpenAI-compatible chat server on 127.0.0.1, for tests: real HTTP, scripted answers.
+
+Each request to /v1/chat/completions takes the next step of the script:
+  "text"                                   a normal answer (finish_reason "stop")
+  {"text": ..., "finish_reason": "length"} an answer cut off at the token cap
+  {"status": 500, "body": ...}             an HTTP error (retry-after-ms keeps client retries fast)
+  {"hang": seconds}                        answer nothing for a while (for client timeouts)
+When the script runs out the server answers HTTP 500, so a test that asks too often fails loudly.
+Run alone to serve a fixed answer:  python tests/stub_openai_server.py "some answer"
+"""
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class StubOpenAIServer:
+    def __init__(self, script=()):
+        self.script, self.requests, self.lock = list(script), [], threading.Lock()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def add(self, *steps):
+        with self.lock:
+            self.script.extend(steps)
+
+    def next_step(self, body):
+        with self.lock:
+            self.requests.append(body)
+            return self.script.pop(0) if self.script else {"status": 500, "body": "stub script exhausted"}
+
+    def _handler(self):
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                step = server.next_step(body)
+                step = {"text": step} if isinstance(step, str) else step
+                if "hang" in step:
+                    time.sleep(step["hang"])
+                    return
+                if "status" in step:
+                    return self._send(step["status"], {"error": {"message": step.get("body", "error")}},
+                                      {"retry-after-ms": "10"})
+                text = step["text"]
+                self._send(200, {
+                    "id": "stub", "object": "chat.completion", "created": int(time.time()), "model": body.get("model"),
+                    "choices": [{"index": 0, "finish_reason": step.get("finish_reason", "stop"),
+                                 "message": {"role": "assistant", "content": text}}],
+                    "usage": {"prompt_tokens": sum(len(m["content"]) // 4 for m in body.get("messages", [])),
+                              "completion_tokens": len(text) // 4,
+                              "total_tokens": 0}})
+
+            def _send(self, status, payload, headers=None):
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+if __name__ == "__main__":
+    with StubOpenAIServer([sys.argv[1] if len(sys.argv) > 1 else "hello"] * 1000) as stub:
+        print(f"serving on {stub.base_url}; Ctrl-C to stop", flush=True)
+        try:
+            stub.thread.join()
+        except KeyboardInterrupt:
+            pass

@@ -1,0 +1,40 @@
+"""Ask the model for a structured (YAML) answer, sending the problem back until the answer is usable.
+
+An answer that was cut off at the token cap, does not parse, or breaks its schema costs one more
+attempt with the error in the conversation, up to `attempts` in all; then InvalidAnswers. Every call,
+good or bad, is handed to `on_call` as soon as it returns, so the run record has it even if the run
+is interrupted a moment later.
+"""
+from utils.call_llm import ModelBackendError, call_llm
+from utils.prompts import retry_request
+from utils.yaml_answer import AnswerError
+
+
+class InvalidAnswers(RuntimeError):
+    """The model kept giving answers that could not be used."""
+
+
+def ask_for_yaml(messages, parse, config, on_call, attempts=3):
+    conversation = list(messages)
+    error = None
+    for attempt in range(1, attempts + 1):
+        try:
+            reply = call_llm(conversation, config)
+        except ModelBackendError as exc:
+            on_call({"attempt": attempt, "messages": conversation, "answer": None, "error": str(exc)})
+            raise
+        try:
+            if reply.finish_reason == "length":
+                raise AnswerError(f"The answer was cut off at the {config.max_tokens}-token limit. "
+                                  "Write a shorter answer: fewer or smaller tests, shorter reasoning.")
+            parsed, error = parse(reply.text), None
+        except AnswerError as exc:
+            parsed, error = None, str(exc)
+        on_call({"attempt": attempt, "messages": conversation, "answer": reply.text,
+                 "finish_reason": reply.finish_reason, "prompt_tokens": reply.prompt_tokens,
+                 "completion_tokens": reply.completion_tokens, "latency_ms": reply.latency_ms, "error": error})
+        if error is None:
+            return parsed
+        conversation = conversation + [{"role": "assistant", "content": reply.text},
+                                       {"role": "user", "content": retry_request(error)}]
+    raise InvalidAnswers(f"the model gave no usable answer in {attempts} attempts; the last one: {error.splitlines()[0]}")

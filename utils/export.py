@@ -1,0 +1,85 @@
+"""Write the run's deliverables: solution.py (the final run_code) and test_solution.py (a pytest file).
+
+The pytest file stands alone: it loads solution.py from its own folder and judges with the same rule
+as utils/compare.py (copied below, because the exported file must not depend on codeloop).
+Note that pytest runs the solution in the pytest process, without codeloop's sandbox.
+"""
+import os
+import pprint
+
+from utils.compare import ABS_TOL, REL_TOL
+
+TEST_FILE_HEAD = '''"""Test cases written and checked by codeloop for solution.py. Run: pytest test_solution.py"""
+import copy
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location("solution", Path(__file__).with_name("solution.py"))
+solution = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(solution)
+
+
+def plain(value):
+    """What codeloop's sandbox sends back: tuples as lists, sets as sorted lists."""
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [plain(v) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return sorted(items, key=repr)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def same(actual, expected):
+    """codeloop's comparison: floats within a tolerance, booleans only equal booleans."""
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return isinstance(actual, bool) and isinstance(expected, bool) and actual == expected
+    if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
+        if isinstance(actual, float) or isinstance(expected, float):
+            return math.isclose(actual, expected, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+        return actual == expected
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(map(same, actual, expected))
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in actual)
+    return type(actual) is type(expected) and actual == expected
+
+'''
+
+TEST_FILE_TAIL = '''
+
+@pytest.mark.parametrize("kwargs, expected", CASES)
+def test_run_code(kwargs, expected):
+    assert same(plain(solution.run_code(**copy.deepcopy(kwargs))), expected)
+'''
+
+
+def pytest_source(test_cases):
+    cases = "\n".join(f"    pytest.param({pprint.pformat(case['input'], width=10**6)}, "
+                      f"{pprint.pformat(case['expected'], width=10**6)}, id={case['name']!r}),"
+                      for case in test_cases)
+    return (TEST_FILE_HEAD + f"REL_TOL = {REL_TOL!r}\nABS_TOL = {ABS_TOL!r}\n\nCASES = [\n{cases}\n]\n"
+            + TEST_FILE_TAIL)
+
+
+def write_outputs(out_dir, function_code, test_cases):
+    """Write whichever of the two files the run has material for; return the paths written."""
+    written = []
+    if function_code:
+        written.append(_write(os.path.join(out_dir, "solution.py"), function_code))
+    if test_cases:
+        written.append(_write(os.path.join(out_dir, "test_solution.py"), pytest_source(test_cases)))
+    return written
+
+
+def _write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path

@@ -1,0 +1,168 @@
+"""The one YAML parser: pull a YAML answer out of a model's reply and check it against its schema.
+
+Schemas (from docs/design.md):
+  tests   {reasoning, test_cases: [{name, input: {param: value}, expected}]}
+  code    {reasoning, function_code}                      function_code defines run_code
+  revise  {reasoning, test_cases: {1-based index: {name, input, expected}}, function_code}, each optional
+
+Every failure raises AnswerError with a message written for the model, so that the caller can send it
+back and ask again. Values must be plain data (what JSON can hold), because they travel to the sandbox
+as JSON and into the exported pytest file as Python literals.
+"""
+import ast
+import json
+import keyword
+import re
+
+import yaml
+
+FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+
+
+class AnswerError(ValueError):
+    """The answer cannot be used; the message says why, in words meant for the model."""
+
+
+def extract_yaml(text):
+    """The YAML inside a ```yaml fence, else the first fence that parses as a mapping, else the bare text."""
+    fences = FENCE.findall(text or "")
+    for lang, body in fences:
+        if lang.lower() in ("yaml", "yml"):
+            return body
+    for lang, body in fences:
+        if lang.lower() not in ("python", "py") and _is_mapping(body):
+            return body
+    return text or ""
+
+
+def _is_mapping(body):
+    try:
+        return isinstance(yaml.safe_load(body), dict)
+    except yaml.YAMLError:
+        return False
+
+
+def load_mapping(text):
+    body = extract_yaml(text)
+    if not body.strip():
+        raise AnswerError("The answer was empty. Reply with one YAML block.")
+    try:
+        data = yaml.safe_load(body)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise AnswerError(f"The YAML does not parse{where}: {problem}. Use block scalars (|) for code "
+                          "and quote strings that contain ': ' or start with special characters.") from None
+    if not isinstance(data, dict):
+        raise AnswerError("The answer must be a YAML mapping with the requested keys, not "
+                          f"{type(data).__name__}.")
+    return data
+
+
+def plain_data(value, where):
+    """`value` as JSON would carry it (dict keys become strings); reject what JSON cannot hold."""
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError):
+        raise AnswerError(f"{where} must be plain data (numbers, strings, booleans, null, lists, mappings); "
+                          f"got {value!r:.80}.") from None
+
+
+def check_test_case(case, where):
+    if not isinstance(case, dict):
+        raise AnswerError(f"{where} must be a mapping with name, input and expected.")
+    missing = [key for key in ("input", "expected") if key not in case]
+    if missing:
+        raise AnswerError(f"{where} has no {' or '.join(missing)}. Every test needs input and expected.")
+    inputs = case["input"]
+    if not isinstance(inputs, dict):
+        raise AnswerError(f"{where}: input must be a mapping from run_code's parameter names to values, "
+                          f"for example {{nums: [1, 2], target: 3}}; got {inputs!r:.80}.")
+    for name in inputs:
+        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
+            raise AnswerError(f"{where}: input key {name!r} is not a valid Python parameter name.")
+    name = case.get("name")
+    return {"name": str(name).strip() if name not in (None, "") else "",
+            "input": plain_data(inputs, f"{where} input"),
+            "expected": plain_data(case["expected"], f"{where} expected")}
+
+
+def check_function_code(code):
+    if not isinstance(code, str) or not code.strip():
+        raise AnswerError("function_code must be the Python source of the solution, as a YAML block scalar (|).")
+    code = strip_code_fence(code)
+    try:
+        tree = ast.parse(code, filename="solution.py")
+    except SyntaxError as exc:
+        line = (exc.text or "").rstrip("\n")
+        caret = " " * max((exc.offset or 1) - 1, 0) + "^"
+        raise AnswerError(f"function_code has a syntax error at line {exc.lineno}: {exc.msg}\n"
+                          f"    {line}\n    {caret}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise AnswerError(f"function_code cannot be parsed: {exc}") from None
+    defined = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "run_code"]
+    if not defined:
+        raise AnswerError("function_code must define a top-level function named run_code.")
+    return code.rstrip() + "\n"
+
+
+def strip_code_fence(code):
+    match = FENCE.search(code)
+    return match.group(2) if match and code.lstrip().startswith("```") else code
+
+
+def _reasoning(data):
+    reasoning = data.get("reasoning", "")
+    return reasoning if isinstance(reasoning, str) else str(reasoning)
+
+
+def parse_tests_answer(text, max_tests):
+    data = load_mapping(text)
+    cases = data.get("test_cases")
+    if not isinstance(cases, list) or not cases:
+        raise AnswerError("test_cases must be a non-empty YAML list of tests, each with name, input and expected.")
+    cases = cases[:max_tests]  # asked for fewer; keeping the first ones is cheaper than asking again
+    checked = [check_test_case(case, f"test case {i}") for i, case in enumerate(cases, 1)]
+    for i, case in enumerate(checked, 1):
+        case["name"] = case["name"] or f"test_{i}"
+    return {"reasoning": _reasoning(data), "test_cases": checked}
+
+
+def parse_code_answer(text):
+    try:
+        data = load_mapping(text)
+    except AnswerError:
+        data = {}
+    if "function_code" not in data:
+        # Small models often answer with a bare ```python block; take it if it defines run_code.
+        for lang, body in FENCE.findall(text or ""):
+            if lang.lower() in ("python", "py", "") and "def run_code" in body:
+                return {"reasoning": "", "function_code": check_function_code(body)}
+        load_mapping(text)  # re-raise the YAML problem, if that was it
+        raise AnswerError("The answer has no function_code key.")
+    return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
+
+
+def parse_revise_answer(text, test_count):
+    data = load_mapping(text)
+    revised = {}
+    cases = data.get("test_cases") or {}
+    if isinstance(cases, list):
+        raise AnswerError("In a revision, test_cases maps 1-based test numbers to corrected tests, "
+                          "for example {2: {name: ..., input: ..., expected: ...}}; it is not a list.")
+    if not isinstance(cases, dict):
+        raise AnswerError("test_cases must map 1-based test numbers to corrected tests.")
+    for key, case in cases.items():
+        try:
+            index = int(str(key).strip())
+        except ValueError:
+            raise AnswerError(f"test_cases key {key!r} is not a test number.") from None
+        if not 1 <= index <= test_count:
+            raise AnswerError(f"There is no test {index}: tests are numbered 1 to {test_count}.")
+        revised[index - 1] = check_test_case(case, f"revised test {index}")
+    code = data.get("function_code")
+    code = check_function_code(code) if code not in (None, "") else None
+    if not revised and code is None:
+        raise AnswerError("The revision changes nothing: give corrected test_cases, a new function_code, or both.")
+    return {"reasoning": _reasoning(data), "test_cases": revised, "function_code": code}
