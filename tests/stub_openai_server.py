@@ -21,7 +21,7 @@ class StubOpenAIServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     def __enter__(self):
         self.thread.start()
@@ -62,8 +62,8 @@ class StubOpenAIServer:
                     "id": "stub", "object": "chat.completion", "created": int(time.time()), "model": body.get("model"),
                     "choices": [{"index": 0, "finish_reason": step.get("finish_reason", "stop"),
                                  "message": {"role": "assistant", "content": text}}],
-                    "usage": {"prompt_tokens": sum(len(m["content"]) // 4 for m in body.get("messages", [])),
-                              "completion_tokens": len(text) // 4,
+                    "usage": {"prompt_tokens": 1 + sum(len(m["content"]) // 4 for m in body.get("messages", [])),
+                              "completion_tokens": 1 + len(text) // 4,
                               "total_tokens": 0}})
 
             def _send(self, status, payload, headers=None):

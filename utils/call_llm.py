@@ -9,6 +9,7 @@ The API key is held only in memory: it is never part of a record, a log line or 
 Run alone to check an endpoint:  python utils/call_llm.py "Say hello"
 """
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -100,6 +101,7 @@ def call_llm(messages, config):
 
 def _short(exc, config):
     message = " ".join((getattr(exc, "message", None) or str(exc)).split())
+    message = re.sub(r"^Error code: \d+ - ", "", message)
     if len(config.api_key) >= 8:  # some servers echo the key back in their error text
         message = message.replace(config.api_key, "[key]")
     return message[:200]

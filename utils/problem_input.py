@@ -47,10 +47,10 @@ def _read_limited(stream):
 
 
 def _check_text(raw, source):
-    if len(raw) > MAX_PROBLEM_CHARS * 4:
-        raise ProblemInputError(f"the problem from {source} is longer than {MAX_PROBLEM_CHARS:,} characters")
     if b"\x00" in raw:
         raise ProblemInputError(f"the problem from {source} is binary, not text")
+    if len(raw) > MAX_PROBLEM_CHARS * 4:
+        raise ProblemInputError(f"the problem from {source} is longer than {MAX_PROBLEM_CHARS:,} characters")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -1,0 +1,31 @@
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from nodes import Settings  # noqa: E402
+from tests.stub_openai_server import StubOpenAIServer  # noqa: E402
+from utils.call_llm import ModelConfig  # noqa: E402
+from utils.run_record import RunRecord  # noqa: E402
+from utils.sandbox import Limits, best_isolation  # noqa: E402
+
+
+@pytest.fixture
+def stub():
+    with StubOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def make_shared(stub, tmp_path):
+    """A fresh shared store talking to the stub server, as main.py builds it."""
+    def make(problem="Return the indices of two numbers in nums that add up to target.", **overrides):
+        model = ModelConfig(model="stub-model", base_url=stub.base_url, max_retries=2, timeout_s=5)
+        settings = Settings(model=model, limits=Limits(test_timeout=1, batch_timeout=10),
+                            isolation=best_isolation(), **overrides)
+        record = RunRecord(str(tmp_path / "run.json"), problem, settings.describe())
+        return {"problem": problem, "settings": settings, "record": record, "test_cases": [],
+                "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
+    return make

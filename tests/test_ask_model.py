@@ -1,0 +1,53 @@
+"""utils/ask_model.py: unusable answers are sent back with the error until one is usable, within a bound."""
+import pytest
+
+from tests import scripted_answers as answers
+from utils.ask_model import InvalidAnswers, ask_for_yaml
+from utils.call_llm import ModelBackendError, ModelConfig
+from utils.yaml_answer import parse_code_answer
+
+
+def ask(stub, attempts=3):
+    calls = []
+    config = ModelConfig(model="stub", base_url=stub.base_url, max_retries=0, max_tokens=300)
+    result = ask_for_yaml([{"role": "user", "content": "write run_code"}], parse_code_answer, config,
+                          calls.append, attempts)
+    return result, calls
+
+
+def test_a_good_first_answer_is_one_call(stub):
+    stub.add(answers.GOOD_CODE)
+    result, calls = ask(stub)
+    assert result["function_code"].startswith("def run_code") and len(calls) == 1 and calls[0]["error"] is None
+
+
+def test_garbage_then_recovery_feeds_the_error_back(stub):
+    stub.add(answers.GARBAGE, answers.GOOD_CODE)
+    result, calls = ask(stub)
+    assert result["function_code"].startswith("def run_code")
+    assert [bool(c["error"]) for c in calls] == [True, False]
+    second = stub.requests[1]["messages"]
+    assert second[-2] == {"role": "assistant", "content": answers.GARBAGE}
+    assert "could not be used" in second[-1]["content"]
+
+
+def test_an_answer_cut_at_the_token_cap_is_retried(stub):
+    stub.add({"text": answers.GOOD_CODE[:60], "finish_reason": "length"}, answers.GOOD_CODE)
+    result, calls = ask(stub)
+    assert "cut off at the 300-token limit" in calls[0]["error"] and calls[1]["error"] is None
+
+
+def test_garbage_forever_gives_up_after_the_bound(stub):
+    stub.add(*[answers.GARBAGE] * 5)
+    with pytest.raises(InvalidAnswers, match="no usable answer in 3 attempts"):
+        ask(stub)
+    assert len(stub.requests) == 3
+
+
+def test_a_backend_failure_is_journaled_then_raised(stub):
+    stub.add({"status": 500})
+    calls = []
+    config = ModelConfig(model="stub", base_url=stub.base_url, max_retries=0)
+    with pytest.raises(ModelBackendError):
+        ask_for_yaml([{"role": "user", "content": "x"}], parse_code_answer, config, calls.append)
+    assert calls[0]["answer"] is None and "HTTP 500" in calls[0]["error"]

@@ -1,0 +1,73 @@
+"""utils/call_llm.py: the real openai client over real HTTP against the stub server on 127.0.0.1."""
+import socket
+import time
+
+import pytest
+
+from utils.call_llm import ModelBackendError, ModelConfig, call_llm, safe_url
+
+HELLO = [{"role": "user", "content": "hi"}]
+
+
+def config_for(stub, **overrides):
+    return ModelConfig(**{"model": "stub-model", "base_url": stub.base_url, "max_retries": 2, "timeout_s": 5,
+                          **overrides})
+
+
+def test_a_reply_carries_text_usage_and_latency(stub):
+    stub.add("hello there")
+    reply = call_llm(HELLO, config_for(stub, max_tokens=77, temperature=0.0))
+    assert reply.text == "hello there" and reply.finish_reason == "stop"
+    assert reply.prompt_tokens > 0 and reply.completion_tokens > 0 and reply.latency_ms > 0
+    sent = stub.requests[0]
+    assert sent["model"] == "stub-model" and sent["max_tokens"] == 77 and sent["temperature"] == 0.0
+
+
+@pytest.mark.parametrize("status", [500, 503, 429])
+def test_transient_errors_are_retried(stub, status):
+    stub.add({"status": status}, {"status": status}, "finally")
+    assert call_llm(HELLO, config_for(stub)).text == "finally"
+    assert len(stub.requests) == 3
+
+
+def test_errors_that_outlast_the_retries_raise_a_one_line_backend_error(stub):
+    stub.add(*[{"status": 500, "body": "overloaded"}] * 3)
+    with pytest.raises(ModelBackendError, match="HTTP 500: overloaded") as error:
+        call_llm(HELLO, config_for(stub))
+    assert "\n" not in str(error.value) and len(stub.requests) == 3
+
+
+def test_a_client_error_is_not_retried(stub):
+    stub.add({"status": 404, "body": "no such model"})
+    with pytest.raises(ModelBackendError, match="HTTP 404"):
+        call_llm(HELLO, config_for(stub))
+    assert len(stub.requests) == 1
+
+
+def test_an_unreachable_endpoint_is_a_backend_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again before the call: nothing listens there
+    with pytest.raises(ModelBackendError, match="cannot connect"):
+        call_llm(HELLO, ModelConfig(base_url=f"http://127.0.0.1:{port}/v1", max_retries=1))
+
+
+def test_a_server_that_never_answers_times_out(stub):
+    stub.add({"hang": 3}, {"hang": 3})
+    started = time.monotonic()
+    with pytest.raises(ModelBackendError, match="did not answer within"):
+        call_llm(HELLO, config_for(stub, timeout_s=0.5, max_retries=1))
+    assert time.monotonic() - started < 3
+
+
+def test_the_key_is_sent_but_never_shown(stub):
+    secret = "sk-codeloop-secret-123456"
+    stub.add({"status": 401, "body": f"Incorrect API key provided: {secret}"})
+    config = config_for(stub, api_key=secret)
+    with pytest.raises(ModelBackendError) as error:
+        call_llm(HELLO, config)
+    assert secret not in str(error.value) and secret not in repr(config) and secret not in str(config.describe())
+
+
+def test_safe_url_drops_credentials_and_query():
+    assert safe_url("http://user:pw@127.0.0.1:8080/v1?key=abc") == "http://127.0.0.1:8080/v1"

@@ -1,0 +1,39 @@
+"""utils/export.py: the exported pytest file passes exactly when the solution is right."""
+import subprocess
+import sys
+
+from utils.export import write_outputs
+
+CASES = [{"name": "pair", "input": {"nums": [2, 7, 11, 15], "target": 9}, "expected": [0, 1]},
+         {"name": "float", "input": {"nums": [1], "target": 0}, "expected": 0.3},
+         {"name": "set_result", "input": {"nums": [3, 1], "target": -1}, "expected": [1, 3]}]
+GOOD = """def run_code(nums, target):
+    if target == 0:
+        return 0.1 + 0.2
+    if target < 0:
+        return set(nums)
+    nums.append(0)  # mutating the input must not change the test's data
+    return (0, 1)
+"""
+
+
+def run_pytest(folder):
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
+                          cwd=folder, capture_output=True, text=True)
+
+
+def test_the_exported_tests_pass_against_a_correct_solution(tmp_path):
+    files = write_outputs(str(tmp_path), GOOD, CASES)
+    assert sorted(p.rsplit("/", 1)[1] for p in files) == ["solution.py", "test_solution.py"]
+    result = run_pytest(tmp_path)
+    assert result.returncode == 0 and "3 passed" in result.stdout, result.stdout
+
+
+def test_the_exported_tests_fail_against_a_wrong_solution(tmp_path):
+    write_outputs(str(tmp_path), GOOD.replace("return (0, 1)", "return (1, 0)"), CASES)
+    result = run_pytest(tmp_path)
+    assert result.returncode == 1 and "1 failed, 2 passed" in result.stdout, result.stdout
+
+
+def test_nothing_is_written_without_material(tmp_path):
+    assert write_outputs(str(tmp_path), None, []) == []

@@ -1,0 +1,148 @@
+"""main.py as a user runs it: a subprocess, real HTTP to a stub server on 127.0.0.1, the real sandbox."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests import scripted_answers as a
+
+ROOT = Path(__file__).resolve().parent.parent
+MAIN = str(ROOT / "main.py")
+SECRET = "sk-codeloop-e2e-secret-0123456789"
+
+
+def cli_env(stub=None, **extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODELOOP_"))}
+    if stub:
+        env.update(OPENAI_BASE_URL=stub.base_url, OPENAI_API_KEY=SECRET)
+    env.update(extra)
+    return env
+
+
+def codeloop(*args, stub=None, stdin=None, cwd=ROOT, env=None):
+    return subprocess.run([sys.executable, MAIN, *args], input=stdin, capture_output=True, text=True,
+                          cwd=cwd, env=env or cli_env(stub), timeout=120)
+
+
+def test_solved_run_writes_three_files_and_exits_0(stub, tmp_path):
+    stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
+    out = tmp_path / "two_sum"
+    result = codeloop("--problem-file", str(ROOT / "examples" / "two_sum.md"), "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    assert "iteration 1/5: 1/3 tests pass" in result.stderr and "iteration 2/5: 3/3 tests pass" in result.stderr
+    assert "solved: all 3 tests pass" in result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["run.json", "solution.py", "test_solution.py"]
+    record = json.loads((out / "run.json").read_text())
+    assert record["status"] == "solved" and record["final"]["tests_passed"] == 3
+    assert record["settings"]["model"]["base_url"] == stub.base_url
+    for path in out.iterdir():
+        assert SECRET not in path.read_text(), f"the API key leaked into {path.name}"
+    exported = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
+                              cwd=out, capture_output=True, text=True)
+    assert exported.returncode == 0 and "3 passed" in exported.stdout, exported.stdout
+
+
+def test_unsolved_run_exits_1_and_still_writes_its_files(stub, tmp_path):
+    stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_USELESS)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--max-iterations", "2", stub=stub)
+    assert result.returncode == 1, result.stderr
+    assert "not solved" in result.stderr
+    assert (tmp_path / "solution.py").exists() and json.loads((tmp_path / "run.json").read_text())["status"] == "unsolved"
+
+
+def test_model_failure_exits_3_with_one_line_and_no_traceback(stub, tmp_path):
+    stub.add(*[a.GARBAGE] * 3)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), stub=stub)
+    assert result.returncode == 3
+    assert "Traceback" not in result.stderr
+    assert "the model failed: the model gave no usable answer in 3 attempts" in result.stderr
+    assert json.loads((tmp_path / "run.json").read_text())["status"] == "model_failed"
+
+
+def test_unreachable_endpoint_exits_3(tmp_path):
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), env=cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1"))
+    assert result.returncode == 3 and "cannot connect to the model endpoint" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_problem_from_stdin_and_json_output(stub, tmp_path):
+    stub.add(a.TESTS, a.GOOD_CODE)
+    result = codeloop("-", "--json", "--out", str(tmp_path), stub=stub, stdin=a.TWO_SUM)
+    assert result.returncode == 0 and result.stderr == ""
+    final = json.loads(result.stdout)
+    assert final["status"] == "solved" and final["exit_code"] == 0 and final["tests_passed"] == 3
+    assert final["function_code"].startswith("def run_code") and final["usage"]["model_calls"] == 2
+    assert stub.requests[0]["messages"][0]["content"].rstrip().endswith(a.TWO_SUM.strip()[-40:])
+
+
+def test_default_output_folder_is_under_runs(stub, tmp_path):
+    stub.add(a.TESTS, a.GOOD_CODE)
+    result = codeloop("Two sum: return indices of two numbers adding to target.", stub=stub, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    (folder,) = (tmp_path / "runs").iterdir()
+    assert folder.name.endswith("-two-sum-return-indices-of") and (folder / "solution.py").exists()
+
+
+def test_model_and_base_url_flags_override_the_environment(stub, tmp_path):
+    stub.add(a.TESTS, a.GOOD_CODE)
+    env = cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1", CODELOOP_MODEL="from-env")
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--base-url", stub.base_url, "--model", "from-flag", env=env)
+    assert result.returncode == 0, result.stderr
+    assert stub.requests[0]["model"] == "from-flag"
+
+
+@pytest.mark.parametrize("args, stdin, complaint", [
+    (["   "], None, "is blank"),
+    (["-"], "\n\n", "is blank"),
+    (["--problem-file", "/nonexistent/problem.md"], None, "not found"),
+    (["--problem-file", "/usr/bin/python3"], None, "binary"),
+    (["x" * 60_000], None, "longer than"),
+    ([], None, "no problem given"),
+    (["p", "--max-iterations", "0"], None, "--max-iterations"),
+    (["p", "--max-iterations", "many"], None, "--max-iterations"),
+    (["p", "--frobnicate"], None, "unrecognized arguments"),
+])
+def test_bad_input_exits_2_with_one_line(stub, args, stdin, complaint):
+    result = codeloop(*args, stub=stub, stdin=stdin)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and complaint in result.stderr, result.stderr
+    assert stub.requests == []
+
+
+def test_no_endpoint_configured_exits_2(tmp_path):
+    result = codeloop("Two sum", "--out", str(tmp_path), env=cli_env())
+    assert result.returncode == 2 and "no model endpoint configured" in result.stderr
+
+
+def test_help_documents_flags_and_exit_codes():
+    result = codeloop("--help")
+    assert result.returncode == 0
+    for text in ("--problem-file", "--max-iterations", "--model", "--base-url", "--out", "--json", "130"):
+        assert text in result.stdout
+
+
+@pytest.mark.parametrize("script, wait_for", [
+    pytest.param([{"hang": 30}], "GenerateTestCases:", id="during_a_model_call"),
+    pytest.param([a.TESTS, a.GOOD_CODE.replace("seen = {}", "import time; time.sleep(1.5); seen = {}")],
+                 "RunTests:", id="during_the_sandbox"),
+])
+def test_ctrl_c_exits_130_and_keeps_the_record(stub, tmp_path, script, wait_for):
+    stub.add(*script)
+    proc = subprocess.Popen([sys.executable, MAIN, a.TWO_SUM, "--out", str(tmp_path)], cwd=ROOT, env=cli_env(stub),
+                            stderr=subprocess.PIPE, text=True)
+    seen = ""
+    while wait_for not in seen:
+        seen += proc.stderr.readline()
+    time.sleep(0.3)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=20) == 130
+    assert time.monotonic() - started < 5 and "Traceback" not in rest
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["status"] == "interrupted" and record["finished_at"]

@@ -1,0 +1,90 @@
+"""nodes.py: each node's prep, exec and post on its own, with scripted model answers and the real sandbox."""
+from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests
+from tests import scripted_answers as answers
+
+GOOD = "def run_code(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n" \
+       "        if target - n in seen:\n            return [seen[target - n], i]\n        seen[n] = i\n"
+TESTS = [{"name": "a", "input": {"nums": [2, 7, 11, 15], "target": 9}, "expected": [0, 1]},
+         {"name": "b", "input": {"nums": [3, 2, 4], "target": 6}, "expected": [1, 2]},
+         {"name": "c", "input": {"nums": [3, 3], "target": 6}, "expected": [9, 9]}]
+
+
+def test_generate_test_cases(make_shared, stub):
+    shared = make_shared()
+    node = GenerateTestCases()
+    inputs = node.prep(shared)
+    assert inputs["problem"] == shared["problem"]
+    stub.add(answers.TESTS)
+    answer = node.exec(inputs)
+    assert node.post(shared, inputs, answer) == "default"
+    assert [c["name"] for c in shared["test_cases"]] == ["example_1", "pair_at_the_end", "duplicates"]
+    request = stub.requests[0]["messages"][-1]["content"]
+    assert "5 to 8 test cases" in request
+
+
+def test_implement_function_shows_the_tests_to_the_model(make_shared, stub):
+    shared = make_shared()
+    shared["test_cases"] = TESTS
+    node = ImplementFunction()
+    inputs = node.prep(shared)
+    stub.add(answers.GOOD_CODE)
+    assert node.post(shared, inputs, node.exec(inputs)) == "default"
+    assert shared["function_code"] == GOOD
+    assert 'run_code(**{"nums": [3, 2, 4], "target": 6}) == [1, 2]' in stub.requests[0]["messages"][-1]["content"]
+
+
+def test_run_tests_splits_into_one_sandbox_batch_per_core_and_judges_in_order(make_shared, monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    shared = make_shared()
+    shared.update(test_cases=TESTS, function_code=GOOD)
+    node = RunTests()
+    shards = node.prep(shared)
+    assert [s["indices"] for s in shards] == [[0, 2], [1]]
+    judged = node._exec(shards)
+    assert node.post(shared, shards, judged) == "failure"
+    assert [r["passed"] for r in shared["test_results"]] == [True, True, False]
+    assert shared["test_results"][2]["actual"] == "[0, 1]" and shared["iteration"] == 1
+
+
+def test_run_tests_reports_success_and_exhaustion(make_shared):
+    shared = make_shared(max_iterations=2)
+    shared.update(test_cases=TESTS[:2], function_code=GOOD)
+    node = RunTests()
+    shards = node.prep(shared)
+    assert node.post(shared, shards, node._exec(shards)) == "success"
+    shared.update(test_cases=TESTS, iteration=1)
+    shards = node.prep(shared)
+    assert node.post(shared, shards, node._exec(shards)) == "exhausted"
+
+
+def test_revise_applies_corrected_tests_and_code(make_shared, stub):
+    shared = make_shared()
+    shared.update(test_cases=TESTS, function_code="def run_code(nums, target):\n    return [0, 0]\n",
+                  test_results=[{"passed": False, "actual": "[0, 0]", "error_type": None, "message": "",
+                                 "traceback": ""}] * 3, iteration=1)
+    node = Revise()
+    inputs = node.prep(shared)
+    stub.add(answers.REVISE_BOTH)
+    assert node.post(shared, inputs, node.exec(inputs)) == "default"
+    assert shared["test_cases"][2] == {"name": "c", "input": {"nums": [3, 3], "target": 6}, "expected": [0, 1]}
+    assert shared["test_cases"][:2] == TESTS[:2] and shared["function_code"] == GOOD
+    prompt = stub.requests[0]["messages"][-1]["content"]
+    assert "FAIL, got [0, 0]" in prompt and "return [0, 0]" in prompt
+
+
+def test_a_model_failure_becomes_the_model_failed_action(make_shared, stub):
+    shared = make_shared()
+    node = GenerateTestCases()
+    inputs = node.prep(shared)
+    stub.add(*[{"status": 503}] * 3)
+    outcome = node._exec(inputs)
+    assert isinstance(outcome, ModelFailure) and "HTTP 503" in outcome.message
+    assert node.post(shared, inputs, outcome) == "model_failed" and shared["status"] == "model_failed"
+
+
+def test_finish_sets_status_and_message(make_shared):
+    shared = make_shared()
+    shared.update(test_results=[{"passed": True}, {"passed": False}], iteration=5)
+    node = Finish("unsolved")
+    assert node._run(shared) is None
+    assert shared["status"] == "unsolved" and shared["message"].startswith("not solved: 1 of 2 tests still fail")

@@ -1,0 +1,115 @@
+"""utils/yaml_answer.py: extraction from fenced or bare answers, and each schema's validation."""
+import pytest
+
+from utils.yaml_answer import (AnswerError, extract_yaml, parse_code_answer, parse_revise_answer,
+                               parse_tests_answer)
+
+TESTS_YAML = """reasoning: examples first
+test_cases:
+  - name: example
+    input: {nums: [2, 7], target: 9}
+    expected: [0, 1]
+  - input: {nums: [1, 1], target: 2}
+    expected: [0, 1]
+"""
+
+
+def test_a_yaml_fence_is_extracted_from_surrounding_prose():
+    assert extract_yaml(f"Here you go:\n```yaml\n{TESTS_YAML}```\nHope it helps!") == TESTS_YAML
+
+
+def test_a_bare_answer_is_used_as_is():
+    assert parse_tests_answer(TESTS_YAML, max_tests=8)["test_cases"][0]["input"] == {"nums": [2, 7], "target": 9}
+
+
+def test_an_unlabelled_fence_holding_a_mapping_is_used():
+    assert len(parse_tests_answer(f"```\n{TESTS_YAML}```", max_tests=8)["test_cases"]) == 2
+
+
+def test_tests_without_a_name_are_named_by_position():
+    assert [c["name"] for c in parse_tests_answer(TESTS_YAML, 8)["test_cases"]] == ["example", "test_2"]
+
+
+def test_extra_tests_beyond_the_cap_are_dropped():
+    many = "test_cases:\n" + "".join(f"  - {{input: {{x: {i}}}, expected: {i}}}\n" for i in range(12))
+    assert len(parse_tests_answer(many, max_tests=8)["test_cases"]) == 8
+
+
+@pytest.mark.parametrize("answer, complaint", [
+    ("", "empty"),
+    ("test_cases: [\n  - {input: ", "does not parse"),
+    ("- just a list", "mapping"),
+    ("reasoning: hi", "non-empty YAML list"),
+    ("test_cases: null", "non-empty YAML list"),
+    ("test_cases:\n  - {name: a, expected: 1}", "no input"),
+    ("test_cases:\n  - {name: a, input: {x: 1}}", "no expected"),
+    ("test_cases:\n  - {name: a, input: [1, 2], expected: 1}", "must be a mapping"),
+    ("test_cases:\n  - {name: a, input: {class: 1}, expected: 1}", "not a valid Python parameter"),
+    ("test_cases:\n  - {name: a, input: {when: 2024-01-01}, expected: 1}", "plain data"),
+])
+def test_invalid_tests_answers_say_what_is_wrong(answer, complaint):
+    with pytest.raises(AnswerError, match=complaint):
+        parse_tests_answer(answer, max_tests=8)
+
+
+def test_mapping_keys_become_strings_as_json_would_carry_them():
+    answer = "test_cases:\n  - {input: {counts: {1: 2}}, expected: {3: true}}"
+    case = parse_tests_answer(answer, 8)["test_cases"][0]
+    assert case["input"] == {"counts": {"1": 2}} and case["expected"] == {"3": True}
+
+
+def test_code_answer_in_a_block_scalar():
+    answer = "```yaml\nreasoning: loop\nfunction_code: |\n  def run_code(x):\n      return x * 2\n```"
+    assert parse_code_answer(answer) == {"reasoning": "loop", "function_code": "def run_code(x):\n    return x * 2\n"}
+
+
+def test_code_answer_given_as_a_bare_python_fence_is_accepted():
+    answer = "Here it is:\n```python\ndef run_code(x):\n    return x\n```"
+    assert parse_code_answer(answer)["function_code"] == "def run_code(x):\n    return x\n"
+
+
+def test_a_python_fence_inside_function_code_is_removed():
+    answer = "function_code: |\n  ```python\n  def run_code(x):\n      return x\n  ```\n"
+    assert parse_code_answer(answer)["function_code"] == "def run_code(x):\n    return x\n"
+
+
+def test_a_syntax_error_is_reported_with_line_and_caret():
+    answer = "function_code: |\n  def run_code(x):\n      return (x +\n"
+    with pytest.raises(AnswerError) as error:
+        parse_code_answer(answer)
+    assert "syntax error at line" in str(error.value) and "^" in str(error.value)
+
+
+def test_code_without_run_code_is_rejected():
+    with pytest.raises(AnswerError, match="named run_code"):
+        parse_code_answer("function_code: |\n  def solve(x):\n      return x\n")
+
+
+def test_code_answer_without_code_is_rejected():
+    with pytest.raises(AnswerError, match="no function_code"):
+        parse_code_answer("reasoning: I would loop over it")
+
+
+def test_revise_answer_with_string_and_integer_keys():
+    answer = ("reasoning: test 2 was wrong\ntest_cases:\n  '2': {name: b, input: {x: 1}, expected: 2}\n"
+              "  3: {input: {x: 2}, expected: 4}\n")
+    parsed = parse_revise_answer(answer, test_count=3)
+    assert parsed["test_cases"] == {1: {"name": "b", "input": {"x": 1}, "expected": 2},
+                                    2: {"name": "", "input": {"x": 2}, "expected": 4}}
+    assert parsed["function_code"] is None
+
+
+def test_revise_answer_with_only_code():
+    parsed = parse_revise_answer("function_code: |\n  def run_code(x):\n      return x\n", test_count=2)
+    assert parsed["test_cases"] == {} and parsed["function_code"].startswith("def run_code")
+
+
+@pytest.mark.parametrize("answer, complaint", [
+    ("reasoning: all good", "changes nothing"),
+    ("test_cases:\n  5: {input: {x: 1}, expected: 1}", "no test 5"),
+    ("test_cases:\n  first: {input: {x: 1}, expected: 1}", "not a test number"),
+    ("test_cases:\n  - {input: {x: 1}, expected: 1}", "not a list"),
+])
+def test_invalid_revisions_say_what_is_wrong(answer, complaint):
+    with pytest.raises(AnswerError, match=complaint):
+        parse_revise_answer(answer, test_count=3)
