@@ -15,6 +15,7 @@ Expected outputs never enter the child: it reports what run_code returned and th
 Run alone to see which isolation this machine gets:  python utils/sandbox.py
 """
 import json
+import marshal
 import os
 import pwd
 import selectors
@@ -144,7 +145,7 @@ def run_batch(code, inputs, limits=Limits(), isolation=None):
     """
     isolation = isolation or best_isolation()
     deadline = time.monotonic() + limits.batch_timeout
-    texts = [json.dumps(kwargs) for kwargs in inputs]
+    packed = [marshal.dumps(kwargs) for kwargs in inputs]
     results = [None] * len(inputs)
     pending = list(range(len(inputs)))
     while pending:
@@ -153,27 +154,22 @@ def run_batch(code, inputs, limits=Limits(), isolation=None):
                 results[i] = _failure("Timeout", f"not run: the batch deadline of {limits.batch_timeout} s was reached",
                                       timed_out=True)
             break
-        outcome = _run_process(code, [texts[i] for i in pending], limits, isolation, deadline)
+        outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline)
         if outcome["load_failure"] is not None:
             for i in pending:
                 results[i] = dict(outcome["load_failure"])
             break
-        for k, result in outcome["done"].items():
+        finished = len(outcome["done"])
+        for k, result in enumerate(outcome["done"]):
             results[pending[k]] = result
-        unfinished = [k for k in range(len(pending)) if k not in outcome["done"]]
-        if not unfinished:
+        if finished == len(pending):
             break
-        first = unfinished[0]
-        if outcome["started"] == first:
-            results[pending[first]] = outcome["crash"]
-            pending = pending[first + 1:]
-        else:
-            pending = [pending[k] for k in unfinished]
-            if outcome["crash"]["timed_out"] or not outcome["done"]:
-                # the interpreter died before starting a test: retrying would fail the same way
-                for i in pending:
-                    results[i] = dict(outcome["crash"])
-                break
+        if not outcome["loaded"]:  # the interpreter never got going: retrying would fail the same way
+            for i in pending[finished:]:
+                results[i] = dict(outcome["crash"])
+            break
+        results[pending[finished]] = outcome["crash"]  # the test that was running when it died
+        pending = pending[finished + 1:]
     for result in results:
         result["output"] = result.get("output", "")
     return results
@@ -184,8 +180,8 @@ def _failure(error_type, message, timed_out=False, ms=0.0):
             "traceback": "", "timed_out": timed_out, "ms": ms, "output": ""}
 
 
-def _run_process(code, input_texts, limits, isolation, deadline):
-    """One interpreter over `input_texts`; returns what it reported and how it ended."""
+def _run_process(code, packed_inputs, limits, isolation, deadline):
+    """One interpreter over `packed_inputs`; returns what it reported and how it ended."""
     argv, privileges = launch_for(isolation, sandbox_python())
     workdir = None
     if isolation != "bwrap":  # bwrap gives the code a private tmpfs instead
@@ -193,7 +189,7 @@ def _run_process(code, input_texts, limits, isolation, deadline):
         if os.geteuid() == 0:
             nobody = pwd.getpwnam(UNPRIVILEGED_USER)
             os.chown(workdir, nobody.pw_uid, nobody.pw_gid)
-    payload = json.dumps({"code": code, "inputs": input_texts, "limits": limits.for_child()}).encode()
+    payload = marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child()})
     try:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -216,26 +212,25 @@ def _run_process(code, input_texts, limits, isolation, deadline):
 
 
 def _watch(proc, payload, limits, deadline):
-    """Feed the payload, read events, and kill the process if a test or the batch runs out of time."""
+    """Feed the payload, read events, and kill the process if a test or the batch runs out of time.
+
+    Tests run in order, so the one running is the one after the last reported; it started when that
+    report arrived.
+    """
     selector = selectors.DefaultSelector()
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         os.set_blocking(stream.fileno(), False)
     selector.register(proc.stdin, selectors.EVENT_WRITE)
     selector.register(proc.stdout, selectors.EVENT_READ)
     selector.register(proc.stderr, selectors.EVENT_READ)
-    sent, pending_line, raw_output, result_bytes = 0, b"", bytearray(), 0
-    done, started, started_at, load_failure, loaded = {}, None, None, None, False
-    spawned_at = time.monotonic()
-    killed_for = None
-    while selector.get_map():
+    sent, partial_line, raw_output, result_bytes = 0, b"", bytearray(), 0
+    done, loaded, load_failure, finished, killed_for = [], False, None, False, None
+    last_event_at = time.monotonic()
+    startup_allowance = 5.0  # a loaded machine can take seconds to start an interpreter
+    while selector.get_map() and not finished and killed_for is None:
+        budget = limits.test_timeout + GRACE_S + (0 if loaded else startup_allowance)
+        limit_at = min(last_event_at + budget, deadline)
         now = time.monotonic()
-        if started is not None and started not in done:
-            limit_at = started_at + limits.test_timeout + GRACE_S
-        elif not loaded:
-            limit_at = spawned_at + limits.test_timeout + GRACE_S + 5.0  # interpreter start-up may be slow under load
-        else:
-            limit_at = deadline
-        limit_at = min(limit_at, deadline)
         if now >= limit_at:
             killed_for = "deadline" if limit_at == deadline else "test"
             break
@@ -252,49 +247,54 @@ def _watch(proc, payload, limits, deadline):
             chunk = os.read(key.fileobj.fileno(), 65536)
             if not chunk:
                 selector.unregister(key.fileobj)
-                continue
-            if key.fileobj is proc.stderr:
-                room = limits.stream_bytes - len(raw_output)
-                if room > 0:
-                    raw_output += chunk[:room]
-                continue
-            result_bytes += len(chunk)
-            if result_bytes > limits.result_chars * 2 + 1_000_000:
-                killed_for = "flood"
-                break
-            lines = (pending_line + chunk).split(b"\n")
-            pending_line = lines.pop()
-            for line in lines:
-                try:
-                    event = json.loads(line)
-                    kind = event.pop("event")
-                except (ValueError, AttributeError, KeyError):
-                    killed_for = "garbage"  # the code wrote into the result channel itself
+            elif key.fileobj is proc.stderr:
+                raw_output += chunk[: max(0, limits.stream_bytes - len(raw_output))]
+            else:
+                result_bytes += len(chunk)
+                if result_bytes > limits.result_chars * 2 + 1_000_000:
+                    killed_for = "flood"
                     break
-                if kind == "loaded":
-                    loaded = True
-                elif kind == "load_failed":
-                    load_failure = {"ok": False, "value": None, "repr": "", "ms": 0.0, **event}
-                elif kind == "start":
-                    started, started_at = event["i"], time.monotonic()
-                elif kind == "done":
-                    done[event.pop("i")] = event
-        if killed_for:
-            break
+                lines = (partial_line + chunk).split(b"\n")
+                partial_line = lines.pop()
+                for line in lines:
+                    try:
+                        event = json.loads(line)
+                        kind = event.pop("event")
+                        if kind == "done" and event.pop("i") != len(done):
+                            raise ValueError("out of order")
+                    except (ValueError, AttributeError, KeyError, TypeError):
+                        killed_for = "garbage"  # the code wrote into the result channel itself
+                        break
+                    last_event_at = time.monotonic()
+                    if kind == "loaded":
+                        loaded = True
+                    elif kind == "done":
+                        done.append(event)
+                    elif kind == "load_failed":
+                        load_failure, finished = {"ok": False, "value": None, "repr": "", "ms": 0.0, **event}, True
+                    elif kind == "finished":
+                        finished = True
+            if killed_for:
+                break
+    if finished:  # collect what the code wrote straight to its descriptors before we kill it
+        try:
+            raw_output += os.read(proc.stderr.fileno(), 65536)[: max(0, limits.stream_bytes - len(raw_output))]
+        except (BlockingIOError, ValueError, OSError):
+            pass
     selector.close()
     _kill_tree(proc)
     returncode = proc.wait()
     output = raw_output.decode("utf-8", "replace")
     if output:  # raw fd output cannot be attributed to one test: show it on the first reported result
-        target = load_failure or (done[min(done)] if done else None)
+        target = load_failure or (done[0] if done else None)
         if target is not None:
             target["output"] = (target.get("output", "") + output)[: limits.output_chars * 2]
-    return {"done": done, "started": started, "load_failure": load_failure,
-            "crash": _crash_result(killed_for, returncode, limits, started_at, output)}
+    crash = _crash_result(killed_for, returncode, limits, time.monotonic() - last_event_at, output)
+    return {"done": done, "loaded": loaded, "load_failure": load_failure, "crash": crash}
 
 
-def _crash_result(killed_for, returncode, limits, started_at, output):
-    ms = round((time.monotonic() - started_at) * 1000, 3) if started_at else 0.0
+def _crash_result(killed_for, returncode, limits, seconds, output):
+    ms = round(seconds * 1000, 3)
     if killed_for == "test":
         result = _failure("Timeout", f"run_code did not return within {limits.test_timeout} s "
                                      "(killed: it ignored the alarm)", timed_out=True, ms=ms)

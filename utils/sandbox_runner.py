@@ -1,26 +1,31 @@
 """The program that runs *inside* the sandbox: it loads untrusted code and calls run_code() per test.
 
 utils/sandbox.py passes this file's source with `python -I -S -c`, so it needs nothing from the
-project on disk and imports only the standard library. It never sees expected outputs: it reports
-what run_code returned and the parent compares.
+project on disk. It never sees expected outputs: it reports what run_code returned and the parent
+compares. Start-up time is most of a batch's cost, so it imports only modules that load in
+microseconds (`json`, `signal` and `traceback` would triple it): inputs arrive in marshal format,
+results leave as JSON written by hand, and traceback is imported only when a test fails.
 
 Protocol
-  stdin   one JSON object: {"code", "inputs": [JSON text of each test's kwargs], "limits": {...}}
-  stdout  JSON lines for the parent: {"event": "loaded"} or {"event": "load_failed", ...}, then per
-          test {"event": "start", "i"} and {"event": "done", "i", ...}, then {"event": "finished"}
+  stdin   marshal of {"code", "inputs": [marshal bytes of each test's kwargs], "limits": {...}}
+  stdout  JSON lines: {"event": "loaded"} or {"event": "load_failed", ...}, then one
+          {"event": "done", "i", ...} per test in order, then {"event": "finished"}
   stderr  anything the code writes to file descriptors 1 or 2 directly (the parent caps it)
 """
-import json
-import linecache
+import _signal
+import marshal
 import os
 import reprlib
 import resource
-import signal
 import sys
 import time
-import traceback
+from _json import encode_basestring_ascii as json_string
 
 CODE_FILENAME = "solution.py"
+
+
+class RawJSON(str):
+    """Text already encoded as JSON, so a large value is encoded once, not twice."""
 
 
 class TestTimeout(BaseException):
@@ -68,11 +73,17 @@ def set_limits(limits):
 
 
 def plain_value(value, depth=0):
-    """The returned value as JSON-ready data; tuples become lists and sets sorted lists."""
+    """The returned value as plain data of exact built-in types; tuples become lists, sets sorted lists."""
     if depth > 100:
         raise TypeError("the value is nested more than 100 levels deep (or contains itself)")
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
     if isinstance(value, (list, tuple)):
         return [plain_value(v, depth + 1) for v in value]
     if isinstance(value, (set, frozenset)):
@@ -87,20 +98,46 @@ def plain_value(value, depth=0):
                     "(numbers, strings, booleans, None, lists, dicts)")
 
 
-def traceback_tail(exc, max_lines):
-    """The last lines of the traceback, keeping only frames from the solution's own code."""
+def to_json(value):
+    """JSON text of plain data (as made by plain_value), without importing the json module."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    kind = type(value)
+    if kind is RawJSON:
+        return value
+    if kind is str:
+        return json_string(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float.__repr__(value)
+    if kind is list:
+        return "[" + ",".join(map(to_json, value)) + "]"
+    if kind is dict:
+        return "{" + ",".join(json_string(k) + ":" + to_json(v) for k, v in value.items()) + "}"
+    raise TypeError(f"cannot encode {kind.__name__}")
+
+
+def describe_error(exc, limits, source):
+    """Type, message and the traceback tail, keeping only frames of the solution's own code."""
+    import linecache
+    import traceback
+
+    # so that the traceback quotes the offending line, as it would for a real file
+    linecache.cache[CODE_FILENAME] = (len(source), None, source.splitlines(True), CODE_FILENAME)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == CODE_FILENAME]
-    lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
-    text = "".join(lines).rstrip().splitlines()
-    return "\n".join(text[-max_lines:])
-
-
-def describe_error(exc, limits):
-    return {
-        "error_type": type(exc).__name__,
-        "message": str(exc)[: limits["message_chars"]],
-        "traceback": traceback_tail(exc, limits["traceback_lines"])[: limits["message_chars"] * 2],
-    }
+    lines = "".join(traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc))
+    tail = "\n".join(lines.rstrip().splitlines()[-limits["traceback_lines"]:])
+    return {"error_type": type(exc).__name__, "message": str(exc)[: limits["message_chars"]],
+            "traceback": tail[: limits["message_chars"] * 2]}
 
 
 def on_alarm(signum, frame):
@@ -110,35 +147,30 @@ def on_alarm(signum, frame):
 def main():
     results = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # the code's raw writes to fd 1 land in the capped output pipe, not in the results
-    payload = json.loads(sys.stdin.buffer.read())
+    payload = marshal.loads(sys.stdin.buffer.read())
     sys.stdin = open(os.devnull)
-    limits = payload["limits"]
+    limits, source = payload["limits"], payload["code"]
     set_limits(limits)
     short_repr = reprlib.Repr()
     short_repr.maxstring, short_repr.maxother = limits["repr_chars"], limits["repr_chars"]
     short_repr.maxlist = short_repr.maxtuple = short_repr.maxset = short_repr.maxdict = 50
 
-    def send(obj):
-        line = json.dumps(obj)
-        if len(line) > limits["result_chars"]:
-            obj = {**obj, "value": None, "ok": False, "error_type": "OutputTooLarge",
-                   "message": f"the returned value is larger than {limits['result_chars']} characters as JSON",
-                   "traceback": ""}
-            line = json.dumps(obj)
-        results.write(line + "\n")
+    def send(fields):
+        results.write("{" + ",".join(json_string(k) + ":" + to_json(v) for k, v in fields.items()) + "}\n")
         results.flush()
 
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError instead of killing us
-    # so that tracebacks quote the offending line of the code, as they would for a real file
-    linecache.cache[CODE_FILENAME] = (len(payload["code"]), None, payload["code"].splitlines(True), CODE_FILENAME)
+    def alarm_in(seconds):
+        _signal.signal(_signal.SIGALRM, on_alarm)  # the code may have replaced the handler
+        _signal.setitimer(_signal.ITIMER_REAL, seconds)
+
+    _signal.signal(_signal.SIGXFSZ, _signal.SIG_IGN)  # an oversized write raises OSError instead of killing us
     namespace = {"__name__": "solution", "__file__": CODE_FILENAME}
     capture = CappedText(limits["output_chars"])
     sys.stdout = sys.stderr = capture
     try:
-        signal.setitimer(signal.ITIMER_REAL, limits["test_timeout"])
-        exec(compile(payload["code"], CODE_FILENAME, "exec"), namespace)
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        alarm_in(limits["test_timeout"])
+        exec(compile(source, CODE_FILENAME, "exec"), namespace)
+        alarm_in(0)
         if not callable(namespace.get("run_code")):
             raise NameError("the code does not define a function named run_code")
     except TestTimeout:
@@ -147,35 +179,35 @@ def main():
               "traceback": "", "output": capture.value()})
         return
     except BaseException as exc:  # noqa: BLE001 - anything the code raises is a result, not a crash
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        send({"event": "load_failed", "timed_out": False, **describe_error(exc, limits),
+        alarm_in(0)
+        send({"event": "load_failed", "timed_out": False, **describe_error(exc, limits, source),
               "output": capture.value()})
         return
     send({"event": "loaded"})
     run_code = namespace["run_code"]
 
-    for i, input_json in enumerate(payload["inputs"]):
+    for i, packed_input in enumerate(payload["inputs"]):
         capture = CappedText(limits["output_chars"])
         sys.stdout = sys.stderr = capture
-        signal.signal(signal.SIGALRM, on_alarm)  # the previous test may have replaced the handler
-        send({"event": "start", "i": i})
-        kwargs = json.loads(input_json)  # a fresh copy: mutating it cannot reach the stored test
+        kwargs = marshal.loads(packed_input)  # a fresh copy: mutating it cannot reach the stored test
         result = {"event": "done", "i": i, "ok": False, "value": None, "repr": "", "timed_out": False,
                   "error_type": None, "message": "", "traceback": ""}
         started = time.perf_counter()
         try:
-            signal.setitimer(signal.ITIMER_REAL, limits["test_timeout"])
+            alarm_in(limits["test_timeout"])
             value = run_code(**kwargs)
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            alarm_in(0)
             result["repr"] = short_repr.repr(value)
-            result["value"] = plain_value(value)
-            result["ok"] = True
+            encoded = RawJSON(to_json(plain_value(value)))
+            if len(encoded) > limits["result_chars"]:
+                raise OverflowError(f"the returned value is larger than {limits['result_chars']} characters as JSON")
+            result["value"], result["ok"] = encoded, True
         except TestTimeout:
             result.update(timed_out=True, error_type="Timeout",
                           message=f"run_code did not return within {limits['test_timeout']} s")
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are results too
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            result.update(describe_error(exc, limits))
+            alarm_in(0)
+            result.update(describe_error(exc, limits, source))
         result["ms"] = round((time.perf_counter() - started) * 1000, 3)
         result["output"] = capture.value()
         send(result)
