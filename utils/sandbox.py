@@ -67,12 +67,20 @@ def sandbox_python():
     return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else shutil.which("python3")
 
 
+def _unprivileged_ids():
+    try:
+        user = pwd.getpwnam(UNPRIVILEGED_USER)
+        return user.pw_uid, user.pw_gid
+    except KeyError:
+        return 65534, 65534  # the conventional ids of nobody/nogroup, even without a passwd entry
+
+
 def _drop_privileges():
     """Popen arguments that switch the child to an unprivileged uid when we run as root."""
     if os.geteuid() != 0:
         return {}
-    user = pwd.getpwnam(UNPRIVILEGED_USER)
-    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    uid, gid = _unprivileged_ids()
+    return {"user": uid, "group": gid, "extra_groups": []}
 
 
 def _bwrap_prefix(python):
@@ -187,8 +195,7 @@ def _run_process(code, packed_inputs, limits, isolation, deadline):
     if isolation != "bwrap":  # bwrap gives the code a private tmpfs instead
         workdir = tempfile.mkdtemp(prefix="codeloop-sandbox-")
         if os.geteuid() == 0:
-            nobody = pwd.getpwnam(UNPRIVILEGED_USER)
-            os.chown(workdir, nobody.pw_uid, nobody.pw_gid)
+            os.chown(workdir, *_unprivileged_ids())
     payload = marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child()})
     try:
         proc = subprocess.Popen(
