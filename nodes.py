@@ -173,7 +173,8 @@ class Revise(ModelStep):
 
     def exec(self, inputs):
         request = revise_request(inputs["test_cases"], inputs["function_code"], inputs["test_results"])
-        return self.ask(inputs, request, partial(parse_revise_answer, test_count=len(inputs["test_cases"])))
+        names = [case["name"] for case in inputs["test_cases"]]
+        return self.ask(inputs, request, partial(parse_revise_answer, test_names=names))
 
     def post(self, shared, inputs, answer):
         if isinstance(answer, ModelFailure):

@@ -26,6 +26,7 @@ def test_garbage_then_recovery_feeds_the_error_back(stub):
     result, calls = ask(stub)
     assert result["function_code"].startswith("def run_code")
     assert [bool(c["error"]) for c in calls] == [True, False]
+    assert stub.requests[0]["temperature"] == 0 and stub.requests[1]["temperature"] == 0.5
     second = stub.requests[1]["messages"]
     assert second[-2] == {"role": "assistant", "content": answers.GARBAGE}
     assert "could not be used" in second[-1]["content"]

@@ -4,10 +4,18 @@ An answer that was cut off at the token cap, does not parse, or breaks its schem
 attempt with the error in the conversation, up to `attempts` in all; then InvalidAnswers. Every call,
 good or bad, is handed to `on_call` as soon as it returns, so the run record has it even if the run
 is interrupted a moment later.
+
+Retries are sampled at RETRY_TEMPERATURE at least: at temperature 0 a small model, shown its error,
+was seen to repeat the very same answer three times.
 """
+from dataclasses import replace
+
 from utils.call_llm import ModelBackendError, call_llm
 from utils.prompts import retry_request
 from utils.yaml_answer import AnswerError
+
+
+RETRY_TEMPERATURE = 0.5
 
 
 class InvalidAnswers(RuntimeError):
@@ -18,8 +26,9 @@ def ask_for_yaml(messages, parse, config, on_call, attempts=3):
     conversation = list(messages)
     error = None
     for attempt in range(1, attempts + 1):
+        sampling = config if attempt == 1 else replace(config, temperature=max(config.temperature, RETRY_TEMPERATURE))
         try:
-            reply = call_llm(conversation, config)
+            reply = call_llm(conversation, sampling)
         except ModelBackendError as exc:
             on_call({"attempt": attempt, "messages": conversation, "answer": None, "error": str(exc)})
             raise
@@ -32,7 +41,8 @@ def ask_for_yaml(messages, parse, config, on_call, attempts=3):
             parsed, error = None, str(exc)
         on_call({"attempt": attempt, "messages": conversation, "answer": reply.text,
                  "finish_reason": reply.finish_reason, "prompt_tokens": reply.prompt_tokens,
-                 "completion_tokens": reply.completion_tokens, "latency_ms": reply.latency_ms, "error": error})
+                 "completion_tokens": reply.completion_tokens, "latency_ms": reply.latency_ms,
+                 "server_timings": reply.server_timings, "error": error})
         if error is None:
             return parsed
         conversation = conversation + [{"role": "assistant", "content": reply.text},

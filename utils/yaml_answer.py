@@ -23,6 +23,13 @@ class AnswerError(ValueError):
     """The answer cannot be used; the message says why, in words meant for the model."""
 
 
+class AnswerLoader(yaml.SafeLoader):
+    """YAML as models write it: a plain (unquoted) `None` means null, as True/False already mean booleans."""
+
+
+AnswerLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^None$"), ["N"])
+
+
 def extract_yaml(text):
     """The YAML inside a ```yaml fence, else the first fence that parses as a mapping, else the bare text."""
     fences = FENCE.findall(text or "")
@@ -37,7 +44,7 @@ def extract_yaml(text):
 
 def _is_mapping(body):
     try:
-        return isinstance(yaml.safe_load(body), dict)
+        return isinstance(yaml.load(body, Loader=AnswerLoader), dict)
     except yaml.YAMLError:
         return False
 
@@ -47,7 +54,7 @@ def load_mapping(text):
     if not body.strip():
         raise AnswerError("The answer was empty. Reply with one YAML block.")
     try:
-        data = yaml.safe_load(body)
+        data = yaml.load(body, Loader=AnswerLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -144,25 +151,36 @@ def parse_code_answer(text):
     return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
 
 
-def parse_revise_answer(text, test_count):
+def parse_revise_answer(text, test_names):
+    """Corrections keyed by 1-based test number; small models often key them by test name, accepted too."""
     data = load_mapping(text)
-    revised = {}
     cases = data.get("test_cases") or {}
-    if isinstance(cases, list):
-        raise AnswerError("In a revision, test_cases maps 1-based test numbers to corrected tests, "
-                          "for example {2: {name: ..., input: ..., expected: ...}}; it is not a list.")
+    if isinstance(cases, list):  # a list of corrected tests is usable when each names an existing test
+        if not all(isinstance(case, dict) and case.get("name") in test_names for case in cases):
+            raise AnswerError("In a revision, test_cases maps test numbers to corrected tests, for example "
+                              "{2: {name: ..., input: ..., expected: ...}}.")
+        cases = {case["name"]: case for case in cases}
     if not isinstance(cases, dict):
-        raise AnswerError("test_cases must map 1-based test numbers to corrected tests.")
+        raise AnswerError("test_cases must map test numbers to corrected tests.")
+    revised = {}
     for key, case in cases.items():
-        try:
-            index = int(str(key).strip())
-        except ValueError:
-            raise AnswerError(f"test_cases key {key!r} is not a test number.") from None
-        if not 1 <= index <= test_count:
-            raise AnswerError(f"There is no test {index}: tests are numbered 1 to {test_count}.")
-        revised[index - 1] = check_test_case(case, f"revised test {index}")
+        index = _test_index(key, test_names)
+        revised[index] = check_test_case(case, f"revised test {index + 1}")
     code = data.get("function_code")
     code = check_function_code(code) if code not in (None, "") else None
     if not revised and code is None:
         raise AnswerError("The revision changes nothing: give corrected test_cases, a new function_code, or both.")
     return {"reasoning": _reasoning(data), "test_cases": revised, "function_code": code}
+
+
+def _test_index(key, test_names):
+    """The 0-based index that a revision's key names: a 1-based number, or a test's (unique) name."""
+    text = str(key).strip()
+    if text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(test_names):
+            raise AnswerError(f"There is no test {number}: tests are numbered 1 to {len(test_names)}.")
+        return number - 1
+    if test_names.count(text) == 1:
+        return test_names.index(text)
+    raise AnswerError(f"test_cases key {key!r} is neither a test number (1 to {len(test_names)}) nor a test's name.")
