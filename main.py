@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
 import traceback
 from datetime import datetime
@@ -16,6 +17,8 @@ from flow import create_flow
 from nodes import Settings
 from utils.call_llm import ModelConfig, safe_url
 from utils.export import write_outputs
+from utils.llama_server import LlamaServer
+from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
 from utils.problem_input import ProblemInputError, read_problem
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
@@ -25,9 +28,13 @@ EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_faile
                   "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED}
 
 EPILOG = """model endpoint:
+  With no OPENAI_BASE_URL, no OPENAI_API_KEY and no --base-url (or with --local), codeloop runs an
+  embedded model: Qwen2.5-Coder-1.5B-Instruct on llama.cpp, on 127.0.0.1. The first run builds and
+  downloads it (about 6 minutes and 1.1 GB, once, into ~/.cache/codeloop); later runs start it in seconds.
   OPENAI_API_KEY     key for the endpoint (never written to disk or logs)
   OPENAI_BASE_URL    any OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (or --base-url)
   CODELOOP_MODEL     model name (or --model); default gpt-4o-mini
+  CODELOOP_CACHE     where the embedded model lives (default ~/.cache/codeloop)
   CODELOOP_SANDBOX   force the sandbox isolation: bwrap, unshare or process (default: strongest that works)
 
 output (in --out DIR, default runs/<time>-<problem words>/):
@@ -39,10 +46,15 @@ exit codes:
   0    solved: every test passes
   1    not solved within --max-iterations
   2    bad usage or input (blank problem, missing or binary file, too long, no endpoint configured)
-  3    the model backend failed after retries, or kept giving unusable answers
+  3    the model backend failed after retries, or kept giving unusable answers, or the embedded
+       model could not be set up or started
   4    internal error (the sandbox could not start, or a bug); details in run.json
   130  interrupted (Ctrl-C); run.json keeps what was done
 """
+
+
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 class CliParser(argparse.ArgumentParser):
@@ -68,6 +80,9 @@ def parse_args(argv):
     parser.add_argument("--test-timeout", type=positive_float, default=Limits.test_timeout, metavar="SECONDS",
                         help=f"time limit per test (default {Limits.test_timeout:g})")
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout; no progress")
+    parser.add_argument("--local", action="store_true", help="use the embedded local model even if an endpoint is configured")
+    parser.add_argument("--setup-local", action="store_true",
+                        help="only build and download the embedded model (once), then exit")
     return parser.parse_args(argv)
 
 
@@ -109,9 +124,9 @@ def prepare(argv):
     except ProblemInputError as exc:
         raise UsageError(str(exc)) from None
     model = ModelConfig.from_env(model=args.model, base_url=args.base_url)
-    if not model.base_url and "OPENAI_API_KEY" not in os.environ:
-        raise UsageError("no model endpoint configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL "
-                         "(or --base-url) for any OpenAI-compatible server")
+    if args.local and args.base_url:
+        raise UsageError("--local and --base-url contradict each other")
+    args.local = args.local or (not model.base_url and "OPENAI_API_KEY" not in os.environ)
     out_dir = args.out or default_out_dir(problem)
     try:
         os.makedirs(out_dir, exist_ok=True)
@@ -121,11 +136,24 @@ def prepare(argv):
 
 
 def run(args, problem, model, out_dir):
+    """Run the flow, with the embedded model if asked; the server is stopped however the run ends."""
+    if not args.local:
+        return run_flow(args, problem, model, out_dir)
+    binary, weights = ensure_local_model(say)
+    with LlamaServer(binary, weights) as server:
+        say(f"codeloop: embedded model ready in {server.start_seconds:.1f} s")
+        local = ModelConfig(model=args.model or MODEL_NAME, base_url=server.base_url)
+        return run_flow(args, problem, local, out_dir, {"embedded": True, "server_start_s": round(server.start_seconds, 2)})
+
+
+def run_flow(args, problem, model, out_dir, model_notes=None):
     echo = None if args.json else say
     isolation = best_isolation()
     settings = Settings(model=model, max_iterations=args.max_iterations,
                         limits=Limits(test_timeout=args.test_timeout), isolation=isolation)
-    record = RunRecord(os.path.join(out_dir, "run.json"), problem, settings.describe(), echo)
+    described = settings.describe()
+    described["model"].update(model_notes or {})
+    record = RunRecord(os.path.join(out_dir, "run.json"), problem, described, echo)
     if echo:
         echo(f"codeloop: model {model.model} at {safe_url(model.base_url) or 'OpenAI'}; sandbox {isolation}; "
              f"output in {out_dir}")
@@ -155,8 +183,22 @@ def result_summary(shared, out_dir, files, usage):
             "function_code": shared["function_code"], "test_cases": shared["test_cases"]}
 
 
-def main(argv=None):
+def setup_only():
     try:
+        binary, weights = ensure_local_model(say)
+    except LocalModelError as exc:
+        say(f"codeloop: error: {exc}")
+        return EXIT_MODEL
+    say(f"embedded model ready: {binary}, {weights}")
+    return EXIT_SOLVED
+
+
+def main(argv=None):
+    signal.signal(signal.SIGTERM, interrupt)  # a polite kill also stops the embedded server and keeps the record
+    try:
+        if "--setup-local" in (argv if argv is not None else sys.argv[1:]):
+            parse_args(argv)  # --help and typos still behave
+            return setup_only()
         args, problem, model, out_dir = prepare(argv)
     except UsageError as exc:
         say(f"codeloop: error: {exc}")
@@ -168,6 +210,11 @@ def main(argv=None):
     except SandboxUnavailable as exc:
         say(f"codeloop: error: {exc}")
         return EXIT_INTERNAL
+    except LocalModelError as exc:
+        say(f"codeloop: error: {exc}")
+        return EXIT_MODEL
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(final, indent=1))
     else:

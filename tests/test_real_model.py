@@ -1,0 +1,64 @@
+"""The whole product on the embedded model: main.py with no endpoint configured, as a new user runs it.
+
+Slow (a minute or two on 2 cores). Run alone:  python -m pytest -m real_model
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.real_model
+ROOT = Path(__file__).resolve().parent.parent
+SMALL_PROBLEM = """Given a list of integers nums, return the sum of its even numbers.
+
+Example 1:
+Input: nums = [1, 2, 3, 4]
+Output: 6
+
+Example 2:
+Input: nums = []
+Output: 0
+"""
+
+
+def no_endpoint_env():
+    return {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODELOOP_MODEL"))}
+
+
+def llama_servers():
+    return subprocess.run(["pgrep", "-x", "llama-server"], capture_output=True, text=True).stdout.split()
+
+
+def test_a_small_problem_is_solved_by_the_embedded_model(tmp_path):
+    before = llama_servers()
+    result = subprocess.run([sys.executable, "main.py", SMALL_PROBLEM, "--out", str(tmp_path)], cwd=ROOT,
+                            env=no_endpoint_env(), capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["settings"]["model"]["embedded"] and record["settings"]["model"]["base_url"].startswith("http://127.0.0.1:")
+    assert record["usage"]["completion_tokens"] > 0
+    exported = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
+                              cwd=tmp_path, capture_output=True, text=True)
+    assert exported.returncode == 0, exported.stdout
+    assert llama_servers() == before, "the embedded server outlived the run"
+
+
+def test_ctrl_c_stops_the_embedded_server(tmp_path):
+    before = llama_servers()
+    proc = subprocess.Popen([sys.executable, "main.py", SMALL_PROBLEM, "--out", str(tmp_path)], cwd=ROOT,
+                            env=no_endpoint_env(), stderr=subprocess.PIPE, text=True)
+    seen = ""
+    while "GenerateTestCases:" not in seen:
+        line = proc.stderr.readline()
+        assert line, f"main.py ended early: {seen}"
+        seen += line
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) == 130
+    time.sleep(0.5)
+    assert llama_servers() == before
+    assert json.loads((tmp_path / "run.json").read_text())["status"] == "interrupted"

@@ -1,0 +1,164 @@
+"""Start and stop the embedded llama-server on 127.0.0.1, and say clearly why it would not start.
+
+    with LlamaServer(binary, model_file) as server:
+        ... ModelConfig(base_url=server.base_url) ...
+
+The server listens on loopback only (it has no API key and allows any origin), on a free port. It is
+stopped by PID when the block ends, whatever ends it: success, failure, exception or Ctrl-C; and the
+kernel kills it if codeloop itself is killed (PR_SET_PDEATHSIG). Start-up waits for /health and then
+asks for one token, because a build that does not fit the CPU only crashes at its first inference.
+
+Run alone to start the set-up model and ask it one question:  python -m utils.llama_server
+"""
+import ctypes
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from utils.local_model import LocalModelError, cache_dir
+
+PR_SET_PDEATHSIG = 1
+LOG_DIAGNOSES = [  # (text in the server's log, what to tell the user)
+    ("address already in use", "port {port} on 127.0.0.1 is taken by another program"),
+    ("couldn't bind", "port {port} on 127.0.0.1 is taken by another program"),
+    ("failed to load model", "the model file {model} could not be loaded (corrupt or not a GGUF file)"),
+    ("invalid magic", "the model file {model} is not a GGUF file"),
+    ("failed to open", "the model file {model} could not be opened"),
+]
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+try:
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up now: the child after fork should do little
+except (OSError, AttributeError):
+    _prctl = None
+
+
+def _die_with_parent():
+    """In the child before exec: get SIGKILL when codeloop dies, so no server outlives it."""
+    if _prctl is not None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class LlamaServer:
+    def __init__(self, binary, model_file, port=None, context=4096, threads=None, slots=1, ready_timeout=180,
+                 log_path=None):
+        self.binary, self.model_file = Path(binary), Path(model_file)
+        self.port = port or int(os.environ.get("CODELOOP_LLAMA_PORT") or 0) or free_port()
+        self.context, self.slots, self.ready_timeout = context, slots, ready_timeout
+        self.threads = threads or os.cpu_count() or 1
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self.log_path = Path(log_path or cache_dir() / "llama-server.log")
+        self.proc = None
+        self.start_seconds = None
+
+    def command(self):
+        return [str(self.binary), "--model", str(self.model_file), "--host", "127.0.0.1", "--port", str(self.port),
+                "--ctx-size", str(self.context * self.slots), "--parallel", str(self.slots),
+                "--threads", str(self.threads), "--no-webui"]
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def start(self):
+        if not self.binary.is_file():
+            raise LocalModelError(f"llama-server not found at {self.binary}; run: python main.py --setup-local")
+        if not self.model_file.is_file():
+            raise LocalModelError(f"model file not found at {self.model_file}; run: python main.py --setup-local")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        started = time.monotonic()
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                         start_new_session=True, preexec_fn=_die_with_parent)
+        try:
+            self._wait_until_ready()
+            self._first_token()
+        except BaseException:
+            self.stop()
+            raise
+        self.start_seconds = time.monotonic() - started
+
+    def _wait_until_ready(self):
+        deadline = time.monotonic() + self.ready_timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise LocalModelError(self._diagnose_exit())
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.1)
+        raise LocalModelError(f"llama-server did not become ready within {self.ready_timeout} s; its log is {self.log_path}")
+
+    def _first_token(self):
+        request = urllib.request.Request(
+            f"{self.base_url}/chat/completions", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                response.read()
+        except (urllib.error.URLError, OSError) as exc:
+            time.sleep(0.2)
+            if self.proc.poll() is not None:
+                raise LocalModelError(self._diagnose_exit()) from None
+            raise LocalModelError(f"llama-server answered its first request with an error ({exc}); "
+                                  f"its log is {self.log_path}") from None
+
+    def _diagnose_exit(self):
+        code = self.proc.returncode
+        if code == -signal.SIGILL:
+            return (f"llama-server crashed with an illegal instruction: this build does not fit this CPU; delete "
+                    f"{self.binary.parent} (or {cache_dir() / 'llama'}) and run: python main.py --setup-local")
+        try:
+            log = self.log_path.read_text(errors="replace").lower()
+        except OSError:
+            log = ""
+        for needle, message in LOG_DIAGNOSES:
+            if needle in log:
+                return f"llama-server would not start: {message.format(port=self.port, model=self.model_file)}"
+        reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        return f"llama-server stopped at start-up ({reason}); its log is {self.log_path}"
+
+    def stop(self):
+        """Stop the server by PID: SIGTERM, then SIGKILL if it has not gone within 5 s."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.proc.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+if __name__ == "__main__":
+    from utils.call_llm import ModelConfig, call_llm
+    from utils.local_model import MODEL_NAME, ensure_local_model
+
+    server_binary, weights = ensure_local_model(print)
+    with LlamaServer(server_binary, weights) as server:
+        print(f"ready in {server.start_seconds:.1f} s at {server.base_url}")
+        reply = call_llm([{"role": "user", "content": "Write a haiku about tests."}],
+                         ModelConfig(model=MODEL_NAME, base_url=server.base_url))
+        print(reply.text, f"\n[{reply.completion_tokens} tokens in {reply.latency_ms:.0f} ms]")

