@@ -174,21 +174,28 @@ class Revise(ModelStep):
     def exec(self, inputs):
         request = revise_request(inputs["test_cases"], inputs["function_code"], inputs["test_results"])
         names = [case["name"] for case in inputs["test_cases"]]
-        return self.ask(inputs, request, partial(parse_revise_answer, test_names=names))
+        return self.ask(inputs, request, partial(parse_revise_answer, test_names=names,
+                                                 max_tests=inputs["settings"].max_tests))
 
     def post(self, shared, inputs, answer):
         if isinstance(answer, ModelFailure):
             return self.model_failed(shared, answer)
         tests = list(shared["test_cases"])
-        for index, case in answer["test_cases"].items():
+        corrected = [i for i in sorted(answer["test_cases"]) if i < len(tests)]
+        added = [i for i in sorted(answer["test_cases"]) if i >= len(tests)]
+        for index in corrected:
+            case = answer["test_cases"][index]
             tests[index] = {**case, "name": case["name"] or tests[index]["name"]}
+        for index in added:  # numbered on from the last test, without gaps (the parser checked)
+            case = answer["test_cases"][index]
+            tests.append({**case, "name": case["name"] or f"test_{index + 1}"})
         shared["test_cases"] = tests
         if answer["function_code"]:
             shared["function_code"] = answer["function_code"]
-        fixed = ", ".join(str(i + 1) for i in sorted(answer["test_cases"])) or "none"
-        code = "rewritten" if answer["function_code"] else "unchanged"
-        shared["record"].event("revision", say=f"  tests corrected: {fixed}; code {code}",
-                               reasoning=answer["reasoning"], iteration=shared["iteration"],
+        summary = f"  tests corrected: {', '.join(str(i + 1) for i in corrected) or 'none'}"
+        summary += f"; tests added: {len(added)}" if added else ""
+        summary += f"; code {'rewritten' if answer['function_code'] else 'unchanged'}"
+        shared["record"].event("revision", say=summary, reasoning=answer["reasoning"], iteration=shared["iteration"],
                                revised_tests={str(i + 1): c for i, c in answer["test_cases"].items()},
                                test_cases=tests, function_code=answer["function_code"])
         return "default"

@@ -46,14 +46,12 @@ def warm_start_seconds(repeat=3):
     return statistics.median(times)
 
 
-def two_sum_run():
-    with tempfile.TemporaryDirectory() as out:
-        started = time.monotonic()
-        result = subprocess.run([sys.executable, "main.py", "--problem-file", "examples/two_sum.md", "--out", out,
-                                 "--json"], cwd=ROOT, env=no_endpoint_env(), capture_output=True, text=True)
-        wall = time.monotonic() - started
-        record = json.loads((Path(out) / "run.json").read_text())
-    return wall, result.returncode, record
+def two_sum_run(out):
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "main.py", "--problem-file", "examples/two_sum.md", "--out", str(out),
+                             "--json"], cwd=ROOT, env=no_endpoint_env(), capture_output=True, text=True)
+    wall = time.monotonic() - started
+    return wall, result.returncode, json.loads((Path(out) / "run.json").read_text())
 
 
 def report(record, wall):
@@ -86,12 +84,14 @@ def report(record, wall):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cold", action="store_true", help="also measure a cold set-up into a fresh cache")
+    parser.add_argument("--out", default=f"runs/benchmark-two-sum-{time.strftime('%Y%m%d-%H%M%S')}",
+                        help="where the Two Sum run's files go (kept, to inspect run.json)")
     args = parser.parse_args()
     if args.cold:
         print(f"cold set-up (build llama-server, download and check the weights): {cold_setup_seconds():.0f} s")
     print(f"warm start (process start to first token, median of 3): {warm_start_seconds():.2f} s")
-    wall, code, record = two_sum_run()
-    print(f"Two Sum: exit code {code}")
+    wall, code, record = two_sum_run(Path(args.out).resolve())
+    print(f"Two Sum: exit code {code}; files in {args.out}")
     report(record, wall)
 
 

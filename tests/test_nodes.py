@@ -88,3 +88,16 @@ def test_finish_sets_status_and_message(make_shared):
     node = Finish("unsolved")
     assert node._run(shared) is None
     assert shared["status"] == "unsolved" and shared["message"].startswith("not solved: 1 of 2 tests still fail")
+
+
+def test_revise_appends_tests_numbered_past_the_last(make_shared, stub):
+    shared = make_shared()
+    shared.update(test_cases=TESTS, function_code=GOOD, iteration=1,
+                  test_results=[{"passed": True, "actual": "", "error_type": None, "message": "", "traceback": ""}] * 3)
+    node = Revise()
+    inputs = node.prep(shared)
+    stub.add("test_cases:\n  3: {input: {nums: [3, 3], target: 6}, expected: [0, 1]}\n"
+             "  4: {input: {nums: [1, 5], target: 6}, expected: [0, 1]}\n")
+    node.post(shared, inputs, node.exec(inputs))
+    assert [c["name"] for c in shared["test_cases"]] == ["a", "b", "c", "test_4"]
+    assert shared["test_cases"][2]["expected"] == [0, 1] and shared["function_code"] == GOOD

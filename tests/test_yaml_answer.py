@@ -96,40 +96,64 @@ NAMES = ["a", "b", "c"]
 def test_revise_answer_with_string_and_integer_keys():
     answer = ("reasoning: test 2 was wrong\ntest_cases:\n  '2': {name: b, input: {x: 1}, expected: 2}\n"
               "  3: {input: {x: 2}, expected: 4}\n")
-    parsed = parse_revise_answer(answer, test_names=NAMES)
+    parsed = parse_revise_answer(answer, test_names=NAMES, max_tests=5)
     assert parsed["test_cases"] == {1: {"name": "b", "input": {"x": 1}, "expected": 2},
                                     2: {"name": "", "input": {"x": 2}, "expected": 4}}
     assert parsed["function_code"] is None
 
 
 def test_revise_answer_with_only_code():
-    parsed = parse_revise_answer("function_code: |\n  def run_code(x):\n      return x\n", test_names=NAMES)
+    parsed = parse_revise_answer("function_code: |\n  def run_code(x):\n      return x\n", test_names=NAMES, max_tests=5)
     assert parsed["test_cases"] == {} and parsed["function_code"].startswith("def run_code")
 
 
 @pytest.mark.parametrize("answer, complaint", [
     ("reasoning: all good", "changes nothing"),
-    ("test_cases:\n  5: {input: {x: 1}, expected: 1}", "no test 5"),
+    ("test_cases:\n  6: {input: {x: 1}, expected: 1}", "no test 6"),
+    ("test_cases:\n  5: {input: {x: 1}, expected: 1}", "without gaps"),
     ("test_cases:\n  first: {input: {x: 1}, expected: 1}", "neither a test number"),
     ("test_cases:\n  - {input: {x: 1}, expected: 1}", "maps test numbers"),
 ])
 def test_invalid_revisions_say_what_is_wrong(answer, complaint):
     with pytest.raises(AnswerError, match=complaint):
-        parse_revise_answer(answer, test_names=NAMES)
+        parse_revise_answer(answer, test_names=NAMES, max_tests=5)
 
 
 def test_revise_keys_may_be_test_names():
     answer = "test_cases:\n  c: {name: c, input: {x: 1}, expected: None}\n"
-    assert parse_revise_answer(answer, test_names=NAMES)["test_cases"] == {2: {"name": "c", "input": {"x": 1},
+    assert parse_revise_answer(answer, test_names=NAMES, max_tests=5)["test_cases"] == {2: {"name": "c", "input": {"x": 1},
                                                                                "expected": None}}
 
 
 def test_revise_may_list_corrected_tests_by_name():
     answer = "test_cases:\n  - {name: b, input: {x: 1}, expected: 3}\n"
-    assert list(parse_revise_answer(answer, test_names=NAMES)["test_cases"]) == [1]
+    assert list(parse_revise_answer(answer, test_names=NAMES, max_tests=5)["test_cases"]) == [1]
 
 
 def test_a_plain_none_is_null_but_a_quoted_one_is_a_string():
     answer = "test_cases:\n  - {input: {x: 1}, expected: None}\n  - {input: {x: 'None'}, expected: True}\n"
     cases = parse_tests_answer(answer, 8)["test_cases"]
     assert cases[0]["expected"] is None and cases[1]["input"] == {"x": "None"} and cases[1]["expected"] is True
+
+
+def test_a_python_fence_opened_inside_the_yaml_fence_is_read():
+    answer = ("```yaml\nreasoning: The code is right. The correct code should look like this:\n```python\n"
+              "function_code: |\n  def run_code(x):\n      return x\n```")
+    assert parse_code_answer(answer) == {"reasoning": "The code is right. The correct code should look like this:",
+                                         "function_code": "def run_code(x):\n    return x\n"}
+
+
+def test_a_reasoning_line_with_colons_is_read():
+    answer = "reasoning: note: test 2 is wrong: it says [1, 1]\ntest_cases:\n  2: {input: {x: 1}, expected: 2}\n"
+    parsed = parse_revise_answer(answer, test_names=NAMES, max_tests=5)
+    assert parsed["reasoning"] == "note: test 2 is wrong: it says [1, 1]" and list(parsed["test_cases"]) == [1]
+
+
+def test_a_copied_placeholder_is_a_syntax_error_for_the_model():
+    with pytest.raises(AnswerError, match="syntax error at line 1"):
+        parse_code_answer("function_code: |\n  <the complete Python code of run_code>\n")
+
+
+def test_numbers_past_the_last_test_add_tests_up_to_the_cap():
+    answer = "test_cases:\n  4: {input: {x: 4}, expected: 4}\n  5: {input: {x: 5}, expected: 5}\n"
+    assert sorted(parse_revise_answer(answer, test_names=NAMES, max_tests=5)["test_cases"]) == [3, 4]

@@ -10,14 +10,14 @@ import json
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
 
 The solution is one Python function named run_code. Its parameters follow the problem: use the
-parameter names of the problem's function signature or examples (for instance run_code(nums, target)).
+parameter names of the problem's function signature or examples.
 It returns the answer; it does not print it or read input. Use only the Python standard library.
 
 A test case has a name, an input (a mapping of run_code's parameter names to argument values) and
-the exact value run_code must return:
-  - name: two_numbers_at_the_start
-    input: {nums: [2, 7, 11, 15], target: 9}
-    expected: [0, 1]
+the exact value run_code must return. For a problem "count the vowels in word" it would read:
+  - name: mixed_case_word
+    input: {word: "Banana"}
+    expected: 3
 
 Always reply with exactly one YAML block inside a ```yaml fence, with the keys asked for and nothing
 after it. Put code in a block scalar (function_code: |) indented by two spaces. Keep reasoning short.
@@ -53,12 +53,11 @@ def implement_request(test_cases):
     return f"""Implement run_code so that it solves the problem. It must pass these tests:
 {format_tests(test_cases)}
 
-Reply in this form:
+Reply in this form, with the whole function under function_code:
 ```yaml
-reasoning: <the approach, in one or two sentences>
+reasoning: <the approach, in one sentence>
 function_code: |
-  def run_code(...):
-      ...
+  <the complete Python code of run_code>
 ```"""
 
 
@@ -75,14 +74,13 @@ For each failing test decide, from the problem statement, whether the test's exp
 (then correct the test) or the code is wrong (then fix the code), or both. Recompute expected values
 by hand; do not copy run_code's output.
 
-Reply in this form, leaving out test_cases if no test is wrong and function_code if the code is right:
+Reply in this form. Leave out test_cases if no test is wrong, and function_code if the code is right:
 ```yaml
-reasoning: <which are wrong, and why>
+reasoning: <which are wrong, and why, in one sentence>
 test_cases:
   <test number>: {{name: <name>, input: {{<param>: <value>}}, expected: <corrected value>}}
 function_code: |
-  def run_code(...):
-      ...
+  <the complete corrected Python code of run_code>
 ```"""
 
 

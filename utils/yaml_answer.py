@@ -42,6 +42,20 @@ def extract_yaml(text):
     return text or ""
 
 
+FENCE_LINE = re.compile(r"^\s*```[A-Za-z0-9_+-]*\s*$")
+SCALAR_LINE = re.compile(r"^(reasoning|name):[ \t]+(?![|>'\"])(.+)$", re.MULTILINE)
+
+
+def repaired_yaml(text):
+    """A second reading of an answer whose YAML does not parse, undoing two habits of small models:
+    a fence opened inside the YAML fence (```python before function_code), and a one-line
+    `reasoning:` containing ': ' or ending in ':'. Only used when the plain reading fails."""
+    start = re.search(r"```[ \t]*(yaml|yml)[^\n]*\n", text or "")
+    body = text[start.end():] if start else (text or "")
+    body = "\n".join(line for line in body.splitlines() if not FENCE_LINE.match(line))
+    return SCALAR_LINE.sub(lambda m: f"{m.group(1)}: '" + m.group(2).rstrip().replace("'", "''") + "'", body)
+
+
 def _is_mapping(body):
     try:
         return isinstance(yaml.load(body, Loader=AnswerLoader), dict)
@@ -56,15 +70,23 @@ def load_mapping(text):
     try:
         data = yaml.load(body, Loader=AnswerLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise AnswerError(f"The YAML does not parse{where}: {problem}. Use block scalars (|) for code "
-                          "and quote strings that contain ': ' or start with special characters.") from None
+        data = _load_repaired(text, exc)
     if not isinstance(data, dict):
         raise AnswerError("The answer must be a YAML mapping with the requested keys, not "
                           f"{type(data).__name__}.")
     return data
+
+
+def _load_repaired(text, original_error):
+    try:
+        return yaml.load(repaired_yaml(text), Loader=AnswerLoader)
+    except yaml.YAMLError:
+        pass
+    mark = getattr(original_error, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+    problem = getattr(original_error, "problem", None) or str(original_error).splitlines()[0]
+    raise AnswerError(f"The YAML does not parse{where}: {problem}. Use block scalars (|) for code "
+                      "and quote strings that contain ': ' or start with special characters.") from None
 
 
 def plain_data(value, where):
@@ -151,8 +173,11 @@ def parse_code_answer(text):
     return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
 
 
-def parse_revise_answer(text, test_names):
-    """Corrections keyed by 1-based test number; small models often key them by test name, accepted too."""
+def parse_revise_answer(text, test_names, max_tests):
+    """Corrections keyed by 1-based test number; small models often key them by test name, accepted too.
+
+    Numbers just past the last test add new tests, up to max_tests in all.
+    """
     data = load_mapping(text)
     cases = data.get("test_cases") or {}
     if isinstance(cases, list):  # a list of corrected tests is usable when each names an existing test
@@ -164,8 +189,11 @@ def parse_revise_answer(text, test_names):
         raise AnswerError("test_cases must map test numbers to corrected tests.")
     revised = {}
     for key, case in cases.items():
-        index = _test_index(key, test_names)
+        index = _test_index(key, test_names, max_tests)
         revised[index] = check_test_case(case, f"revised test {index + 1}")
+    added = sorted(i for i in revised if i >= len(test_names))
+    if added and added != list(range(len(test_names), len(test_names) + len(added))):
+        raise AnswerError(f"New tests must be numbered on from {len(test_names) + 1} without gaps.")
     code = data.get("function_code")
     code = check_function_code(code) if code not in (None, "") else None
     if not revised and code is None:
@@ -173,13 +201,14 @@ def parse_revise_answer(text, test_names):
     return {"reasoning": _reasoning(data), "test_cases": revised, "function_code": code}
 
 
-def _test_index(key, test_names):
+def _test_index(key, test_names, max_tests):
     """The 0-based index that a revision's key names: a 1-based number, or a test's (unique) name."""
     text = str(key).strip()
     if text.isdigit():
         number = int(text)
-        if not 1 <= number <= len(test_names):
-            raise AnswerError(f"There is no test {number}: tests are numbered 1 to {len(test_names)}.")
+        if not 1 <= number <= max(max_tests, len(test_names)):
+            raise AnswerError(f"There is no test {number}: tests are numbered 1 to {len(test_names)}, "
+                              f"and at most {max_tests} are allowed.")
         return number - 1
     if test_names.count(text) == 1:
         return test_names.index(text)
