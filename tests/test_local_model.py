@@ -41,11 +41,11 @@ def test_a_good_file_is_hashed_once_then_trusted_until_it_changes(small_model, m
     path.write_bytes(content)
     assert ensure_weights(print) == path and local_model._verified(path)
     hashed = []
-    monkeypatch.setattr(local_model, "_verify", lambda p: hashed.append(p))
-    ensure_weights(print)
+    with monkeypatch.context() as patched:
+        patched.setattr(local_model, "_verify", lambda p: hashed.append(p))
+        ensure_weights(print)
     assert hashed == [], "a verified, unchanged file is not hashed again"
     path.write_bytes(b"GGUF4")  # a truncated copy, say
-    monkeypatch.undo()
     with pytest.raises(LocalModelError, match="refusing"):
         ensure_weights(print)
 
