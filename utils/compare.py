@@ -3,7 +3,8 @@
 Runs in the parent, on plain data the sandbox sent back (lists, dicts, numbers, strings, booleans,
 None). Numbers compare with a tolerance when either side is a float; a boolean only equals a
 boolean (True is not 1 here, though Python says it is); tuples already arrived as lists.
-The exported pytest file carries a copy of this rule so that it judges exactly as the run did.
+The exported pytest file embeds the code below (utils/export.py), so it judges exactly as the run did;
+keep this file self-contained: standard library only.
 """
 import math
 

@@ -1,18 +1,21 @@
 """Write the run's deliverables: solution.py (the final run_code) and test_solution.py (a pytest file).
 
 The pytest file stands alone: it loads solution.py from its own folder and judges with the same rule
-as utils/compare.py (copied below, because the exported file must not depend on codeloop).
+as the run, because it carries the source of utils/compare.py itself (it must not import codeloop).
 Note that pytest runs the solution in the pytest process, without codeloop's sandbox.
 """
 import os
 import pprint
+from pathlib import Path
 
-from utils.compare import ABS_TOL, REL_TOL
+from utils import compare
+
+# utils/compare.py without its module docstring: its imports, tolerances and outputs_match()
+COMPARISON_RULE = Path(compare.__file__).read_text().split('"""', 2)[2].strip() + "\n"
 
 TEST_FILE_HEAD = '''"""Test cases written and checked by codeloop for solution.py. Run: pytest test_solution.py"""
 import copy
 import importlib.util
-import math
 from pathlib import Path
 
 import pytest
@@ -37,27 +40,13 @@ def plain(value):
     return value
 
 
-def same(actual, expected):
-    """codeloop's comparison: floats within a tolerance, booleans only equal booleans."""
-    if isinstance(actual, bool) or isinstance(expected, bool):
-        return isinstance(actual, bool) and isinstance(expected, bool) and actual == expected
-    if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
-        if isinstance(actual, float) or isinstance(expected, float):
-            return math.isclose(actual, expected, rel_tol=REL_TOL, abs_tol=ABS_TOL)
-        return actual == expected
-    if isinstance(actual, list) and isinstance(expected, list):
-        return len(actual) == len(expected) and all(map(same, actual, expected))
-    if isinstance(actual, dict) and isinstance(expected, dict):
-        return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in actual)
-    return type(actual) is type(expected) and actual == expected
-
 '''
 
 TEST_FILE_TAIL = '''
 
 @pytest.mark.parametrize("kwargs, expected", CASES)
 def test_run_code(kwargs, expected):
-    assert same(plain(solution.run_code(**copy.deepcopy(kwargs))), expected)
+    assert outputs_match(plain(solution.run_code(**copy.deepcopy(kwargs))), expected)
 '''
 
 
@@ -65,8 +54,8 @@ def pytest_source(test_cases):
     cases = "\n".join(f"    pytest.param({pprint.pformat(case['input'], width=10**6)}, "
                       f"{pprint.pformat(case['expected'], width=10**6)}, id={case['name']!r}),"
                       for case in test_cases)
-    return (TEST_FILE_HEAD + f"REL_TOL = {REL_TOL!r}\nABS_TOL = {ABS_TOL!r}\n\nCASES = [\n{cases}\n]\n"
-            + TEST_FILE_TAIL)
+    return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its utils/compare.py)\n" + COMPARISON_RULE
+            + f"\n\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
 
 
 def write_outputs(out_dir, function_code, test_cases):
