@@ -195,7 +195,9 @@ class Revise(ModelStep):
         summary = f"  tests corrected: {', '.join(str(i + 1) for i in corrected) or 'none'}"
         summary += f"; tests added: {len(added)}" if added else ""
         summary += f"; code {'rewritten' if answer['function_code'] else 'unchanged'}"
+        summary += f"; {len(answer['ignored'])} unusable entries dropped" if answer["ignored"] else ""
         shared["record"].event("revision", say=summary, reasoning=answer["reasoning"], iteration=shared["iteration"],
+                               ignored=answer["ignored"],
                                revised_tests={str(i + 1): c for i, c in answer["test_cases"].items()},
                                test_cases=tests, function_code=answer["function_code"])
         return "default"

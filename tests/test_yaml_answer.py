@@ -111,6 +111,7 @@ def test_revise_answer_with_only_code():
     ("reasoning: all good", "changes nothing"),
     ("test_cases:\n  6: {input: {x: 1}, expected: 1}", "no test 6"),
     ("test_cases:\n  5: {input: {x: 1}, expected: 1}", "without gaps"),
+    ("test_cases:\n  2: {input: [1], expected: 1}", "must be a mapping"),
     ("test_cases:\n  first: {input: {x: 1}, expected: 1}", "neither a test number"),
     ("test_cases:\n  - {input: {x: 1}, expected: 1}", "maps test numbers"),
 ])
@@ -157,3 +158,11 @@ def test_a_copied_placeholder_is_a_syntax_error_for_the_model():
 def test_numbers_past_the_last_test_add_tests_up_to_the_cap():
     answer = "test_cases:\n  4: {input: {x: 4}, expected: 4}\n  5: {input: {x: 5}, expected: 5}\n"
     assert sorted(parse_revise_answer(answer, test_names=NAMES, max_tests=5)["test_cases"]) == [3, 4]
+
+
+def test_unusable_entries_are_dropped_and_the_rest_kept():
+    answer = ("test_cases:\n  2: {input: {x: 2}, expected: 4}\n  9: {input: {x: 9}, expected: 9}\n"
+              "  5: {input: {x: 5}, expected: 5}\n")
+    parsed = parse_revise_answer(answer, test_names=NAMES, max_tests=5)
+    assert list(parsed["test_cases"]) == [1]
+    assert len(parsed["ignored"]) == 2 and "no test 9" in parsed["ignored"][0] and "gaps" in parsed["ignored"][1]

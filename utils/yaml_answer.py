@@ -176,7 +176,9 @@ def parse_code_answer(text):
 def parse_revise_answer(text, test_names, max_tests):
     """Corrections keyed by 1-based test number; small models often key them by test name, accepted too.
 
-    Numbers just past the last test add new tests, up to max_tests in all.
+    Numbers just past the last test add new tests, up to max_tests in all. An entry that cannot be used
+    (no such test, a malformed test) is dropped and reported in "ignored", so that one bad entry does
+    not throw away the rest of a revision; only an answer with nothing usable is rejected.
     """
     data = load_mapping(text)
     cases = data.get("test_cases") or {}
@@ -187,18 +189,27 @@ def parse_revise_answer(text, test_names, max_tests):
         cases = {case["name"]: case for case in cases}
     if not isinstance(cases, dict):
         raise AnswerError("test_cases must map test numbers to corrected tests.")
-    revised = {}
+    revised, ignored = {}, []
     for key, case in cases.items():
-        index = _test_index(key, test_names, max_tests)
-        revised[index] = check_test_case(case, f"revised test {index + 1}")
-    added = sorted(i for i in revised if i >= len(test_names))
-    if added and added != list(range(len(test_names), len(test_names) + len(added))):
-        raise AnswerError(f"New tests must be numbered on from {len(test_names) + 1} without gaps.")
+        try:
+            index = _test_index(key, test_names, max_tests)
+            revised[index] = check_test_case(case, f"revised test {index + 1}")
+        except AnswerError as exc:
+            ignored.append(str(exc))
+    next_new = len(test_names)
+    for index in sorted(i for i in revised if i >= len(test_names)):
+        if index != next_new:
+            ignored.append(f"New test {index + 1} was dropped: new tests are numbered on from "
+                           f"{len(test_names) + 1} without gaps.")
+            del revised[index]
+        else:
+            next_new += 1
     code = data.get("function_code")
     code = check_function_code(code) if code not in (None, "") else None
     if not revised and code is None:
-        raise AnswerError("The revision changes nothing: give corrected test_cases, a new function_code, or both.")
-    return {"reasoning": _reasoning(data), "test_cases": revised, "function_code": code}
+        raise AnswerError(" ".join(ignored) or
+                          "The revision changes nothing: give corrected test_cases, a new function_code, or both.")
+    return {"reasoning": _reasoning(data), "test_cases": revised, "function_code": code, "ignored": ignored}
 
 
 def _test_index(key, test_names, max_tests):
@@ -208,7 +219,7 @@ def _test_index(key, test_names, max_tests):
         number = int(text)
         if not 1 <= number <= max(max_tests, len(test_names)):
             raise AnswerError(f"There is no test {number}: tests are numbered 1 to {len(test_names)}, "
-                              f"and at most {max_tests} are allowed.")
+                              f"and there may be at most {max_tests}.")
         return number - 1
     if test_names.count(text) == 1:
         return test_names.index(text)
