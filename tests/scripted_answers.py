@@ -22,16 +22,18 @@ TESTS_WITH_A_WRONG_ONE = TESTS.replace("""    input: {nums: [3, 3], target: 6}
     expected: [0, 1]""", """    input: {nums: [3, 3], target: 6}
     expected: [1, 1]""")
 
-GOOD_CODE = """```yaml
-reasoning: One pass with a map from value to index.
-function_code: |
-  def run_code(nums, target):
+GOOD_FUNCTION = """  def run_code(nums, target):
       seen = {}
       for i, n in enumerate(nums):
           if target - n in seen:
               return [seen[target - n], i]
           seen[n] = i
-```"""
+"""
+
+GOOD_CODE = f"""```yaml
+reasoning: One pass with a map from value to index.
+function_code: |
+{GOOD_FUNCTION}```"""
 
 # reuses an element: fails when the target is twice an element that appears once before the pair
 BUGGY_CODE = """```yaml
@@ -52,18 +54,12 @@ test_cases:
   3: {name: duplicates, input: {nums: [3, 3], target: 6}, expected: [0, 1]}
 ```"""
 
-REVISE_BOTH = """```yaml
+REVISE_BOTH = f"""```yaml
 reasoning: Test 3 expected [1, 1], which uses one element twice; and the code reuses elements.
 test_cases:
-  3: {input: {nums: [3, 3], target: 6}, expected: [0, 1]}
+  3: {{input: {{nums: [3, 3], target: 6}}, expected: [0, 1]}}
 function_code: |
-  def run_code(nums, target):
-      seen = {}
-      for i, n in enumerate(nums):
-          if target - n in seen:
-              return [seen[target - n], i]
-          seen[n] = i
-```"""
+{GOOD_FUNCTION}```"""
 
 REVISE_USELESS = """```yaml
 reasoning: I think the code is wrong.
