@@ -116,9 +116,8 @@ def say(text):
     print(text, file=sys.stderr, flush=True)
 
 
-def prepare(argv):
+def prepare(args):
     """Everything that can fail because of the user's input; raises UsageError with a one-line message."""
-    args = parse_args(argv)
     try:
         problem = read_problem(args.problem, args.problem_file)
     except ProblemInputError as exc:
@@ -126,18 +125,18 @@ def prepare(argv):
     model = ModelConfig.from_env(model=args.model, base_url=args.base_url)
     if args.local and args.base_url:
         raise UsageError("--local and --base-url contradict each other")
-    args.local = args.local or (not model.base_url and "OPENAI_API_KEY" not in os.environ)
+    use_embedded = args.local or (not model.base_url and "OPENAI_API_KEY" not in os.environ)
     out_dir = args.out or default_out_dir(problem)
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
-    return args, problem, model, out_dir
+    return problem, model, use_embedded, out_dir
 
 
-def run(args, problem, model, out_dir):
+def run(args, problem, model, use_embedded, out_dir):
     """Run the flow, with the embedded model if asked; the server is stopped however the run ends."""
-    if not args.local:
+    if not use_embedded:
         return run_flow(args, problem, model, out_dir)
     binary, weights = ensure_local_model(say)
     with LlamaServer(binary, weights) as server:
@@ -196,17 +195,17 @@ def setup_only():
 def main(argv=None):
     signal.signal(signal.SIGTERM, interrupt)  # a polite kill also stops the embedded server and keeps the record
     try:
-        if "--setup-local" in (argv if argv is not None else sys.argv[1:]):
-            parse_args(argv)  # --help and typos still behave
+        args = parse_args(argv)
+        if args.setup_local:
             return setup_only()
-        args, problem, model, out_dir = prepare(argv)
+        problem, model, use_embedded, out_dir = prepare(args)
     except UsageError as exc:
         say(f"codeloop: error: {exc}")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     try:
-        final = run(args, problem, model, out_dir)
+        final = run(args, problem, model, use_embedded, out_dir)
     except SandboxUnavailable as exc:
         say(f"codeloop: error: {exc}")
         return EXIT_INTERNAL

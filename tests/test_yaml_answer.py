@@ -166,3 +166,9 @@ def test_unusable_entries_are_dropped_and_the_rest_kept():
     parsed = parse_revise_answer(answer, test_names=NAMES, max_tests=5)
     assert list(parsed["test_cases"]) == [1]
     assert len(parsed["ignored"]) == 2 and "no test 9" in parsed["ignored"][0] and "gaps" in parsed["ignored"][1]
+
+
+def test_a_test_name_with_a_colon_is_read():
+    answer = ("test_cases:\n  - name: Edge case 1: Negative numbers\n    input: {nums: [-1, 2], target: 1}\n"
+              "    expected: [0, 1]\n")
+    assert parse_tests_answer(answer, 8)["test_cases"][0]["name"] == "Edge case 1: Negative numbers"

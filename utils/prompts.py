@@ -4,6 +4,9 @@ Layout matters for speed: the system message (instructions, then the problem) is
 every call of a run, so a server that caches prompt prefixes (llama-server does) reads it once.
 Only the user message after it changes from node to node. Keep feedback short: on a small local
 model the prompt length is the main cost of a call.
+
+No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
+test into other problems, and a sample "count the vowels" test into Two Sum.
 """
 import json
 
@@ -13,11 +16,8 @@ The solution is one Python function named run_code. Its parameters follow the pr
 parameter names of the problem's function signature or examples.
 It returns the answer; it does not print it or read input. Use only the Python standard library.
 
-A test case has a name, an input (a mapping of run_code's parameter names to argument values) and
-the exact value run_code must return. For a problem "count the vowels in word" it would read:
-  - name: mixed_case_word
-    input: {word: "Banana"}
-    expected: 3
+A test case has a name, an input (a mapping of run_code's parameter names to argument values for
+this problem) and the exact value run_code must return for that input.
 
 Always reply with exactly one YAML block inside a ```yaml fence, with the keys asked for and nothing
 after it. Put code in a block scalar (function_code: |) indented by two spaces. Keep reasoning short.

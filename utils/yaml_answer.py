@@ -43,13 +43,13 @@ def extract_yaml(text):
 
 
 FENCE_LINE = re.compile(r"^\s*```[A-Za-z0-9_+-]*\s*$")
-SCALAR_LINE = re.compile(r"^(reasoning|name):[ \t]+(?![|>'\"])(.+)$", re.MULTILINE)
+SCALAR_LINE = re.compile(r"^([ \t]*(?:-[ \t]+)?(?:reasoning|name)):[ \t]+(?![|>'\"{\[])(.+)$", re.MULTILINE)
 
 
 def repaired_yaml(text):
     """A second reading of an answer whose YAML does not parse, undoing two habits of small models:
     a fence opened inside the YAML fence (```python before function_code), and a one-line
-    `reasoning:` containing ': ' or ending in ':'. Only used when the plain reading fails."""
+    `reasoning:` or test `name:` containing ': ' or ending in ':'. Only used when the plain reading fails."""
     start = re.search(r"```[ \t]*(yaml|yml)[^\n]*\n", text or "")
     body = text[start.end():] if start else (text or "")
     body = "\n".join(line for line in body.splitlines() if not FENCE_LINE.match(line))
