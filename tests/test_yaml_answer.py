@@ -127,7 +127,7 @@ def test_revise_keys_may_be_test_names():
 
 
 def test_revise_may_list_corrected_tests_by_name():
-    answer = "test_cases:\n  - {name: b, input: {x: 1}, expected: 3}\n"
+    answer = "test_cases:\n  - {name: B, input: {x: 1}, expected: 3}\n"
     assert list(parse_revise_answer(answer, test_names=NAMES, max_tests=5)["test_cases"]) == [1]
 
 
@@ -171,4 +171,4 @@ def test_unusable_entries_are_dropped_and_the_rest_kept():
 def test_a_test_name_with_a_colon_is_read():
     answer = ("test_cases:\n  - name: Edge case 1: Negative numbers\n    input: {nums: [-1, 2], target: 1}\n"
               "    expected: [0, 1]\n")
-    assert parse_tests_answer(answer, 8)["test_cases"][0]["name"] == "Edge case 1: Negative numbers"
+    assert parse_tests_answer(answer, 8)["test_cases"][0]["name"] == "edge_case_1_negative_numbers"

@@ -111,10 +111,15 @@ def check_test_case(case, where):
     for name in inputs:
         if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
             raise AnswerError(f"{where}: input key {name!r} is not a valid Python parameter name.")
-    name = case.get("name")
-    return {"name": str(name).strip() if name not in (None, "") else "",
+    return {"name": snake_case(case.get("name")),
             "input": plain_data(inputs, f"{where} input"),
             "expected": plain_data(case["expected"], f"{where} expected")}
+
+
+def snake_case(name):
+    """A test name as an identifier: it is shown back to the model inside YAML, where a name like
+    "Edge case 1: negatives" broke the model's next answer, and it becomes a pytest id."""
+    return re.sub(r"\W+", "_", str(name or "").strip().lower()).strip("_")[:60]
 
 
 def check_function_code(code):
@@ -183,10 +188,10 @@ def parse_revise_answer(text, test_names, max_tests):
     data = load_mapping(text)
     cases = data.get("test_cases") or {}
     if isinstance(cases, list):  # a list of corrected tests is usable when each names an existing test
-        if not all(isinstance(case, dict) and case.get("name") in test_names for case in cases):
+        if not all(isinstance(case, dict) and snake_case(case.get("name")) in test_names for case in cases):
             raise AnswerError("In a revision, test_cases maps test numbers to corrected tests, for example "
                               "{2: {name: ..., input: ..., expected: ...}}.")
-        cases = {case["name"]: case for case in cases}
+        cases = {snake_case(case["name"]): case for case in cases}
     if not isinstance(cases, dict):
         raise AnswerError("test_cases must map test numbers to corrected tests.")
     revised, ignored = {}, []
@@ -221,6 +226,6 @@ def _test_index(key, test_names, max_tests):
             raise AnswerError(f"There is no test {number}: tests are numbered 1 to {len(test_names)}, "
                               f"and there may be at most {max_tests}.")
         return number - 1
-    if test_names.count(text) == 1:
-        return test_names.index(text)
+    if test_names.count(snake_case(text)) == 1:
+        return test_names.index(snake_case(text))
     raise AnswerError(f"test_cases key {key!r} is neither a test number (1 to {len(test_names)}) nor a test's name.")
