@@ -30,7 +30,7 @@ EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_faile
 EPILOG = """model endpoint:
   With no OPENAI_BASE_URL, no OPENAI_API_KEY and no --base-url (or with --local), codeloop runs an
   embedded model: Qwen2.5-Coder-1.5B-Instruct on llama.cpp, on 127.0.0.1. The first run builds and
-  downloads it (about 6 minutes and 1.1 GB, once, into ~/.cache/codeloop); later runs start it in seconds.
+  downloads it (about 8-9 minutes and 1.1 GB, once, into ~/.cache/codeloop); later runs start it in seconds.
   OPENAI_API_KEY     key for the endpoint (never written to disk or logs)
   OPENAI_BASE_URL    any OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (or --base-url)
   CODELOOP_MODEL     model name (or --model); default gpt-4o-mini

