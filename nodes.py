@@ -119,13 +119,20 @@ class ImplementFunction(ModelStep):
 
 
 class ParallelBatchNode(BatchNode):
-    """A BatchNode whose items run at the same time; each item here is one sandbox process."""
+    """A BatchNode whose items run at the same time; each item here is one sandbox process.
+
+    The pool is not waited for when the main thread is interrupted: main.py then kills the running
+    sandboxes, which ends the worker threads at once instead of at the batch deadline.
+    """
 
     def _exec(self, items):
         if len(items) <= 1:
             return super()._exec(items)
-        with ThreadPoolExecutor(max_workers=len(items)) as pool:
+        pool = ThreadPoolExecutor(max_workers=len(items))
+        try:
             return list(pool.map(partial(Node._exec, self), items))
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 class RunTests(Step, ParallelBatchNode):

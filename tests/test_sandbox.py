@@ -291,3 +291,20 @@ def test_mutating_an_input_cannot_change_the_stored_test(isolation):
 def test_each_result_carries_its_timing(isolation):
     result = run_batch("import time\ndef run_code():\n    time.sleep(0.05)\n    return 1\n", [{}], FAST, isolation)[0]
     assert 40 <= result["ms"] < 400
+
+
+def test_killing_running_sandboxes_ends_a_batch_and_restarts_nothing(isolation):
+    import threading
+
+    from utils.sandbox import kill_running_sandboxes
+    outcome = {}
+    worker = threading.Thread(target=lambda: outcome.update(results=run_batch(
+        "def run_code():\n    while True:\n        pass\n", [{}] * 3, Limits(test_timeout=30, batch_timeout=60), isolation)))
+    started = time.monotonic()
+    worker.start()
+    time.sleep(0.5)
+    kill_running_sandboxes()
+    worker.join(timeout=10)
+    assert not worker.is_alive() and time.monotonic() - started < 5
+    assert outcome["results"][0]["error_type"] == "Crashed"
+    assert [r["error_type"] for r in outcome["results"][1:]] == ["Interrupted", "Interrupted"]

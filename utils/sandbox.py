@@ -34,6 +34,7 @@ ISOLATION_LEVELS = ("bwrap", "unshare", "process")
 UNPRIVILEGED_USER = "nobody"
 GRACE_S = 0.5  # how long past its own SIGALRM a test may run before the watchdog kills the process
 _running, _running_lock = set(), threading.Lock()  # live sandbox processes, for kill_running_sandboxes()
+_kills = [0]  # how many times kill_running_sandboxes() ran; a batch started before a kill restarts nothing
 
 
 @dataclass(frozen=True)
@@ -153,16 +154,21 @@ def run_batch(code, inputs, limits=Limits(), isolation=None):
     """
     isolation = isolation or best_isolation()
     deadline = time.monotonic() + limits.batch_timeout
+    kills_at_start = _kills[0]
     packed = [marshal.dumps(kwargs) for kwargs in inputs]
     results = [None] * len(inputs)
     pending = list(range(len(inputs)))
     while pending:
+        if _kills[0] != kills_at_start:
+            for i in pending:
+                results[i] = _failure("Interrupted", "not run: the run was interrupted")
+            break
         if time.monotonic() >= deadline:
             for i in pending:
                 results[i] = _failure("Timeout", f"not run: the batch deadline of {limits.batch_timeout} s was reached",
                                       timed_out=True)
             break
-        outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline)
+        outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline, kills_at_start)
         if outcome["load_failure"] is not None:
             for i in pending:
                 results[i] = dict(outcome["load_failure"])
@@ -188,7 +194,7 @@ def _failure(error_type, message, timed_out=False, ms=0.0):
             "traceback": "", "timed_out": timed_out, "ms": ms, "output": ""}
 
 
-def _run_process(code, packed_inputs, limits, isolation, deadline):
+def _run_process(code, packed_inputs, limits, isolation, deadline, kills_at_start):
     """One interpreter over `packed_inputs`; returns what it reported and how it ended."""
     argv, privileges = launch_for(isolation, sandbox_python())
     workdir = None
@@ -208,6 +214,8 @@ def _run_process(code, packed_inputs, limits, isolation, deadline):
         raise SandboxUnavailable(f"cannot start the sandbox ({isolation}): {exc}") from exc
     with _running_lock:
         _running.add(proc)
+        if _kills[0] != kills_at_start:  # a kill came between run_batch's check and now
+            _kill_group(proc)
     try:
         return _watch(proc, payload, limits, deadline)
     finally:
@@ -323,22 +331,28 @@ def _crash_result(killed_for, returncode, limits, seconds, output):
 
 
 def kill_running_sandboxes():
-    """Kill every sandbox this process has running (on Ctrl-C), so that no thread waits out a deadline."""
+    """Kill every sandbox this process has running (on Ctrl-C), so that no thread waits out a deadline.
+
+    Batches that were running start no fresh interpreter for their remaining tests afterwards.
+    """
     with _running_lock:
+        _kills[0] += 1
         procs = list(_running)
     for proc in procs:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _kill_group(proc)
 
 
-def _kill_tree(proc):
+def _kill_group(proc):
     """SIGKILL the child's process group; with a pid namespace that takes every descendant with it."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _kill_tree(proc):
+    """Kill the process group, close our ends of its pipes and reap it."""
+    _kill_group(proc)
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream and not stream.closed:
             stream.close()
