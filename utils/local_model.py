@@ -140,6 +140,7 @@ def ensure_weights(say):
     if path.exists():
         say(f"checking {path.name} ({MODEL_BYTES / 1e9:.1f} GB)...")
         _verify(path)
+        _stamp(path)
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=path.parent) as scratch:
@@ -177,7 +178,6 @@ def _verify(path):
     if size != MODEL_BYTES or digest.hexdigest() != MODEL_SHA256:
         raise LocalModelError(f"refusing {path}: its sha256 is {digest.hexdigest()[:16]}... ({size:,} bytes), "
                               f"expected {MODEL_SHA256[:16]}... ({MODEL_BYTES:,} bytes); delete it to download again")
-    _stamp(path)
 
 
 def _stamp_path(path):

@@ -165,16 +165,15 @@ def parse_tests_answer(text, max_tests):
 
 def parse_code_answer(text):
     try:
-        data = load_mapping(text)
-    except AnswerError:
-        data = {}
+        data, yaml_problem = load_mapping(text), None
+    except AnswerError as exc:
+        data, yaml_problem = {}, exc
     if "function_code" not in data:
         # Small models often answer with a bare ```python block; take it if it defines run_code.
         for lang, body in FENCE.findall(text or ""):
             if lang.lower() in ("python", "py", "") and "def run_code" in body:
                 return {"reasoning": "", "function_code": check_function_code(body)}
-        load_mapping(text)  # re-raise the YAML problem, if that was it
-        raise AnswerError("The answer has no function_code key.")
+        raise yaml_problem or AnswerError("The answer has no function_code key.")
     return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
 
 
