@@ -20,3 +20,11 @@ def create_flow():
         asks_the_model - "model_failed" >> model_failed
 
     return Flow(start=generate_tests)
+
+
+def create_single_shot_flow():
+    """One ImplementFunction call and no tests: the baseline the benchmark compares the loop against."""
+    implement = ImplementFunction()
+    implement >> Finish("untested")
+    implement - "model_failed" >> Finish("model_failed")
+    return Flow(start=implement)

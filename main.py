@@ -25,7 +25,8 @@ from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_runni
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_failed": EXIT_MODEL,
-                  "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED}
+                  "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED,
+                  "untested": EXIT_SOLVED}  # only the benchmark's single-shot flow ends "untested"
 
 EPILOG = """model endpoint:
   With no OPENAI_BASE_URL, no OPENAI_API_KEY and no --base-url (or with --local), codeloop runs an
@@ -146,20 +147,23 @@ def run(args, problem, model, use_embedded, out_dir):
 
 
 def run_flow(args, problem, model, out_dir, model_notes=None):
-    echo = None if args.json else say
-    isolation = best_isolation()
     settings = Settings(model=model, max_iterations=args.max_iterations,
-                        limits=Limits(test_timeout=args.test_timeout), isolation=isolation)
+                        limits=Limits(test_timeout=args.test_timeout), isolation=best_isolation())
+    return solve(problem, settings, out_dir, echo=None if args.json else say, model_notes=model_notes)
+
+
+def solve(problem, settings, out_dir, echo=None, model_notes=None, flow=None):
+    """Run a flow (the product's by default) on one problem; run.json and the exports land in out_dir."""
     described = settings.describe()
     described["model"].update(model_notes or {})
     record = RunRecord(os.path.join(out_dir, "run.json"), problem, described, echo)
     if echo:
-        echo(f"codeloop: model {model.model} at {safe_url(model.base_url) or 'OpenAI'}; sandbox {isolation}; "
-             f"output in {out_dir}")
+        echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
+             f"sandbox {settings.isolation}; output in {out_dir}")
     shared = {"problem": problem, "settings": settings, "record": record, "test_cases": [],
               "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
     try:
-        create_flow().run(shared)
+        (flow or create_flow()).run(shared)
     except KeyboardInterrupt:
         kill_running_sandboxes()
         shared["status"], shared["message"] = "interrupted", "interrupted by the user"

