@@ -142,7 +142,7 @@ def run(args, problem, model, use_embedded, out_dir):
     binary, weights = ensure_local_model(say)
     with LlamaServer(binary, weights) as server:
         say(f"codeloop: embedded model ready in {server.start_seconds:.1f} s")
-        local = ModelConfig(model=args.model or MODEL_NAME, base_url=server.base_url)
+        local = server.model_config(args.model or MODEL_NAME)
         return run_flow(args, problem, local, out_dir, {"embedded": True, "server_start_s": round(server.start_seconds, 2)})
 
 

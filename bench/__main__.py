@@ -7,6 +7,7 @@
 import argparse
 import os
 import shlex
+import signal
 import sys
 import threading
 import time
@@ -151,17 +152,17 @@ def run_tasks(args, tasks, total, results, model, setup):
             run_on_ray(tasks, model, args.workers, args.ray_address, lambda task, line, files:
                        finish(task, {**line, "run_dir": run_dir(task)}, files))
             return EXIT_DONE
-        with ThreadPoolExecutor(max_workers=args.workers) as pool:
-            pending = {}
-            for task in tasks:
-                future = pool.submit(run_one, task[2], task[3], model, setup["isolation"], run_dir(task))
-                pending[future] = task
-            while pending:
+        pool = ThreadPoolExecutor(max_workers=args.workers)
+        try:
+            pending = {pool.submit(run_one, task[2], task[3], model, setup["isolation"], run_dir(task)): task
+                       for task in tasks}
+            while pending:  # waits in short steps so that Ctrl-C reaches this thread
                 finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
                 for future in finished:
                     task = pending.pop(future)
-                    line = future.result()
-                    finish(task, {**line, "run_dir": run_dir(task)})
+                    finish(task, {**future.result(), "run_dir": run_dir(task)})
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
         stopping.set()
         kill_running_sandboxes()
@@ -183,7 +184,12 @@ def summarize(args, results):
     say(f"report: {path}")
 
 
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
+    signal.signal(signal.SIGTERM, interrupt)  # kill (and a job scheduler's stop) ends like Ctrl-C
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
         os.makedirs(args.out, exist_ok=True)
@@ -207,7 +213,7 @@ def main(argv=None):
             with server as running:
                 if running is not None:
                     say(f"bench: embedded model ready in {running.start_seconds:.1f} s ({args.workers} slot(s))")
-                    model = ModelConfig(model=args.model or MODEL_NAME, base_url=running.base_url)
+                    model = running.model_config(args.model or MODEL_NAME)
                 setup = {"model": model.model, "server": "embedded llama-server" if running else safe_url(model.base_url) or "OpenAI",
                          **code_version(), "isolation": isolation, "workers": args.workers,
                          "command": "python -m bench " + shlex.join(sys.argv[1:] if argv is None else argv)}
@@ -227,4 +233,11 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_code = main()
+    if exit_code == EXIT_INTERRUPTED:
+        # Worker threads may sit in a model call for minutes; everything finished is on disk, so do
+        # not let the interpreter wait for them at exit.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(exit_code)
+    sys.exit(exit_code)

@@ -5,6 +5,7 @@ Each request to /v1/chat/completions takes the next step of the script:
   {"text": ..., "finish_reason": "length"} an answer cut off at the token cap
   {"status": 500, "body": ...}             an HTTP error (retry-after-ms keeps client retries fast)
   {"hang": seconds}                        answer nothing for a while (for client timeouts)
+  {"hang": seconds, "then": "text"}        a slow answer
 When the script runs out the server answers HTTP 500, so a test that asks too often fails loudly.
 Run alone to serve a fixed answer:  python tests/stub_openai_server.py "some answer"
 """
@@ -53,7 +54,9 @@ class StubOpenAIServer:
                 step = {"text": step} if isinstance(step, str) else step
                 if "hang" in step:
                     time.sleep(step["hang"])
-                    return
+                    if "then" not in step:
+                        return
+                    step = {"text": step["then"]}
                 if "status" in step:
                     return self._send(step["status"], {"error": {"message": step.get("body", "error")}},
                                       {"retry-after-ms": "10"})

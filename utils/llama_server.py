@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from utils.call_llm import ModelConfig
 from utils.local_model import LocalModelError, cache_dir
 
 PR_SET_PDEATHSIG = 1
@@ -67,6 +68,13 @@ class LlamaServer:
         return [str(self.binary), "--model", str(self.model_file), "--host", "127.0.0.1", "--port", str(self.port),
                 "--ctx-size", str(self.context * self.slots), "--parallel", str(self.slots),
                 "--threads", str(self.threads), "--no-webui"]
+
+    def model_config(self, name):
+        """How to talk to this server: on a 2-core CPU a full 1500-token answer takes minutes, and more
+        with several slots busy, so the cloud defaults (120 s, 4 retries of the same slow request)
+        would give up on answers that were coming. A local server that does not answer in 10 minutes
+        is stuck, and asking it again does not help."""
+        return ModelConfig(model=name, base_url=self.base_url, timeout_s=600.0, max_retries=1)
 
     def __enter__(self):
         self.start()
@@ -153,12 +161,12 @@ class LlamaServer:
 
 
 if __name__ == "__main__":
-    from utils.call_llm import ModelConfig, call_llm
+    from utils.call_llm import call_llm
     from utils.local_model import MODEL_NAME, ensure_local_model
 
     server_binary, weights = ensure_local_model(print)
     with LlamaServer(server_binary, weights) as server:
         print(f"ready in {server.start_seconds:.1f} s at {server.base_url}")
         reply = call_llm([{"role": "user", "content": "Write a haiku about tests."}],
-                         ModelConfig(model=MODEL_NAME, base_url=server.base_url))
+                         server.model_config(MODEL_NAME))
         print(reply.text, f"\n[{reply.completion_tokens} tokens in {reply.latency_ms:.0f} ms]")

@@ -1,0 +1,235 @@
+"""python -m bench as a user runs it: a subprocess, real HTTP to a stub server on 127.0.0.1, the real sandbox.
+
+Only the model's answers are scripted. The problems are Two Sum variants in the documented JSONL
+format; the hidden tests are values the scripted answers never mention, so a leak would show.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from tests import scripted_answers as a
+from tests.test_main import cli_env
+
+ROOT = Path(__file__).resolve().parent.parent
+HIDDEN_MARK = 424242  # appears only in the hidden tests
+
+TWO_SUM = {"id": "two-sum", "statement": a.TWO_SUM, "signature": "def two_sum(nums: list[int], target: int) -> list[int]",
+           "tests": [{"input": {"nums": [1, HIDDEN_MARK, 5], "target": HIDDEN_MARK + 5}, "expected": [1, 2]},
+                     {"input": {"nums": [3, 2, 4], "target": 6}, "expected": [1, 2]}]}
+
+# Passes the scripted tests (every expected value is [0, 1]) and fails the hidden ones.
+ALWAYS_0_1 = """```yaml
+reasoning: The pair is always first.
+function_code: |
+  def run_code(nums, target):
+      return [0, 1]
+```"""
+TESTS_ALL_0_1 = """```yaml
+reasoning: The examples.
+test_cases:
+  - name: example_1
+    input: {nums: [2, 7, 11, 15], target: 9}
+    expected: [0, 1]
+  - name: duplicates
+    input: {nums: [3, 3], target: 6}
+    expected: [0, 1]
+```"""
+
+
+def write_jsonl(path, *problems):
+    path.write_text("".join(json.dumps(p) + "\n" for p in problems))
+    return str(path)
+
+
+def bench(*args, stub=None, env=None, timeout=180):
+    return subprocess.run([sys.executable, "-m", "bench", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=env or cli_env(stub), timeout=timeout)
+
+
+def lines(out):
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def test_help_lists_the_strategies_and_datasets():
+    result = bench("--help")
+    assert result.returncode == 0
+    for word in ("single-shot", "design-doc", "full", "humaneval", "leetcode", "FILE.jsonl", "--workers", "--ray",
+                 "--seed", "--ids", "--limit", "results.jsonl", "report.md"):
+        assert word in result.stdout, word
+
+
+def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path):
+    stub.add(a.TESTS, a.GOOD_CODE)
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--model", "stub-model", "--out", str(out),
+                   stub=stub)
+    assert result.returncode == 0, result.stderr
+    [line] = lines(out)
+    assert line["hidden_pass"] is True and line["self_pass"] is True and line["status"] == "solved"
+    assert line["hidden_cases_passed"] == line["hidden_cases_total"] == 2
+    assert line["model_calls"] == 2 and line["iterations"] == 1 and line["completion_tokens"] > 0
+    assert line["wall_s"] >= line["model_s"] >= 0 and line["outside_s"] >= 0
+    assert "def run_code(nums, target)" in line["code"]
+    assert line["strategy"] == "full" and line["model"] == "stub-model" and line["server"] == stub.base_url
+    assert line["settings"]["answer_attempts"] == 3 and len(line["git_commit"]) == 40
+    sent = json.dumps(stub.requests)
+    assert str(HIDDEN_MARK) not in sent and "def two_sum(nums: list[int], target: int)" in sent
+    assert (Path(line["run_dir"]) / "run.json").is_file()
+
+
+def test_a_self_reported_pass_that_fails_the_hidden_tests_is_a_false_success(stub, tmp_path):
+    stub.add(TESTS_ALL_0_1, ALWAYS_0_1)
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    [line] = lines(out)
+    assert line["self_pass"] is True and line["hidden_pass"] is False and "wrong answer" in line["hidden_error"]
+    assert line["hidden_cases_passed"] == 0
+    report = (out / "report.md").read_text()
+    assert "| p.jsonl | full | 1 | 0 | 0% | 1 | 1 |" in report  # problems, hidden pass, rate, self pass, false successes
+    for chart in ("solve_rate.svg", "false_successes.svg", "tokens_per_solved.svg", "iterations.svg"):
+        assert (out / chart).read_text().startswith("<svg") and f"]({chart})" in report
+    assert "false successes" in result.stdout and "p.jsonl" in result.stdout  # the terminal table
+
+
+def test_single_shot_asks_once_and_claims_nothing(stub, tmp_path):
+    stub.add(a.GOOD_CODE)
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--strategies", "single-shot",
+                   "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    [line] = lines(out)
+    assert line["status"] == "untested" and line["self_pass"] is None and line["hidden_pass"] is True
+    assert line["model_calls"] == 1 and len(stub.requests) == 1 and line["iterations"] == 0
+    assert "must pass these tests" not in json.dumps(stub.requests)
+
+
+def test_design_doc_gives_up_after_one_unusable_answer_where_full_asks_again(stub, tmp_path):
+    stub.add("I think the tests should be simple.", "still no yaml", a.TESTS, a.GOOD_CODE)
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--strategies", "design-doc,full",
+                   "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    design_doc, full = lines(out)
+    assert design_doc["strategy"] == "design-doc" and design_doc["status"] == "model_failed"
+    assert design_doc["model_calls"] == 1 and design_doc["hidden_pass"] is False
+    assert design_doc["settings"]["answer_attempts"] == 1 and design_doc["settings"]["revise_adds_tests"] is False
+    assert full["status"] == "solved" and full["model_calls"] == 3 and full["hidden_pass"] is True
+
+
+def test_a_rerun_with_the_same_out_skips_finished_problems(stub, tmp_path):
+    stub.add(a.GOOD_CODE)
+    out, dataset = tmp_path / "out", write_jsonl(tmp_path / "p.jsonl", TWO_SUM)
+    assert bench("--dataset", dataset, "--strategies", "single-shot", "--out", str(out), stub=stub).returncode == 0
+    rerun = bench("--dataset", dataset, "--strategies", "single-shot", "--out", str(out), stub=stub)
+    assert rerun.returncode == 0 and "1 already in" in rerun.stderr and "0 to go" in rerun.stderr
+    assert len(stub.requests) == 1 and len(lines(out)) == 1
+
+
+def test_ids_seed_and_limit_select_problems(stub, tmp_path):
+    problems = [{**TWO_SUM, "id": f"p{i}"} for i in range(6)]
+    dataset = write_jsonl(tmp_path / "p.jsonl", *problems)
+    stub.add(*[a.GOOD_CODE] * 4)
+    out = tmp_path / "out"
+    assert bench("--dataset", dataset, "--strategies", "single-shot", "--ids", "p4,p1", "--out", str(out),
+                 stub=stub).returncode == 0
+    assert [line["id"] for line in lines(out)] == ["p4", "p1"]
+    seeded = [bench("--dataset", dataset, "--strategies", "single-shot", "--seed", "3", "--limit", "1",
+                    "--out", str(tmp_path / f"seeded{k}"), stub=stub) for k in (1, 2)]
+    assert all(r.returncode == 0 for r in seeded)
+    picked = [lines(tmp_path / f"seeded{k}")[0]["id"] for k in (1, 2)]
+    assert picked[0] == picked[1]  # the same seed picks the same problem
+
+
+def test_two_workers_solve_problems_at_the_same_time(stub, tmp_path):
+    # each answer takes 3 s: one after the other, the two problems would finish 3 s apart
+    stub.add({"hang": 3, "then": a.GOOD_CODE}, {"hang": 3, "then": a.GOOD_CODE})
+    out = tmp_path / "out"
+    dataset = write_jsonl(tmp_path / "p.jsonl", TWO_SUM, {**TWO_SUM, "id": "two-sum-again"})
+    result = bench("--dataset", dataset, "--strategies", "single-shot", "--workers", "2", "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    found = lines(out)
+    assert sorted(line["id"] for line in found) == ["two-sum", "two-sum-again"] and all(line["hidden_pass"] for line in found)
+    assert found[0]["workers"] == 2
+    first, second = sorted(datetime.fromisoformat(line["finished_at"]) for line in found)
+    assert (second - first).total_seconds() <= 1, "the two problems ran one after the other"
+
+
+@pytest.mark.parametrize("content, complaint", [
+    ("{not json\n", "line 1: not JSON"),
+    ('{"id": "a"}\n', "'statement' must be a non-empty string"),
+    ('{"id": "a", "statement": "x"}\n', "exactly one of 'check'"),
+    ('{"id": "a", "statement": "x", "tests": [{"input": 1, "expected": 2}]}\n', "'tests' must be a list"),
+    ('{"id": "a", "statement": "x", "check": "assert True"}\n', "defining check(candidate)"),
+    ('{"id": "a", "statement": "x", "check": "def check(c): pass"}\n' * 2, "used twice"),
+    ("", "has no problems"),
+])
+def test_a_bad_jsonl_file_exits_2_with_one_line(tmp_path, content, complaint):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    result = bench("--dataset", str(path), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and complaint in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args, complaint", [
+    ([], "--dataset is required"),
+    (["--dataset", "nosuch"], "unknown dataset"),
+    (["--dataset", "missing.jsonl"], "cannot read missing.jsonl"),
+    (["--dataset", "humaneval", "--strategies", "magic"], "unknown strategy 'magic'"),
+    (["--dataset", "humaneval", "--ids", "HumanEval/9999"], "no problem with id 'HumanEval/9999'"),
+    (["--dataset", "humaneval", "--workers", "0"], "at least 1"),
+])
+def test_bad_usage_exits_2_with_one_line(tmp_path, args, complaint):
+    result = bench(*args, "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and complaint in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_exits_130_and_keeps_finished_problems_only(stub, tmp_path):
+    stub.add(a.GOOD_CODE, {"hang": 60})
+    out = tmp_path / "out"
+    dataset = write_jsonl(tmp_path / "p.jsonl", TWO_SUM, {**TWO_SUM, "id": "second"})
+    proc = subprocess.Popen([sys.executable, "-m", "bench", "--dataset", dataset, "--strategies", "single-shot",
+                             "--out", str(out)], cwd=ROOT, env=cli_env(stub), stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(stub.requests) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(stub.requests) == 2, "the second problem never asked the model"
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "interrupted" in stderr and "Traceback" not in stderr
+    assert time.monotonic() - started < 10
+    assert [line["id"] for line in lines(out)] == ["two-sum"]
+
+
+def test_report_only_rewrites_the_report_without_running(stub, tmp_path):
+    stub.add(a.GOOD_CODE)
+    out = tmp_path / "out"
+    assert bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--strategies", "single-shot",
+                 "--out", str(out), stub=stub).returncode == 0
+    (out / "report.md").unlink()
+    result = bench("--report-only", "--out", str(out))
+    assert result.returncode == 0 and (out / "report.md").is_file() and "single-shot" in result.stdout
+
+
+def test_ray_runs_problems_as_tasks_on_a_local_ray(stub, tmp_path):
+    pytest.importorskip("ray")
+    stub.add(a.GOOD_CODE, ALWAYS_0_1)
+    out = tmp_path / "out"
+    dataset = write_jsonl(tmp_path / "p.jsonl", TWO_SUM, {**TWO_SUM, "id": "second"})
+    result = bench("--dataset", dataset, "--strategies", "single-shot", "--ray", "--out", str(out),
+                   stub=stub, env=cli_env(stub, RAY_ADDRESS=""), timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = {line["id"]: line for line in lines(out)}
+    assert set(found) == {"two-sum", "second"} and len(stub.requests) == 2
+    assert sorted(line["hidden_pass"] for line in found.values()) == [False, True]
+    for line in found.values():  # the run's files came back from the Ray worker
+        assert json.loads((Path(line["run_dir"]) / "run.json").read_text())["status"] == "untested"

