@@ -35,8 +35,8 @@ class Settings:
     def describe(self):
         return {"model": self.model.describe(), "max_iterations": self.max_iterations,
                 "min_tests": self.min_tests, "max_tests": self.max_tests,
-                "answer_attempts": self.answer_attempts, "revise_adds_tests": self.revise_adds_tests, "sandbox": {"isolation": self.isolation,
-                                                                      **vars(self.limits)}}
+                "answer_attempts": self.answer_attempts, "revise_adds_tests": self.revise_adds_tests,
+                "sandbox": {"isolation": self.isolation, **vars(self.limits)}}
 
 
 @dataclass

@@ -130,7 +130,7 @@ def run_tasks(args, tasks, total, results, model, setup):
         if stopping.is_set():  # a run cut short by Ctrl-C is not a result
             return
         dataset, version, problem, strategy = task
-        line = {"dataset": dataset, "dataset_version": version, **line, **setup}
+        line = {"dataset": dataset, "dataset_version": version, **setup, **line}
         if files is not None:
             os.makedirs(line["run_dir"], exist_ok=True)
             for name, text in files.items():
@@ -178,7 +178,10 @@ def summarize(args, results):
         say("bench: no finished problems yet")
         return
     rows = report.summarize(lines)
-    setup = {k: lines[-1].get(k) for k in ("model", "server", "git_commit", "git_dirty", "isolation", "workers", "command")}
+    setup = {k: ", ".join(dict.fromkeys(str(line.get(k)) for line in lines))
+             for k in ("model", "server", "git_commit", "isolation", "workers")}
+    setup["git_dirty"] = any(line.get("git_dirty") for line in lines)
+    setup["commands"] = list(dict.fromkeys(line["command"] for line in lines))
     path = report.write_report(args.out, rows, lines, setup)
     print(report.table(rows))
     say(f"report: {path}")

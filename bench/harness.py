@@ -52,7 +52,8 @@ def run_one_elsewhere(problem, strategy, model):
     """run_one for a machine that does not share our disk (a Ray worker): the run's files come back as text."""
     folder = tempfile.mkdtemp(prefix="codeloop-bench-")
     try:
-        line = run_one(problem, strategy, model, best_isolation(), folder)
+        isolation = best_isolation()  # this machine's, which may differ from the driver's
+        line = {**run_one(problem, strategy, model, isolation, folder), "isolation": isolation}
         files = {}
         for name in os.listdir(folder):
             with open(os.path.join(folder, name), encoding="utf-8") as f:

@@ -46,8 +46,10 @@ def summarize(lines):
 def cell(key, value):
     if value is None:
         return "-"
-    if key in ("solve_rate", "model_share"):
+    if key == "solve_rate":
         return f"{value:.0%}"
+    if key == "model_share":
+        return f"{value:.1%}"
     if key == "tokens_per_solved":
         return f"{value:,.0f}"
     if isinstance(value, float):
@@ -112,7 +114,7 @@ def write_report(out_dir, rows, lines, setup):
         f"- model: {setup.get('model')} at {setup.get('server')}",
         f"- code version: {setup.get('git_commit')}{' (with uncommitted changes)' if setup.get('git_dirty') else ''}",
         f"- sandbox: {setup.get('isolation')}; workers: {setup.get('workers')}",
-        f"- command: `{setup.get('command')}`", "",
+        "- commands:", *[f"  - `{command}`" for command in setup.get("commands", [])], "",
         "## Summary", "", table(rows, markdown=True), "",
         "- *false successes*: the run said every one of its own tests passed, the hidden tests disagree.",
         "- *correct but not trusted*: the hidden tests pass, but the run ended without its own tests passing.",

@@ -4,7 +4,6 @@ Only the model's answers are scripted. The problems are Two Sum variants in the 
 format; the hidden tests are values the scripted answers never mention, so a leak would show.
 """
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -74,3 +74,9 @@ def test_the_server_is_stopped_when_the_block_raises(tmp_path):
             pid = server.proc.pid
             raise KeyboardInterrupt
     assert not running(pid)
+
+
+def test_the_client_of_the_embedded_server_waits_for_long_answers_instead_of_resending_them(tmp_path):
+    config = LlamaServer(tmp_path / "llama-server", tmp_path / "model.gguf", port=8123).model_config("local-model")
+    assert config.base_url == "http://127.0.0.1:8123/v1" and config.model == "local-model"
+    assert config.timeout_s >= 600 and config.max_retries <= 1

@@ -72,8 +72,8 @@ class LlamaServer:
     def model_config(self, name):
         """How to talk to this server: on a 2-core CPU a full 1500-token answer takes minutes, and more
         with several slots busy, so the cloud defaults (120 s, 4 retries of the same slow request)
-        would give up on answers that were coming. A local server that does not answer in 10 minutes
-        is stuck, and asking it again does not help."""
+        would give up on answers that were coming, then ask again from scratch. A local server that
+        does not answer in 10 minutes is stuck; one retry is for a dropped connection."""
         return ModelConfig(model=name, base_url=self.base_url, timeout_s=600.0, max_retries=1)
 
     def __enter__(self):

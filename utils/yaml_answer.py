@@ -146,8 +146,8 @@ def check_function_code(code):
         return code.rstrip() + "\n"
     if not functions:
         raise AnswerError("function_code must define a top-level function named run_code.")
-    # Given a statement's own function name, the small model keeps it (all 7 single-shot HumanEval answers in our first
-    # benchmark runs did): the last function defined is the solution, the ones before it its helpers.
+    # Given a statement's own function name, the small model keeps it, even when told to write run_code
+    # (15 of 15 first answers in trial HumanEval runs): the last function defined is the solution.
     return f"{code.rstrip()}\n\n\nrun_code = {functions[-1]}  # the answer named its function {functions[-1]}\n"
 
 
