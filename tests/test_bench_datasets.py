@@ -94,3 +94,10 @@ def test_select_by_ids_seed_and_limit(humaneval):
     first = [p.id for p in select(humaneval, seed=1, limit=5)]
     assert first == [p.id for p in select(humaneval, seed=1, limit=5)] and first != [p.id for p in humaneval[:5]]
     assert [p.id for p in select(humaneval, seed=1, limit=3)] == first[:3]  # a smaller limit is a prefix
+
+
+def test_the_example_jsonl_has_one_problem_of_each_hidden_test_form():
+    problems, version = load(os.path.join(os.path.dirname(__file__), "..", "examples", "bench_problems.jsonl"))
+    assert version == "file bench_problems.jsonl" and [p.id for p in problems] == ["two-sum", "running-median"]
+    assert problems[0].cases and not problems[0].check and problems[1].check and not problems[1].cases
+    assert "Function signature: def two_sum(" in problems[0].statement and "[-1, -2" not in problems[0].statement
