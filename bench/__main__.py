@@ -5,6 +5,7 @@
     python -m bench --dataset my_problems.jsonl --workers 2
 """
 import argparse
+import importlib.util
 import os
 import shlex
 import signal
@@ -87,6 +88,8 @@ def parse_args(argv):
         raise UsageError("--workers and --limit must be at least 1")
     if args.local and args.base_url:
         raise UsageError("--local and --base-url contradict each other")
+    if args.ray and importlib.util.find_spec("ray") is None:
+        raise UsageError("--ray needs Ray: pip install -r requirements-ray.txt")
     args.ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
     args.out = args.out or os.path.join("bench-results", datetime.now().strftime("%Y%m%d-%H%M%S"))
     return args
@@ -219,6 +222,7 @@ def main(argv=None):
                     model = running.model_config(args.model or MODEL_NAME)
                 setup = {"model": model.model, "server": "embedded llama-server" if running else safe_url(model.base_url) or "OpenAI",
                          **code_version(), "isolation": isolation, "workers": args.workers,
+                         "runner": "ray" if args.ray else "threads",
                          "command": "python -m bench " + shlex.join(sys.argv[1:] if argv is None else argv)}
                 started = time.monotonic()
                 code = run_tasks(args, tasks, total, results, model, setup)
@@ -231,6 +235,9 @@ def main(argv=None):
             return EXIT_MODEL
         except KeyboardInterrupt:
             code = EXIT_INTERRUPTED
+        except Exception as exc:  # noqa: BLE001 - a bug, or a Ray task's failure: one line, finished runs are kept
+            say(f"bench: internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+            code = EXIT_INTERNAL
     summarize(args, results)
     return code
 

@@ -11,10 +11,7 @@ from bench.harness import PROJECT
 
 
 def run_on_ray(tasks, model, workers, address, on_done):
-    try:
-        import ray
-    except ImportError:
-        raise SystemExit("bench: error: --ray needs Ray: pip install -r requirements-ray.txt") from None
+    import ray  # optional; python -m bench checked that it is installed
     ray.init(address=address, log_to_driver=False, include_dashboard=False,
              runtime_env={"working_dir": PROJECT,
                           "excludes": [".git/", "runs/", "bench-results/", "*.gguf", "__pycache__/"]})
@@ -34,5 +31,9 @@ def run_on_ray(tasks, model, workers, address, on_done):
 
 
 def _solve(problem, strategy, model):
+    import os
+    import socket
+
     from bench.harness import run_one_elsewhere
-    return run_one_elsewhere(problem, strategy, model)
+    line, files = run_one_elsewhere(problem, strategy, model)
+    return {**line, "runner": f"ray worker pid {os.getpid()} on {socket.gethostname()}"}, files

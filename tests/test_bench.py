@@ -3,6 +3,7 @@
 Only the model's answers are scripted. The problems are Two Sum variants in the documented JSONL
 format; the hidden tests are values the scripted answers never mention, so a leak would show.
 """
+import importlib.util
 import json
 import signal
 import subprocess
@@ -156,7 +157,7 @@ def test_two_workers_solve_problems_at_the_same_time(stub, tmp_path):
     assert result.returncode == 0, result.stderr
     found = lines(out)
     assert sorted(line["id"] for line in found) == ["two-sum", "two-sum-again"] and all(line["hidden_pass"] for line in found)
-    assert found[0]["workers"] == 2
+    assert found[0]["workers"] == 2 and found[0]["runner"] == "threads"
     first, second = sorted(datetime.fromisoformat(line["finished_at"]) for line in found)
     assert (second - first).total_seconds() <= 1, "the two problems ran one after the other"
 
@@ -219,6 +220,12 @@ def test_report_only_rewrites_the_report_without_running(stub, tmp_path):
     assert result.returncode == 0 and (out / "report.md").is_file() and "single-shot" in result.stdout
 
 
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
+def test_ray_without_ray_installed_is_a_usage_error(tmp_path):
+    result = bench("--dataset", "humaneval", "--ray", "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and "pip install -r requirements-ray.txt" in result.stderr
+
+
 def test_ray_runs_problems_as_tasks_on_a_local_ray(stub, tmp_path):
     pytest.importorskip("ray")
     stub.add(a.GOOD_CODE, ALWAYS_0_1)
@@ -230,5 +237,6 @@ def test_ray_runs_problems_as_tasks_on_a_local_ray(stub, tmp_path):
     found = {line["id"]: line for line in lines(out)}
     assert set(found) == {"two-sum", "second"} and len(stub.requests) == 2
     assert sorted(line["hidden_pass"] for line in found.values()) == [False, True]
-    for line in found.values():  # the run's files came back from the Ray worker
+    for line in found.values():  # run in Ray's worker processes; the run's files came back from them
+        assert line["runner"].startswith("ray worker pid ")
         assert json.loads((Path(line["run_dir"]) / "run.json").read_text())["status"] == "untested"
