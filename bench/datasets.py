@@ -145,7 +145,7 @@ def _parameters(signature):
     inside = signature[signature.index("(") + 1:signature.rindex(")")]
     depth, names, current = 0, [], ""
     for ch in inside + ",":  # split on top-level commas only: list[tuple[int, int]] has its own
-        depth += ch in "[(" and 1 or (ch in "])" and -1 or 0)
+        depth += (ch in "[(") - (ch in "])")
         if ch == "," and depth == 0:
             names.append(current.split(":")[0].strip())
             current = ""
