@@ -117,6 +117,11 @@ def say(text):
     print(text, file=sys.stderr, flush=True)
 
 
+def uses_embedded_model(model, local):
+    """The embedded model runs when asked (--local) or when no endpoint and no key are configured."""
+    return local or (not model.base_url and "OPENAI_API_KEY" not in os.environ)
+
+
 def prepare(args):
     """Everything that can fail because of the user's input; raises UsageError with a one-line message."""
     try:
@@ -126,7 +131,7 @@ def prepare(args):
     model = ModelConfig.from_env(model=args.model, base_url=args.base_url)
     if args.local and args.base_url:
         raise UsageError("--local and --base-url contradict each other")
-    use_embedded = args.local or (not model.base_url and "OPENAI_API_KEY" not in os.environ)
+    use_embedded = uses_embedded_model(model, args.local)
     out_dir = args.out or default_out_dir(problem)
     try:
         os.makedirs(out_dir, exist_ok=True)

@@ -20,12 +20,14 @@ from bench import report
 from bench.datasets import DatasetError, load, select
 from bench.harness import Results, code_version, run_one
 from bench.strategies import STRATEGIES
+from main import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_MODEL, EXIT_USAGE, CliParser, UsageError, interrupt,
+                  uses_embedded_model)
 from utils.call_llm import ModelConfig, safe_url
 from utils.llama_server import LlamaServer
 from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
 from utils.sandbox import SandboxUnavailable, best_isolation, kill_running_sandboxes
 
-EXIT_DONE, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
+EXIT_DONE = 0  # the other exit codes are main.py's
 
 
 def epilog():
@@ -46,17 +48,8 @@ started, 4 internal error, 130 interrupted (finished problems are kept)
 """
 
 
-class UsageError(Exception):
-    pass
-
-
-class BenchParser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(f"{message} (see --help)")
-
-
 def parse_args(argv):
-    parser = BenchParser(prog="python -m bench", description="Run codeloop on a problem set and judge every final "
+    parser = CliParser(prog="python -m bench", description="Run codeloop on a problem set and judge every final "
                          "solution on the set's hidden tests.", epilog=epilog(),
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dataset", action="append", metavar="NAME",
@@ -105,7 +98,7 @@ def plan(args, results):
     for dataset in args.dataset:
         problems, version = load(dataset)
         chosen = select(problems, args.ids, args.seed, args.limit)
-        name = os.path.basename(dataset) if dataset.endswith(".jsonl") else dataset
+        name = dataset_name(dataset)
         for problem in chosen:
             for strategy in args.strategies:
                 total += 1
@@ -114,10 +107,15 @@ def plan(args, results):
     return tasks, total
 
 
+def dataset_name(dataset):
+    """How results.jsonl names a dataset: a file by its file name."""
+    return os.path.basename(dataset) if dataset.endswith(".jsonl") else dataset
+
+
 def model_server(args, workers):
     """The model config to use, and a context manager that runs the embedded server if that is the one."""
     model = ModelConfig.from_env(model=args.model, base_url=args.base_url)
-    if not args.local and (model.base_url or "OPENAI_API_KEY" in os.environ):
+    if not uses_embedded_model(model, args.local):
         return model, nullcontext(None)
     binary, weights = ensure_local_model(say)
     return None, LlamaServer(binary, weights, slots=workers)
@@ -175,8 +173,7 @@ def run_tasks(args, tasks, total, results, model, setup):
 
 
 def summarize(args, results):
-    lines = results.latest([os.path.basename(d) if d.endswith(".jsonl") else d for d in args.dataset]
-                           if args.dataset else None)
+    lines = results.latest([dataset_name(d) for d in args.dataset] if args.dataset else None)
     if not lines:
         say("bench: no finished problems yet")
         return
@@ -188,10 +185,6 @@ def summarize(args, results):
     path = report.write_report(args.out, rows, lines, setup)
     print(report.table(rows))
     say(f"report: {path}")
-
-
-def interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 def main(argv=None):

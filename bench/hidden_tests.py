@@ -2,10 +2,11 @@
 
 Like HumanEval's own harness, the statement's code, the solution and the checker share one namespace
 (the checker may call the statement's helpers and the entry point by name); that namespace is not the
-sandbox's module, so a recursive run_code still calls itself and not the judge's wrapper. A `check` is called once with the solution's run_code; `cases` go
-through run_batch one by one and are compared with the flow's own comparison (utils/compare.py).
+sandbox's module, so a recursive run_code still calls itself and not the judge's wrapper.
+A `check` is called once with the solution's run_code; `cases` go through run_batch one by one and
+are judged as RunTests judges the flow's own tests (nodes.judge).
 """
-from utils.compare import outputs_match
+from nodes import judge
 from utils.sandbox import Limits, run_batch
 
 # Generous: hidden checks run many asserts (HumanEval/32 solves 100 polynomials) in one call.
@@ -40,7 +41,7 @@ def judge_hidden(problem, code, isolation, limits=JUDGE_LIMITS):
         return {"passed": passed, "error": None if passed else _one_line(result),
                 "cases_passed": int(passed), "cases_total": 1}
     results = run_batch(problem.setup + "\n" + code, [case["input"] for case in problem.cases], limits, isolation)
-    verdicts = [bool(r["ok"]) and outputs_match(r["value"], case["expected"]) for r, case in zip(results, problem.cases)]
+    verdicts = [judge(result, case["expected"])["passed"] for result, case in zip(results, problem.cases)]
     first_failure = next((r for r, ok in zip(results, verdicts) if not ok), None)
     return {"passed": all(verdicts), "error": first_failure and _one_line(first_failure, wrong_answer=True),
             "cases_passed": sum(verdicts), "cases_total": len(verdicts)}
