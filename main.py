@@ -16,12 +16,15 @@ from datetime import datetime
 from flow import create_flow
 from nodes import Settings
 from utils.call_llm import ModelConfig, safe_url
+from utils.docs_context import DocsError, read_docs
 from utils.export import write_outputs
 from utils.llama_server import LlamaServer
 from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
 from utils.problem_input import ProblemInputError, read_problem
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
+from utils.search_tree import POLICIES
+from utils.search_tree import render as render_tree
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_failed": EXIT_MODEL,
@@ -43,10 +46,17 @@ output (in --out DIR, default runs/<time>-<problem words>/):
   test_solution.py   pytest file of the final test cases
   run.json           the whole record, written as the run goes
 
+trust and search:
+  The statement's worked examples ("Input: ... Output: ...", ">>> f(...)" lines) become trusted tests:
+  the model may correct its own tests but never these, and a run is solved only when all pass. A
+  revision that breaks a test its parent passed is rejected, and an unsolved run hands over its best
+  version (most examples passed, then most tests), saying what still fails.
+
 exit codes:
   0    solved: every test passes
   1    not solved within --max-iterations
-  2    bad usage or input (blank problem, missing or binary file, too long, no endpoint configured)
+  2    bad usage or input (blank problem, missing or binary file, too long, no endpoint configured,
+       --docs missing or too long)
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded
        model could not be set up or started
   4    internal error (the sandbox could not start, or a bug); details in run.json
@@ -80,6 +90,22 @@ def parse_args(argv):
     parser.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     parser.add_argument("--test-timeout", type=positive_float, default=Limits.test_timeout, metavar="SECONDS",
                         help=f"time limit per test (default {Limits.test_timeout:g})")
+    parser.add_argument("--reflect", action="store_true",
+                        help="have the model restate the problem (goal, inputs, output, edge cases) first")
+    parser.add_argument("--reflect-failures", action="store_true",
+                        help="have the model explain each failure before it revises")
+    parser.add_argument("--docs", action="append", metavar="PATH", default=[],  # repeated, so it cannot swallow the problem
+                        help="a documentation file or folder (.md, .txt, .rst) given to the model as context; "
+                        "repeat for several")
+    parser.add_argument("--samples", type=positive_int, default=1, metavar="N",
+                        help="candidates per code-writing step, scored by the tests (default 1)")
+    parser.add_argument("--search", choices=POLICIES, default="best",
+                        help="which attempt to revise next: latest, best (default), uct or thompson")
+    parser.add_argument("--max-calls", type=positive_int, metavar="N", help="stop after N model calls")
+    parser.add_argument("--max-tokens", type=positive_tokens, metavar="N",
+                        help="stop after N tokens (prompt + completion) in all")
+    parser.add_argument("--show-tree", action="store_true",
+                        help="print the tree of attempts (id, score, visits, tests passed) at the end")
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout; no progress")
     parser.add_argument("--local", action="store_true", help="use the embedded local model even if an endpoint is configured")
     parser.add_argument("--setup-local", action="store_true",
@@ -90,6 +116,12 @@ def parse_args(argv):
 def positive_int(text):
     if not text.isdigit() or not 1 <= int(text) <= 1000:
         raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 1000, not {text!r}")
+    return int(text)
+
+
+def positive_tokens(text):
+    if not text.isdigit() or not 1 <= int(text) <= 10**9:
+        raise argparse.ArgumentTypeError(f"expected a whole number of tokens, not {text!r}")
     return int(text)
 
 
@@ -132,6 +164,10 @@ def prepare(args):
     if args.local and args.base_url:
         raise UsageError("--local and --base-url contradict each other")
     use_embedded = uses_embedded_model(model, args.local)
+    try:
+        args.docs_text = read_docs(args.docs)
+    except DocsError as exc:
+        raise UsageError(str(exc)) from None
     out_dir = args.out or default_out_dir(problem)
     try:
         os.makedirs(out_dir, exist_ok=True)
@@ -152,7 +188,9 @@ def run(args, problem, model, use_embedded, out_dir):
 
 
 def run_flow(args, problem, model, out_dir, model_notes=None):
-    settings = Settings(model=model, max_iterations=args.max_iterations,
+    settings = Settings(model=model, max_iterations=args.max_iterations, reflect=args.reflect,
+                        reflect_on_failures=args.reflect_failures, docs=args.docs_text, samples=args.samples,
+                        search=args.search, max_calls=args.max_calls, max_total_tokens=args.max_tokens,
                         limits=Limits(test_timeout=args.test_timeout), isolation=best_isolation())
     return solve(problem, settings, out_dir, echo=None if args.json else say, model_notes=model_notes)
 
@@ -165,10 +203,9 @@ def solve(problem, settings, out_dir, echo=None, model_notes=None, flow=None):
     if echo:
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
-    shared = {"problem": problem, "settings": settings, "record": record, "test_cases": [],
-              "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
+    shared = new_store(problem, settings, record)
     try:
-        (flow or create_flow()).run(shared)
+        (flow or create_flow(settings)).run(shared)
     except KeyboardInterrupt:
         kill_running_sandboxes()
         shared["status"], shared["message"] = "interrupted", "interrupted by the user"
@@ -176,10 +213,17 @@ def solve(problem, settings, out_dir, echo=None, model_notes=None, flow=None):
         shared["status"], shared["message"] = "error", f"internal error: {type(exc).__name__}: {exc}"
         record.event("error", traceback=traceback.format_exc())
     finally:
-        files = write_outputs(out_dir, shared["function_code"], shared["test_cases"])
+        files = write_outputs(out_dir, shared["function_code"], shared["test_cases"], shared["any_order"])
         final = result_summary(shared, out_dir, files + [record.path], record.usage())
         record.finish(shared["status"], shared["message"], final)
     return final
+
+
+def new_store(problem, settings, record):
+    """The shared store at the start of a run; docs/design.md documents every key."""
+    return {"problem": problem, "settings": settings, "record": record, "reflection": "", "test_cases": [],
+            "tests_version": 0, "any_order": False, "attempts": [], "current": None, "function_code": None,
+            "test_results": [], "iteration": 0, "status": "running", "message": ""}
 
 
 def result_summary(shared, out_dir, files, usage):
@@ -188,7 +232,9 @@ def result_summary(shared, out_dir, files, usage):
             "exit_code": EXIT_BY_STATUS[shared["status"]], "iterations": shared["iteration"],
             "tests_passed": sum(r["passed"] for r in results), "tests_total": len(results),
             "out_dir": out_dir, "files": files, "usage": usage,
-            "function_code": shared["function_code"], "test_cases": shared["test_cases"]}
+            "function_code": shared["function_code"], "test_cases": shared["test_cases"],
+            "attempt": shared["current"], "attempts": [{k: v for k, v in a.items() if k != "results"}
+                                                       for a in shared["attempts"]]}
 
 
 def setup_only():
@@ -223,6 +269,8 @@ def main(argv=None):
         return EXIT_MODEL
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    if args.show_tree:
+        say("attempts:\n" + ("\n".join(render_tree(final["attempts"])) or "none"))
     if args.json:
         print(json.dumps(final, indent=1))
     else:

@@ -5,20 +5,27 @@ The shared store's keys are documented in docs/design.md. Two small bases keep t
   ModelStep  a Step that asks the model; when the model backend fails or keeps giving unusable
              answers, exec_fallback turns that into the "model_failed" action instead of a crash.
 """
+import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from pocketflow import BatchNode, Node
 
-from utils.ask_model import InvalidAnswers, ask_for_yaml
+from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
 from utils.call_llm import ModelBackendError, ModelConfig
+from utils.code_checks import check_code
 from utils.compare import outputs_match
-from utils.prompts import conversation, implement_request, revise_request, write_tests_request
+from utils.feedback import is_trusted
+from utils.prompts import (classified_results, conversation, failure_reflection_request, format_results,
+                           implement_request, problem_context, reflect_request, revise_request, write_tests_request)
 from utils.sandbox import Limits, run_batch
-from utils.yaml_answer import parse_code_answer, parse_revise_answer, parse_tests_answer
+from utils.search_tree import backpropagate, best, choose, score
+from utils.statement_examples import says_any_order, statement_examples
+from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_reflection_answer,
+                               parse_revise_answer, parse_tests_answer)
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,16 @@ class Settings:
     max_tests: int = 8
     answer_attempts: int = 3   # tries per structured answer before the run gives up (exit 3)
     revise_adds_tests: bool = True  # Revise may add tests (up to max_tests), not only correct them
+    trust_examples: bool = True     # the statement's worked examples become tests Revise may not change
+    anchors: bool = True            # a revision that breaks a test its parent passed is rejected; keep the best
+    feedback: str = "classified"    # "classified": one short line per failure kind; "plain": every result
+    reflect: bool = False           # ReflectOnProblem before the tests and the code
+    reflect_on_failures: bool = False  # ReflectOnFailure before each Revise
+    samples: int = 1                # candidates per ImplementFunction / Revise step
+    search: str = "best"            # which attempt Revise works on next: latest, best, uct, thompson
+    max_calls: int | None = None    # model calls in all; checked before each model step
+    max_total_tokens: int | None = None  # prompt + completion tokens in all; checked the same way
+    docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
     limits: Limits = field(default_factory=Limits)
     isolation: str = "process"
 
@@ -36,6 +53,10 @@ class Settings:
         return {"model": self.model.describe(), "max_iterations": self.max_iterations,
                 "min_tests": self.min_tests, "max_tests": self.max_tests,
                 "answer_attempts": self.answer_attempts, "revise_adds_tests": self.revise_adds_tests,
+                "trust_examples": self.trust_examples, "anchors": self.anchors, "feedback": self.feedback,
+                "reflect": self.reflect, "reflect_on_failures": self.reflect_on_failures,
+                "samples": self.samples, "search": self.search, "max_calls": self.max_calls,
+                "max_total_tokens": self.max_total_tokens, "docs_chars": len(self.docs),
                 "sandbox": {"isolation": self.isolation, **vars(self.limits)}}
 
 
@@ -59,14 +80,35 @@ class Step(Node):
 
 class ModelStep(Step):
     def model_inputs(self, shared):
-        """What every model-calling exec needs: the problem, the settings and where to journal calls."""
-        return {"problem": shared["problem"], "settings": shared["settings"],
+        """What every model-calling exec needs: the problem (with the user's docs and any reflection),
+        the settings, where to journal calls, and whether the run's call or token budget is spent."""
+        settings, usage = shared["settings"], shared["record"].usage()
+        spent = ((settings.max_calls is not None and usage["model_calls"] >= settings.max_calls) or
+                 (settings.max_total_tokens is not None and
+                  usage["prompt_tokens"] + usage["completion_tokens"] >= settings.max_total_tokens))
+        return {"problem": problem_context(shared["problem"], settings.docs, shared.get("reflection", "")),
+                "settings": settings, "budget_spent": spent,
                 "on_call": partial(shared["record"].model_call, type(self).__name__)}
 
-    def ask(self, inputs, request, parse):
+    def ask(self, inputs, request, parse, temperature=None):
         settings = inputs["settings"]
-        return ask_for_yaml(conversation(inputs["problem"], request), parse, settings.model,
+        model = settings.model if temperature is None else replace(settings.model, temperature=temperature)
+        return ask_for_yaml(conversation(inputs["problem"], request), parse, model,
                             inputs["on_call"], settings.answer_attempts)
+
+    def ask_samples(self, inputs, request, parse):
+        """`samples` answers: the first at the configured temperature, the others sampled hotter so
+        they differ. An unusable sample is dropped; only when all are unusable does the step fail."""
+        answers, failure = [], None
+        for k in range(inputs["settings"].samples):
+            temperature = None if k == 0 else max(inputs["settings"].model.temperature, SAMPLE_TEMPERATURE)
+            try:
+                answers.append(self.ask(inputs, request, parse, temperature))
+            except InvalidAnswers as exc:
+                failure = exc
+        if not answers:
+            raise failure
+        return answers
 
     def exec_fallback(self, prep_res, exc):
         if isinstance(exc, (ModelBackendError, InvalidAnswers)):
@@ -74,30 +116,91 @@ class ModelStep(Step):
         raise exc
 
     def model_failed(self, shared, failure):
+        if isinstance(failure, BudgetSpent):
+            shared["message"] = failure.message
+            shared["record"].event("budget_spent", say=f"{type(self).__name__}: {failure.message}")
+            return "exhausted"
         shared["status"], shared["message"] = "model_failed", failure.message
         shared["record"].event("model_failed", say=f"{type(self).__name__}: {failure.message}", message=failure.message)
         return "model_failed"
+
+
+class BudgetSpent(ModelFailure):
+    """The run's --max-calls or --max-tokens is used up; the step did not ask the model."""
+
+
+def spent_budget(inputs):
+    return BudgetSpent("the model call or token budget is spent") if inputs["budget_spent"] else None
+
+
+class ReflectOnProblem(ModelStep):
+    working = "asking the model to restate the problem"
+
+    def prep(self, shared):
+        return self.model_inputs(shared)
+
+    def exec(self, inputs):
+        return spent_budget(inputs) or self.ask(inputs, reflect_request(), parse_reflection_answer)
+
+    def post(self, shared, inputs, answer):
+        if isinstance(answer, ModelFailure):
+            return self.model_failed(shared, answer)
+        shared["reflection"] = answer
+        shared["record"].event("reflection", say="  problem restated", reflection=answer)
+        return "default"
 
 
 class GenerateTestCases(ModelStep):
     working = "asking the model for test cases"
 
     def prep(self, shared):
-        return self.model_inputs(shared)
+        return {**self.model_inputs(shared), "statement": shared["problem"]}
 
     def exec(self, inputs):
+        """The statement's examples (trusted, read without the model), then the model's own tests."""
         settings = inputs["settings"]
-        return self.ask(inputs, write_tests_request(settings.min_tests, settings.max_tests),
-                        partial(parse_tests_answer, max_tests=settings.max_tests))
+        trusted = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
+        room = settings.max_tests - len(trusted)
+        if room <= 0:
+            return {"reasoning": "the statement's examples fill the test budget", "test_cases": trusted, "trusted": trusted}
+        failure = spent_budget(inputs)
+        if failure:
+            return failure if not trusted else {"reasoning": failure.message, "test_cases": trusted, "trusted": trusted}
+        request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted)
+        try:
+            answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room))
+        except InvalidAnswers as exc:
+            if not trusted:
+                raise
+            return {"reasoning": f"the model's own tests were unusable ({exc}); the statement's examples remain",
+                    "test_cases": trusted, "trusted": trusted}
+        known = {_key(case["input"]) for case in trusted}
+        own = [{**case, "origin": "model"} for case in answer["test_cases"] if _key(case["input"]) not in known]
+        return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted}
 
     def post(self, shared, inputs, answer):
         if isinstance(answer, ModelFailure):
             return self.model_failed(shared, answer)
-        shared["test_cases"] = answer["test_cases"]
-        names = ", ".join(case["name"] for case in answer["test_cases"])
-        shared["record"].event("test_cases", say=f"  {len(answer['test_cases'])} test cases: {names}",
-                               reasoning=answer["reasoning"], test_cases=answer["test_cases"])
+        cases = _unique_names(answer["test_cases"])
+        shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
+        names = ", ".join(case["name"] for case in cases)
+        trusted = f" ({len(answer['trusted'])} from the statement)" if answer["trusted"] else ""
+        shared["record"].event("test_cases", say=f"  {len(cases)} test cases{trusted}: {names}",
+                               reasoning=answer["reasoning"], test_cases=cases, any_order=shared["any_order"])
         return "default"
+
+
+def _key(inputs):
+    return json.dumps(inputs, sort_keys=True)
+
+
+def _unique_names(cases):
+    seen, named = set(), []
+    for i, case in enumerate(cases, 1):
+        name = case["name"] if case["name"] not in seen else f"{case['name']}_{i}"
+        seen.add(name)
+        named.append({**case, "name": name})
+    return named
 
 
 class ImplementFunction(ModelStep):
@@ -107,16 +210,41 @@ class ImplementFunction(ModelStep):
         return {**self.model_inputs(shared), "test_cases": shared["test_cases"]}
 
     def exec(self, inputs):
-        return self.ask(inputs, implement_request(inputs["test_cases"]), parse_code_answer)
+        return spent_budget(inputs) or self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer)
 
-    def post(self, shared, inputs, answer):
-        if isinstance(answer, ModelFailure):
-            return self.model_failed(shared, answer)
-        shared["function_code"] = answer["function_code"]
-        lines = answer["function_code"].count("\n")
-        shared["record"].event("function_code", say=f"  run_code written ({lines} lines)",
-                               reasoning=answer["reasoning"], function_code=answer["function_code"])
+    def post(self, shared, inputs, answers):
+        if isinstance(answers, ModelFailure):
+            return self.model_failed(shared, answers)
+        new = [add_attempt(shared, answer["function_code"], None, "implement") for answer in answers]
+        shared["function_code"] = answers[0]["function_code"]
+        lines = answers[0]["function_code"].count("\n")
+        more = f"; {len(answers)} samples" if len(answers) > 1 else ""
+        shared["record"].event("function_code", say=f"  run_code written ({lines} lines{more})",
+                               reasoning=answers[0]["reasoning"], function_code=answers[0]["function_code"],
+                               attempts=[a["id"] for a in new if a])
         return "default"
+
+
+def add_attempt(shared, code, parent, source):
+    """A new attempt in the tree, or None (and a note) when the same code was tried before."""
+    attempts = shared["attempts"]
+    same = next((a for a in attempts if a["code"] == code), None)
+    if same is not None:
+        if parent is not None:
+            _note(attempts, parent, f"a revision repeated the code of attempt {same['id']} unchanged")
+        return None
+    attempt = {"id": len(attempts) + 1, "parent": parent, "source": source, "round": shared["iteration"],
+               "code": code, "results": None, "tests_version": None, "check": None, "status": "new",
+               "passed": 0, "total": 0, "trusted_passed": 0, "trusted_total": 0, "reward": 0.0,
+               "visits": 0, "value": 0.0, "broke": [], "notes": []}
+    attempts.append(attempt)
+    return attempt
+
+
+def _note(attempts, attempt_id, text):
+    for a in attempts:
+        if a["id"] == attempt_id:
+            a["notes"] = (a["notes"] + [text])[-3:]  # feedback for the next revision of this attempt
 
 
 class ParallelBatchNode(BatchNode):
@@ -129,90 +257,222 @@ class ParallelBatchNode(BatchNode):
     def _exec(self, items):
         if len(items) <= 1:
             return super()._exec(items)
-        pool = ThreadPoolExecutor(max_workers=len(items))
+        pool = ThreadPoolExecutor(max_workers=min(len(items), 2 * (os.cpu_count() or 1)))
         try:
             return list(pool.map(partial(Node._exec, self), items))
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+class CheckCode(Step, ParallelBatchNode):
+    """The import check and the execution check, in the sandbox, for each new attempt before its tests."""
+    working = "checking that the code imports and loads"
+
+    def prep(self, shared):
+        settings = shared["settings"]
+        return [{"id": a["id"], "code": a["code"], "limits": settings.limits, "isolation": settings.isolation}
+                for a in shared["attempts"] if a["status"] == "new"]
+
+    def exec(self, item):
+        return item["id"], check_code(item["code"], item["limits"], item["isolation"])
+
+    def post(self, shared, items, checked):
+        by_id = {a["id"]: a for a in shared["attempts"]}
+        for attempt_id, failure in checked:
+            by_id[attempt_id]["check"] = failure or "ok"
+            if failure:
+                shared["record"].event("check_failed", say=f"  attempt {attempt_id}: {failure['check']} check failed: "
+                                       f"{failure['error_type']}: {failure['message'][:100]}", attempt=attempt_id, **failure)
+        return "default"
+
+
 class RunTests(Step, ParallelBatchNode):
+    """Runs every attempt whose results are out of date (new ones; all kept ones after a test changed),
+    scores them, rejects revisions that broke an anchor, and picks the attempt to revise next."""
     working = "running the tests in the sandbox"
 
     def prep(self, shared):
-        tests, settings = shared["test_cases"], shared["settings"]
-        shards = min(len(tests), os.cpu_count() or 1)
-        return [{"code": shared["function_code"], "indices": list(range(k, len(tests), shards)),
-                 "tests": tests[k::shards], "limits": settings.limits, "isolation": settings.isolation}
-                for k in range(shards)]
+        tests, settings, version = shared["test_cases"], shared["settings"], shared["tests_version"]
+        stale = [a for a in shared["attempts"] if a["status"] in ("new", "kept", "solved")
+                 and a["tests_version"] != version and a["check"] == "ok"]
+        shards = min(len(tests), os.cpu_count() or 1) if len(stale) == 1 else 1
+        return [{"id": a["id"], "code": a["code"], "indices": list(range(k, len(tests), shards)),
+                 "tests": tests[k::shards], "limits": settings.limits, "isolation": settings.isolation,
+                 "any_order": shared.get("any_order", False)}
+                for a in stale for k in range(shards)]
 
     def exec(self, shard):
         raw = run_batch(shard["code"], [case["input"] for case in shard["tests"]], shard["limits"], shard["isolation"])
-        return [(index, judge(result, case["expected"]))
-                for index, case, result in zip(shard["indices"], shard["tests"], raw)]
+        return shard["id"], [(index, judge(result, case["expected"], shard["any_order"]))
+                             for index, case, result in zip(shard["indices"], shard["tests"], raw)]
 
     def post(self, shared, shards, judged):
-        results = [result for _, result in sorted(pair for shard in judged for pair in shard)]
-        shared["test_results"] = results
+        tests, attempts, settings = shared["test_cases"], shared["attempts"], shared["settings"]
+        by_id = {a["id"]: a for a in attempts}
+        gathered = {}
+        for attempt_id, pairs in judged:
+            gathered.setdefault(attempt_id, []).extend(pairs)
+        for attempt_id, pairs in gathered.items():
+            by_id[attempt_id]["results"] = [result for _, result in sorted(pairs, key=lambda pair: pair[0])]
+        for a in attempts:
+            if a["status"] == "new" and isinstance(a["check"], dict):  # failed a check: no test ran
+                a["results"] = [{**NOT_RUN, **a["check"]} for _ in tests]
+            if a["id"] in gathered or a["status"] == "new":
+                a["tests_version"] = shared["tests_version"]
+                score(a, tests)
+        for a in [a for a in attempts if a["status"] == "new"]:
+            self.settle(a, by_id, settings.anchors)
+            backpropagate(attempts, a)
         shared["iteration"] += 1
-        passed, total = sum(r["passed"] for r in results), len(results)
-        limit = shared["settings"].max_iterations
-        shared["record"].event("test_run", say=f"  iteration {shared['iteration']}/{limit}: {passed}/{total} tests pass",
-                               iteration=shared["iteration"], passed=passed, total=total, results=results)
-        if passed == total:
+        solved = [a for a in attempts if a["status"] in ("kept", "solved") and a["passed"] == a["total"] > 0]
+        current = solved[0] if solved else choose(attempts, settings.search) or best(attempts)
+        if solved:
+            current["status"] = "solved"
+        self.make_current(shared, current)
+        passed, total = current["passed"], current["total"]
+        round_summary = [{k: a[k] for k in ("id", "parent", "passed", "total", "trusted_passed", "trusted_total",
+                                            "reward", "status", "broke")} for a in attempts if a["id"] in gathered or a["round"] == shared["iteration"] - 1]
+        shared["record"].event("test_run", say=f"  iteration {shared['iteration']}/{settings.max_iterations}: "
+                               f"{passed}/{total} tests pass{self.trusted_note(current)}{self.attempts_note(attempts, shared)}",
+                               iteration=shared["iteration"], attempt=current["id"], passed=passed, total=total,
+                               results=current["results"], attempts=round_summary)
+        if solved:
             return "success"
-        return "exhausted" if shared["iteration"] >= limit else "failure"
+        return "exhausted" if shared["iteration"] >= settings.max_iterations else "failure"
+
+    @staticmethod
+    def settle(attempt, by_id, anchors):
+        """Keep the attempt, or reject it when it fails a test that its parent passes on the same tests
+        (an anchor). A test Revise corrected is judged anew for the parent too, so it is no anchor then."""
+        parent = by_id.get(attempt["parent"])
+        if anchors and parent is not None and parent["results"] is not None:
+            broke = [case_index for case_index, (mine, theirs) in enumerate(zip(attempt["results"], parent["results"]))
+                     if theirs["passed"] and not mine["passed"]]
+            if broke:
+                attempt["status"], attempt["broke"] = "rejected", [f"test {i + 1}" for i in broke]
+                _note(list(by_id.values()), parent["id"], f"a revision was rejected: it broke {', '.join(attempt['broke'])}, "
+                      "which passed before")
+                return
+        attempt["status"] = "kept"
+
+    @staticmethod
+    def make_current(shared, attempt):
+        shared["current"] = attempt["id"]
+        shared["function_code"], shared["test_results"] = attempt["code"], attempt["results"]
+
+    @staticmethod
+    def trusted_note(attempt):
+        return f" (statement examples {attempt['trusted_passed']}/{attempt['trusted_total']})" if attempt["trusted_total"] else ""
+
+    @staticmethod
+    def attempts_note(attempts, shared):
+        this_round = [a for a in attempts if a["round"] == shared["iteration"] - 1 and a["status"] != "new"]
+        rejected = [a for a in this_round if a["status"] == "rejected"]
+        parts = [f"{len(this_round)} new attempts"] if len(this_round) > 1 else []
+        parts += [f"attempt {a['id']} rejected: it broke {', '.join(a['broke'])}" for a in rejected]
+        return f"; {'; '.join(parts)}" if parts else ""
 
 
-def judge(result, expected):
+NOT_RUN = {"passed": False, "actual": "", "timed_out": False, "ms": 0.0, "output": "", "traceback": ""}
+
+
+def judge(result, expected, any_order=False):
     """A sandbox result and the verdict on it; the expected value never left this process."""
-    return {"passed": bool(result["ok"]) and outputs_match(result["value"], expected),
+    return {"passed": bool(result["ok"]) and outputs_match(result["value"], expected, any_order),
             "actual": result["repr"], "error_type": result["error_type"], "message": result["message"],
             "traceback": result["traceback"], "timed_out": result["timed_out"], "ms": result["ms"],
             "output": result["output"]}
+
+
+class ReflectOnFailure(ModelStep):
+    working = "asking the model why the code fails"
+
+    def prep(self, shared):
+        return {**self.model_inputs(shared), **branch_view(shared)}
+
+    def exec(self, inputs):
+        request = failure_reflection_request(inputs["function_code"], failure_report(inputs))
+        return spent_budget(inputs) or self.ask(inputs, request, parse_failure_reflection)
+
+    def post(self, shared, inputs, answer):
+        if isinstance(answer, ModelFailure):
+            return self.model_failed(shared, answer)
+        _note(shared["attempts"], shared["current"], f"your analysis of this failure: {answer}")
+        shared["record"].event("failure_reflection", say="  failure analysed", attempt=shared["current"], reflection=answer)
+        return "default"
+
+
+def branch_view(shared):
+    """What a step about the current attempt sees: its code, its results and its branch's notes only."""
+    by_id = {a["id"]: a for a in shared["attempts"]}
+    notes, node = [], by_id[shared["current"]]
+    while node is not None:  # feedback flows along the branch, never from sibling branches
+        notes = node["notes"] + notes
+        node = by_id.get(node["parent"])
+    return {"test_cases": shared["test_cases"], "function_code": shared["function_code"],
+            "test_results": shared["test_results"], "notes": notes[-4:], "current": shared["current"]}
+
+
+def failure_report(inputs):
+    settings = inputs["settings"]
+    if settings.feedback == "plain":
+        return format_results(inputs["test_cases"], inputs["test_results"])
+    return classified_results(inputs["test_cases"], inputs["test_results"], inputs["function_code"],
+                              settings.limits.test_timeout)
 
 
 class Revise(ModelStep):
     working = "asking the model which is wrong, the tests or the code"
 
     def prep(self, shared):
-        return {**self.model_inputs(shared), "test_cases": shared["test_cases"],
-                "function_code": shared["function_code"], "test_results": shared["test_results"]}
+        return {**self.model_inputs(shared), **branch_view(shared)}
 
     def exec(self, inputs):
-        request = revise_request(inputs["test_cases"], inputs["function_code"], inputs["test_results"])
+        request = revise_request(inputs["function_code"], failure_report(inputs), inputs["notes"],
+                                 any(is_trusted(case) for case in inputs["test_cases"]))
         names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
-        return self.ask(inputs, request, partial(parse_revise_answer, test_names=names, max_tests=max_tests))
+        trusted = [i for i, case in enumerate(inputs["test_cases"]) if is_trusted(case)]
+        parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=trusted)
+        return spent_budget(inputs) or self.ask_samples(inputs, request, parse)
 
-    def post(self, shared, inputs, answer):
-        if isinstance(answer, ModelFailure):
-            return self.model_failed(shared, answer)
+    def post(self, shared, inputs, answers):
+        if isinstance(answers, ModelFailure):
+            return self.model_failed(shared, answers)
+        # Tests are shared by every branch: the first sample that corrects any sets them for all.
+        answer = next((a for a in answers if a["test_cases"]), answers[0])
         tests = list(shared["test_cases"])
         corrected = [i for i in sorted(answer["test_cases"]) if i < len(tests)]
         added = [i for i in sorted(answer["test_cases"]) if i >= len(tests)]
         for index in corrected:
             case = answer["test_cases"][index]
-            tests[index] = {**case, "name": case["name"] or tests[index]["name"]}
+            tests[index] = {**case, "name": case["name"] or tests[index]["name"], "origin": "model",
+                            "revised": answer["reasoning"][:300]}
         for index in added:  # numbered on from the last test, without gaps (the parser checked)
             case = answer["test_cases"][index]
-            tests.append({**case, "name": case["name"] or f"test_{index + 1}"})
-        shared["test_cases"] = tests
-        if answer["function_code"]:
-            shared["function_code"] = answer["function_code"]
+            tests.append({**case, "name": case["name"] or f"test_{index + 1}", "origin": "model"})
+        if corrected or added:
+            shared["test_cases"], shared["tests_version"] = _unique_names(tests), shared["tests_version"] + 1
+        parent = shared["current"]
+        new = [add_attempt(shared, a["function_code"], parent, "revise") for a in answers if a["function_code"]]
+        ignored = [text for a in answers for text in a["ignored"]]
+        for text in ignored:
+            _note(shared["attempts"], parent, f"refused: {text}")
         summary = f"  tests corrected: {', '.join(str(i + 1) for i in corrected) or 'none'}"
         summary += f"; tests added: {len(added)}" if added else ""
-        summary += f"; code {'rewritten' if answer['function_code'] else 'unchanged'}"
-        summary += f"; {len(answer['ignored'])} unusable entries dropped" if answer["ignored"] else ""
+        new_ids = [a["id"] for a in new if a]
+        summary += f"; new code: attempt {', '.join(map(str, new_ids))}" if new_ids else "; code unchanged"
+        summary += f"; {len(ignored)} entries refused" if ignored else ""
         shared["record"].event("revision", say=summary, reasoning=answer["reasoning"], iteration=shared["iteration"],
-                               ignored=answer["ignored"],
+                               attempt=parent, ignored=ignored, new_attempts=new_ids,
                                revised_tests={str(i + 1): c for i, c in answer["test_cases"].items()},
-                               test_cases=tests, function_code=answer["function_code"])
+                               test_cases=shared["test_cases"], function_code=answer["function_code"])
         return "default"
 
 
 class Finish(Step):
-    """A terminal node: records how the run ended. Having no successors, it ends the flow quietly."""
+    """A terminal node: records how the run ended, keeping the best version when it is not solved.
+    Having no successors, it ends the flow quietly."""
     working = None  # main.py prints the outcome
 
     def __init__(self, status):
@@ -220,20 +480,34 @@ class Finish(Step):
         self.status = status
 
     def prep(self, shared):
-        return {"results": shared.get("test_results") or [], "iteration": shared["iteration"],
-                "message": shared.get("message", "")}
+        return {"attempts": shared.get("attempts") or [], "iteration": shared["iteration"],
+                "message": shared.get("message", ""), "test_cases": shared["test_cases"]}
 
     def exec(self, state):
-        passed, total = sum(r["passed"] for r in state["results"]), len(state["results"])
-        if self.status == "solved":
-            return f"solved: all {total} tests pass after {state['iteration']} iteration(s)"
+        kept = best(state["attempts"]) if self.status != "solved" else None
+        return kept, self.closing_message(state, kept)
+
+    def closing_message(self, state, kept):
         if self.status == "untested":
             return "code written without tests (single-shot)"
-        if self.status == "unsolved":
-            return (f"not solved: {total - passed} of {total} tests still fail after "
-                    f"{state['iteration']} iteration(s), the budget")
-        return f"the model failed: {state['message']}"
+        if self.status == "model_failed":
+            return f"the model failed: {state['message']}"
+        if self.status == "solved":
+            solved = next(a for a in state["attempts"] if a["status"] == "solved")
+            trusted = f" ({solved['trusted_total']} from the statement)" if solved["trusted_total"] else ""
+            return f"solved: all {solved['total']} tests pass{trusted} after {state['iteration']} iteration(s)"
+        if kept is None:
+            return f"not solved: {state['message'] or 'no code was written'}"
+        failing = [f"{case['name']}{' (statement)' if is_trusted(case) else ''}"
+                   for case, result in zip(state["test_cases"], kept["results"]) if not result["passed"]]
+        trusted = (f", {kept['trusted_passed']} of {kept['trusted_total']} statement examples"
+                   if kept["trusted_total"] else "")
+        return (f"not solved after {state['iteration']} iteration(s): the best version (attempt {kept['id']}) "
+                f"passes {kept['passed']} of {kept['total']} tests{trusted}; failing: {', '.join(failing[:6])}")
 
-    def post(self, shared, state, message):
+    def post(self, shared, state, outcome):
+        kept, message = outcome
+        if kept is not None:  # unsolved or failed: hand over the best version, not merely the last
+            RunTests.make_current(shared, kept)
         shared["status"], shared["message"] = self.status, message
         return None

@@ -22,13 +22,31 @@ def single_shot(model, isolation):
     return Settings(model=model, isolation=isolation, answer_attempts=1), create_single_shot_flow()
 
 
-@strategy("design-doc", "the four nodes as the PocketFlow design doc describes them: one call per node, "
-                        "5 rounds, Revise only corrects existing tests")
-def design_doc(model, isolation):
-    return Settings(model=model, isolation=isolation, max_iterations=5, answer_attempts=1,
-                    revise_adds_tests=False), create_flow()
+# The design doc's spine: each row after it adds one idea on top of the row before (an ablation).
+DESIGN_DOC = dict(max_iterations=5, answer_attempts=1, revise_adds_tests=False, trust_examples=False,
+                  anchors=False, feedback="plain", search="latest")
+TRUST = {**DESIGN_DOC, "trust_examples": True, "anchors": True, "search": "best"}
+FEEDBACK = {**TRUST, "feedback": "classified"}
+REFLECT = {**FEEDBACK, "reflect": True, "reflect_on_failures": True}
+UCT = {**FEEDBACK, "samples": 2, "search": "uct"}
+THOMPSON = {**FEEDBACK, "samples": 2, "search": "thompson"}
 
 
-@strategy("full", "everything the product has, as main.py runs it (the default)")
-def full(model, isolation):
-    return Settings(model=model, isolation=isolation), create_flow()
+def looping(options):
+    def make(model, isolation):
+        settings = Settings(model=model, isolation=isolation, **options)
+        return settings, create_flow(settings)
+    return make
+
+
+strategy("design-doc", "the four nodes as the PocketFlow design doc describes them: one call per node, "
+                       "5 rounds, Revise only corrects existing tests, plain feedback, the latest code "
+                       "is revised")(looping(DESIGN_DOC))
+strategy("trust", "design-doc + the statement's examples as trusted tests, anchors (a revision that "
+                  "breaks a passing test is rejected) and the best version kept")(looping(TRUST))
+strategy("feedback", "trust + classified, short failure feedback (utils/feedback.py)")(looping(FEEDBACK))
+strategy("reflect", "feedback + the problem restated before the tests and a failure analysis before "
+                    "each revision")(looping(REFLECT))
+strategy("uct", "feedback + 2 samples per step, the attempt to revise chosen by UCT")(looping(UCT))
+strategy("thompson", "feedback + 2 samples per step, the attempt to revise chosen by Thompson sampling")(looping(THOMPSON))
+strategy("full", "everything main.py runs by default (answer retries, Revise may add tests)")(looping({}))

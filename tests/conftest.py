@@ -5,6 +5,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from main import new_store  # noqa: E402
 from nodes import Settings  # noqa: E402
 from tests.stub_openai_server import StubOpenAIServer  # noqa: E402
 from utils.call_llm import ModelConfig  # noqa: E402
@@ -27,8 +28,7 @@ def make_shared(stub, tmp_path):
         settings = Settings(model=model, limits=Limits(test_timeout=1, batch_timeout=10),
                             isolation=best_isolation(), **overrides)
         record = RunRecord(str(tmp_path / "run.json"), problem, settings.describe())
-        return {"problem": problem, "settings": settings, "record": record, "test_cases": [],
-                "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
+        return new_store(problem, settings, record)
     return make
 
 

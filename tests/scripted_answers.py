@@ -69,3 +69,42 @@ function_code: |
 ```"""
 
 GARBAGE = "Sure! Here are some tests: test 1 - nums is two seven"
+
+# pair_at_the_end only: a "fix" of BUGGY_CODE that breaks the example BUGGY_CODE passed
+REVISE_BREAKS_AN_ANCHOR = """```yaml
+reasoning: The answer for three numbers is [1, 2].
+function_code: |
+  def run_code(nums, target):
+      return [1, 2]
+```"""
+
+# gives each pair backwards: [1, 0] where [0, 1] is right
+BACKWARDS_CODE = GOOD_CODE.replace("return [seen[target - n], i]", "return [i, seen[target - n]]")
+
+# every test rewritten to what BACKWARDS_CODE returns, the statement's example included
+REVISE_EVERY_TEST_TO_MATCH = """```yaml
+reasoning: The tests expect the wrong order.
+test_cases:
+  1: {name: example_1, input: {nums: [2, 7, 11, 15], target: 9}, expected: [1, 0]}
+  2: {name: pair_at_the_end, input: {nums: [3, 2, 4], target: 6}, expected: [2, 1]}
+  3: {name: duplicates, input: {nums: [3, 3], target: 6}, expected: [1, 0]}
+```"""
+
+NUMPY_CODE = """```yaml
+reasoning: numpy makes it short.
+function_code: |
+  import numpy as np
+  def run_code(nums, target):
+      return [0, 1]
+```"""
+
+REFLECTION = """```yaml
+goal: find the two positions whose numbers add up to target
+inputs: nums, a list of integers; target, an integer
+output: the two indices, smaller first
+edge_cases: equal numbers, negative numbers
+```"""
+
+FAILURE_ANALYSIS = """```yaml
+analysis: The inner loop starts at 0, so an element is paired with itself.
+```"""

@@ -41,12 +41,13 @@ def test_the_fixed_test_and_code_are_the_final_ones(make_shared, stub):
     assert "seen = {}" in shared["function_code"]
 
 
-def test_budget_exhausted(make_shared, stub):
+def test_budget_exhausted_keeps_the_best_version_not_the_last(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_USELESS, a.REVISE_USELESS)
-    shared = run_flow(make_shared(max_iterations=3))
-    assert shared["status"] == "unsolved" and shared["iteration"] == 3
-    assert "tests still fail after 3 iteration(s)" in shared["message"]
-    assert len(stub.requests) == 4
+    shared = run_flow(make_shared(max_iterations=3, anchors=False, search="latest"))
+    assert shared["status"] == "unsolved" and shared["iteration"] == 3 and len(stub.requests) == 4
+    assert "range(len(nums))" in shared["function_code"], "the buggy code passes 1 test, the useless one none"
+    assert shared["message"] == ("not solved after 3 iteration(s): the best version (attempt 1) passes 1 of 3 "
+                                 "tests; failing: pair_at_the_end, duplicates")
 
 
 def test_garbage_forever_fails_the_run(make_shared, stub):
@@ -88,3 +89,87 @@ def test_the_record_holds_every_version_result_and_call(make_shared, stub, tmp_p
     assert [c["node"] for c in record["model_calls"]] == ["GenerateTestCases", "ImplementFunction", "Revise"]
     assert all(c["prompt_tokens"] and c["latency_ms"] and c["messages"] and c["answer"] for c in record["model_calls"])
     assert {t["node"] for t in record["node_timings"]} >= {"GenerateTestCases", "RunTests", "Revise"}
+
+
+def test_statement_examples_become_trusted_tests_ahead_of_the_models(make_shared, stub):
+    stub.add(a.TESTS, a.GOOD_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and "(1 from the statement)" in shared["message"]
+    assert [(c["name"], c["origin"]) for c in shared["test_cases"]] == [
+        ("example_1", "statement"), ("pair_at_the_end", "model"), ("duplicates", "model")]
+    assert "The problem's own examples are already tests" in stub.requests[0]["messages"][-1]["content"]
+
+
+def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_success(make_shared, stub):
+    stub.add(a.TESTS, a.BACKWARDS_CODE, *[a.REVISE_EVERY_TEST_TO_MATCH] * 2)
+    shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3))
+    assert shared["status"] == "unsolved", shared["message"]
+    assert shared["test_cases"][0]["expected"] == [0, 1], "the statement's example was not rewritten"
+    assert "failing: example_1 (statement)" in shared["message"]
+    assert "0 of 1 statement examples" in shared["message"]
+    revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
+    assert any("Test 1 comes from the problem statement" in text for text in revision["ignored"])
+
+
+def test_a_code_fix_that_breaks_a_passing_test_is_rejected_and_its_parent_revised_again(make_shared, stub):
+    stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and shared["iteration"] == 3
+    first, breaker, fixed = shared["attempts"]
+    assert breaker["status"] == "rejected" and breaker["broke"] == ["test 1"] and breaker["parent"] == first["id"]
+    assert fixed["parent"] == first["id"] and fixed["status"] == "solved" and shared["function_code"] == fixed["code"]
+    third_revise_prompt = stub.requests[3]["messages"][-1]["content"]
+    assert "a revision was rejected: it broke test 1, which passed before" in third_revise_prompt
+    assert "range(len(nums))" in third_revise_prompt, "the rejected code's parent is revised, not the rejected code"
+
+
+def test_without_anchors_the_breaking_fix_is_kept_and_revised(make_shared, stub):
+    stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM, anchors=False, search="latest"))
+    assert shared["status"] == "solved" and [t["status"] for t in shared["attempts"]] == ["kept", "kept", "solved"]
+    assert "return [1, 2]" in stub.requests[3]["messages"][-1]["content"]
+
+
+def test_samples_are_several_candidates_scored_by_the_tests(make_shared, stub):
+    stub.add(a.TESTS, a.BUGGY_CODE, a.GOOD_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM, samples=2, search="uct"))
+    assert shared["status"] == "solved" and shared["iteration"] == 1
+    assert [(t["id"], t["parent"], t["status"]) for t in shared["attempts"]] == [(1, None, "kept"), (2, None, "solved")]
+    assert [r["temperature"] for r in stub.requests] == [0, 0, 0.8]
+    assert shared["function_code"] == shared["attempts"][1]["code"]
+
+
+def test_reflection_before_tests_and_before_each_revision(make_shared, stub):
+    stub.add(a.REFLECTION, a.TESTS, a.BUGGY_CODE, a.FAILURE_ANALYSIS, a.REVISE_CODE)
+    settings = {"reflect": True, "reflect_on_failures": True}
+    shared = make_shared(a.TWO_SUM, **settings)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        create_flow(shared["settings"]).run(shared)
+    assert shared["status"] == "solved"
+    assert all("The problem restated before solving it:\ngoal: find the two positions" in r["messages"][0]["content"]
+               for r in stub.requests[1:])
+    assert "paired with itself" in stub.requests[4]["messages"][-1]["content"]
+
+
+def test_the_import_check_fails_before_any_test_with_its_own_feedback(make_shared, stub):
+    stub.add(a.TESTS, a.NUMPY_CODE, a.REVISE_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and shared["attempts"][0]["check"]["check"] == "import"
+    prompt = stub.requests[2]["messages"][-1]["content"]
+    assert "The import check failed: ModuleNotFoundError: No module named 'numpy'" in prompt
+    assert "No test ran (3 tests)" in prompt
+
+
+def test_the_execution_check_catches_code_that_fails_while_loading(make_shared, stub):
+    stub.add(a.TESTS, a.GOOD_CODE.replace("  def run_code", "  print(run_code([1], 2))\n  def run_code"), a.REVISE_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and shared["attempts"][0]["check"]["check"] == "execution"
+    assert "fails while loading, before any test runs: NameError" in stub.requests[2]["messages"][-1]["content"]
+
+
+def test_the_call_budget_ends_the_run_with_the_best_version(make_shared, stub):
+    stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM, max_calls=2))
+    assert shared["status"] == "unsolved" and len(stub.requests) == 2
+    assert "range(len(nums))" in shared["function_code"] and "passes 1 of 3 tests" in shared["message"]

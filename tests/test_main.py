@@ -57,7 +57,8 @@ def test_unsolved_run_exits_1_and_still_writes_its_files(stub, tmp_path):
 
 def test_model_failure_exits_3_with_one_line_and_no_traceback(stub, tmp_path):
     stub.add(*[a.GARBAGE] * 3)
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), stub=stub)
+    result = codeloop("Return the indices of the two numbers in nums that add up to target.", "--out", str(tmp_path),
+                      stub=stub)
     assert result.returncode == 3
     assert "Traceback" not in result.stderr
     assert "the model failed: the model gave no usable answer in 3 attempts" in result.stderr

@@ -1,5 +1,6 @@
 """nodes.py: each node's prep, exec and post on its own, with scripted model answers and the real sandbox."""
-from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests
+from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests, add_attempt
+from utils.search_tree import score
 from tests import scripted_answers as answers
 
 GOOD = "def run_code(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n" \
@@ -33,10 +34,18 @@ def test_implement_function_shows_the_tests_to_the_model(make_shared, stub):
     assert 'run_code(**{"nums": [3, 2, 4], "target": 6}) == [1, 2]' in stub.requests[0]["messages"][-1]["content"]
 
 
+def with_attempt(shared, code, tests=TESTS, results=None):
+    """A store as RunTests leaves it: one attempt of `code`, current, with `results` (or not run yet)."""
+    attempt = add_attempt(shared, code, None, "implement")
+    attempt.update(check="ok", status="new" if results is None else "kept", results=results)
+    shared.update(test_cases=tests, function_code=code, current=attempt["id"], test_results=results or [])
+    return attempt
+
+
 def test_run_tests_splits_into_one_sandbox_batch_per_core_and_judges_in_order(make_shared, monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     shared = make_shared()
-    shared.update(test_cases=TESTS, function_code=GOOD)
+    with_attempt(shared, GOOD)
     node = RunTests()
     shards = node.prep(shared)
     assert [s["indices"] for s in shards] == [[0, 2], [1]]
@@ -48,28 +57,50 @@ def test_run_tests_splits_into_one_sandbox_batch_per_core_and_judges_in_order(ma
 
 def test_run_tests_reports_success_and_exhaustion(make_shared):
     shared = make_shared(max_iterations=2)
-    shared.update(test_cases=TESTS[:2], function_code=GOOD)
+    with_attempt(shared, GOOD, tests=TESTS[:2])
     node = RunTests()
     shards = node.prep(shared)
     assert node.post(shared, shards, node._exec(shards)) == "success"
-    shared.update(test_cases=TESTS, iteration=1)
+    shared = make_shared(max_iterations=2)
+    with_attempt(shared, GOOD)
+    shared["iteration"] = 1
     shards = node.prep(shared)
     assert node.post(shared, shards, node._exec(shards)) == "exhausted"
 
 
-def test_revise_applies_corrected_tests_and_code(make_shared, stub):
+FAILED = {"passed": False, "actual": "[0, 0]", "error_type": None, "message": "", "traceback": "", "timed_out": False}
+
+
+def test_revise_applies_corrected_tests_and_makes_a_child_attempt(make_shared, stub):
     shared = make_shared()
-    shared.update(test_cases=TESTS, function_code="def run_code(nums, target):\n    return [0, 0]\n",
-                  test_results=[{"passed": False, "actual": "[0, 0]", "error_type": None, "message": "",
-                                 "traceback": ""}] * 3, iteration=1)
+    parent = with_attempt(shared, "def run_code(nums, target):\n    return [0, 0]\n", results=[FAILED] * 3)
     node = Revise()
     inputs = node.prep(shared)
     stub.add(answers.REVISE_BOTH)
     assert node.post(shared, inputs, node.exec(inputs)) == "default"
-    assert shared["test_cases"][2] == {"name": "c", "input": {"nums": [3, 3], "target": 6}, "expected": [0, 1]}
-    assert shared["test_cases"][:2] == TESTS[:2] and shared["function_code"] == GOOD
+    assert shared["test_cases"][2]["expected"] == [0, 1] and shared["test_cases"][2]["origin"] == "model"
+    assert shared["test_cases"][:2] == TESTS[:2] and shared["tests_version"] == 1
+    child = shared["attempts"][-1]
+    assert child["code"] == GOOD and child["parent"] == parent["id"] and child["status"] == "new"
     prompt = stub.requests[0]["messages"][-1]["content"]
-    assert "FAIL, got [0, 0]" in prompt and "return [0, 0]" in prompt
+    assert "returned [0, 0], expected [1, 2]" in prompt and "return [0, 0]" in prompt
+
+
+def test_revise_may_not_change_a_statement_example(make_shared, stub):
+    shared = make_shared()
+    tests = [{**TESTS[0], "origin": "statement"}, *TESTS[1:]]
+    with_attempt(shared, GOOD, tests=tests, results=[FAILED] * 3)
+    node = Revise()
+    inputs = node.prep(shared)
+    stub.add("test_cases:\n  1: {input: {nums: [2, 7, 11, 15], target: 9}, expected: [0, 0]}\n",
+             "test_cases:\n  1: {input: {nums: [2, 7, 11, 15], target: 9}, expected: [0, 0]}\n"
+             "  3: {input: {nums: [3, 3], target: 6}, expected: [0, 1]}\n")
+    node.post(shared, inputs, node.exec(inputs))
+    assert shared["test_cases"][0] == tests[0], "the trusted test is unchanged"
+    assert shared["test_cases"][2]["expected"] == [0, 1]
+    retry = stub.requests[1]["messages"][-1]["content"]
+    assert "Test 1 comes from the problem statement and cannot be changed" in retry
+    assert "(from the problem statement)" in stub.requests[0]["messages"][-1]["content"]
 
 
 def test_a_model_failure_becomes_the_model_failed_action(make_shared, stub):
@@ -82,18 +113,23 @@ def test_a_model_failure_becomes_the_model_failed_action(make_shared, stub):
     assert node.post(shared, inputs, outcome) == "model_failed" and shared["status"] == "model_failed"
 
 
-def test_finish_sets_status_and_message(make_shared):
+def test_finish_keeps_the_best_attempt_and_says_what_fails(make_shared):
     shared = make_shared()
-    shared.update(test_results=[{"passed": True}, {"passed": False}], iteration=5)
-    node = Finish("unsolved")
-    assert node._run(shared) is None
-    assert shared["status"] == "unsolved" and shared["message"].startswith("not solved: 1 of 2 tests still fail")
+    passing = {**FAILED, "passed": True}
+    better = with_attempt(shared, GOOD, results=[passing, passing, FAILED])
+    worse = with_attempt(shared, "def run_code(nums, target):\n    return [0, 0]\n", results=[FAILED] * 3)
+    for attempt in (better, worse):
+        score(attempt, TESTS)
+    shared["iteration"] = 5
+    assert Finish("unsolved")._run(shared) is None
+    assert shared["status"] == "unsolved" and shared["function_code"] == GOOD and shared["current"] == better["id"]
+    assert shared["message"] == ("not solved after 5 iteration(s): the best version (attempt 1) passes 2 of 3 tests; "
+                                 "failing: c")
 
 
 def test_revise_appends_tests_numbered_past_the_last(make_shared, stub):
     shared = make_shared()
-    shared.update(test_cases=TESTS, function_code=GOOD, iteration=1,
-                  test_results=[{"passed": True, "actual": "", "error_type": None, "message": "", "traceback": ""}] * 3)
+    with_attempt(shared, GOOD, results=[FAILED] * 3)
     node = Revise()
     inputs = node.prep(shared)
     stub.add("test_cases:\n  3: {input: {nums: [3, 3], target: 6}, expected: [0, 1]}\n"

@@ -5,7 +5,7 @@ attempt with the error in the conversation, up to `attempts` in all; then Invali
 good or bad, is handed to `on_call` as soon as it returns, so the run record has it even if the run
 is interrupted a moment later.
 
-Retries are sampled at RETRY_TEMPERATURE at least: at temperature 0 a small model, shown its error,
+Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at SAMPLE_TEMPERATURE): at temperature 0 a small model, shown its error,
 was seen to repeat the very same answer three times.
 """
 from dataclasses import replace
@@ -16,6 +16,7 @@ from utils.yaml_answer import AnswerError
 
 
 RETRY_TEMPERATURE = 0.5
+SAMPLE_TEMPERATURE = 0.8  # the extra candidates of --samples: hot enough that they differ from the first
 
 
 class InvalidAnswers(RuntimeError):

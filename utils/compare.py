@@ -2,17 +2,22 @@
 
 Runs in the parent, on plain data the sandbox sent back (lists, dicts, numbers, strings, booleans,
 None). Numbers compare with a tolerance when either side is a float; a boolean only equals a
-boolean (True is not 1 here, though Python says it is); tuples already arrived as lists.
+boolean (True is not 1 here, though Python says it is); tuples already arrived as lists. When the
+statement says the answer may come "in any order", the returned list's items are compared as a
+multiset (its top level only: [[1, 2]] still differs from [[2, 1]]).
 The exported pytest file embeds the code below (utils/export.py), so it judges exactly as the run did;
 keep this file self-contained: standard library only.
 """
+import json
 import math
 
 REL_TOL = 1e-6
 ABS_TOL = 1e-9
 
 
-def outputs_match(actual, expected):
+def outputs_match(actual, expected, any_order=False):
+    if any_order and isinstance(actual, list) and isinstance(expected, list):
+        actual, expected = sorted(actual, key=_order_key), sorted(expected, key=_order_key)
     if isinstance(actual, bool) or isinstance(expected, bool):
         return isinstance(actual, bool) and isinstance(expected, bool) and actual == expected
     if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
@@ -24,3 +29,7 @@ def outputs_match(actual, expected):
     if isinstance(actual, dict) and isinstance(expected, dict):
         return actual.keys() == expected.keys() and all(outputs_match(actual[k], expected[k]) for k in actual)
     return type(actual) is type(expected) and actual == expected
+
+
+def _order_key(value):
+    return json.dumps(value, sort_keys=True)

@@ -46,25 +46,26 @@ TEST_FILE_TAIL = '''
 
 @pytest.mark.parametrize("kwargs, expected", CASES)
 def test_run_code(kwargs, expected):
-    assert outputs_match(plain(solution.run_code(**copy.deepcopy(kwargs))), expected)
+    assert outputs_match(plain(solution.run_code(**copy.deepcopy(kwargs))), expected, any_order=ANY_ORDER)
 '''
 
 
-def pytest_source(test_cases):
+def pytest_source(test_cases, any_order=False):
     cases = "\n".join(f"    pytest.param({pprint.pformat(case['input'], width=10**6)}, "
                       f"{pprint.pformat(case['expected'], width=10**6)}, id={case['name']!r}),"
                       for case in test_cases)
     return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its utils/compare.py)\n" + COMPARISON_RULE
-            + f"\n\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
+            + f"\n\n# the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
+            + f"\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
 
 
-def write_outputs(out_dir, function_code, test_cases):
+def write_outputs(out_dir, function_code, test_cases, any_order=False):
     """Write whichever of the two files the run has material for; return the paths written."""
     written = []
     if function_code:
         written.append(_write(os.path.join(out_dir, "solution.py"), function_code))
     if test_cases:
-        written.append(_write(os.path.join(out_dir, "test_solution.py"), pytest_source(test_cases)))
+        written.append(_write(os.path.join(out_dir, "test_solution.py"), pytest_source(test_cases, any_order)))
     return written
 
 

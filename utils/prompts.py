@@ -8,7 +8,7 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
-import json
+from utils.feedback import check_failure, classify, compact, failure_line, is_trusted
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
 
@@ -26,6 +26,17 @@ The problem:
 """
 
 
+def problem_context(problem, docs="", reflection=""):
+    """The problem as every call shows it: the statement, then the user's docs and the model's own
+    restatement of it when there are any (both fixed for the run, so the prompt cache keeps them)."""
+    text = problem.strip()
+    if docs:
+        text += f"\n\nDocumentation the user gave for this problem:\n{docs.strip()}"
+    if reflection:
+        text += f"\n\nThe problem restated before solving it:\n{reflection.strip()}"
+    return text
+
+
 def system_message(problem):
     return {"role": "system", "content": SYSTEM + problem.strip() + "\n"}
 
@@ -34,10 +45,15 @@ def conversation(problem, request):
     return [system_message(problem), {"role": "user", "content": request}]
 
 
-def write_tests_request(min_tests, max_tests):
-    return f"""Write {min_tests} to {max_tests} test cases for run_code. Start with the examples given in the
-problem, then add edge cases (smallest inputs, duplicates, negative numbers, boundaries). Keep inputs
-small, and work out each expected value by hand from the problem statement.
+def write_tests_request(min_tests, max_tests, examples=()):
+    if examples:
+        start = (f"The problem's own examples are already tests:\n{format_tests(examples)}\n\n"
+                 f"Write {min_tests} to {max_tests} more test cases for run_code, with the same parameter names: "
+                 "edge cases (smallest inputs, duplicates, negative numbers, boundaries).")
+    else:
+        start = (f"Write {min_tests} to {max_tests} test cases for run_code. Start with the examples given in the "
+                 "problem, then add edge cases (smallest inputs, duplicates, negative numbers, boundaries).")
+    return f"""{start} Keep inputs small, and work out each expected value by hand from the problem statement.
 
 Reply in this form:
 ```yaml
@@ -61,16 +77,19 @@ function_code: |
 ```"""
 
 
-def revise_request(test_cases, function_code, test_results):
+def revise_request(function_code, failure_report, notes=(), has_trusted=False):
+    trusted = ("Tests marked (from the problem statement) are right: never change them; fix the code.\n"
+               if has_trusted else "")
+    earlier = "".join(f"- {note}\n" for note in notes)
     return f"""run_code fails some tests. The code:
 ```python
 {function_code.rstrip()}
 ```
 
 Results:
-{format_results(test_cases, test_results)}
-
-For each failing test decide, from the problem statement, whether the test's expected value is wrong
+{failure_report}
+{f"{chr(10)}Earlier on this code:{chr(10)}{earlier}" if earlier else ""}
+{trusted}For each failing test decide, from the problem statement, whether the test's expected value is wrong
 (then correct the test) or the code is wrong (then fix the code), or both. Recompute expected values
 by hand; do not copy run_code's output.
 
@@ -84,20 +103,63 @@ function_code: |
 ```"""
 
 
+def reflect_request():
+    return """Before any code: restate the problem in your own words.
+
+Reply in this form, each value one or two short sentences:
+```yaml
+goal: <what run_code must compute>
+inputs: <each parameter, its type and limits>
+output: <what run_code returns, its type and format>
+edge_cases: <the tricky inputs: empty, one element, duplicates, negatives, ties, ...>
+```"""
+
+
+def failure_reflection_request(function_code, failure_report):
+    return f"""run_code fails some tests. The code:
+```python
+{function_code.rstrip()}
+```
+
+Results:
+{failure_report}
+
+Do not write code yet. Explain in at most three sentences why the code fails: which step is wrong,
+or which test's expected value contradicts the problem statement.
+
+Reply in this form:
+```yaml
+analysis: <at most three sentences>
+```"""
+
+
 def retry_request(error):
     return (f"Your answer could not be used: {error}\n"
             "Reply again with the complete answer as one ```yaml block.")
 
 
 def format_tests(test_cases):
-    return "\n".join(f"{i}. {case['name']}: run_code(**{_compact(case['input'])}) == {_compact(case['expected'])}"
+    return "\n".join(f"{i}. {case['name']}: run_code(**{compact(case['input'], 300)}) == {compact(case['expected'], 300)}"
                      for i, case in enumerate(test_cases, 1))
 
 
+def classified_results(test_cases, test_results, function_code, test_timeout):
+    """Failures one short line each, by kind (utils/feedback.py); passing tests only by number."""
+    failed = [(i, case, result) for i, (case, result) in enumerate(zip(test_cases, test_results), 1)
+              if not result["passed"]]
+    if failed and all(classify(result) in ("import_error", "load_error") for _, _, result in failed):
+        return check_failure(failed[0][2], function_code) + f" No test ran ({len(failed)} tests)."
+    lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in failed]
+    passing = [f"{i}{' (from the problem statement)' if is_trusted(case) else ''}"
+               for i, (case, result) in enumerate(zip(test_cases, test_results), 1) if result["passed"]]
+    return "\n".join(lines + ([f"Tests that pass: {', '.join(passing)}."] if passing else []))
+
+
 def format_results(test_cases, test_results):
+    """Every test with its result: the design doc's plain feedback, kept for comparison (feedback=plain)."""
     lines = []
     for i, (case, result) in enumerate(zip(test_cases, test_results), 1):
-        head = f"{i}. {case['name']}: input {_compact(case['input'])}, expected {_compact(case['expected'])}"
+        head = f"{i}. {case['name']}{' (from the problem statement)' if is_trusted(case) else ''}: input {compact(case['input'], 300)}, expected {compact(case['expected'], 300)}"
         if result["passed"]:
             lines.append(f"{head} -> PASS")
         elif result["error_type"]:
@@ -109,6 +171,3 @@ def format_results(test_cases, test_results):
     return "\n".join(lines)
 
 
-def _compact(value, limit=300):
-    text = json.dumps(value, separators=(", ", ": "))
-    return text if len(text) <= limit else text[:limit] + " ...(cut)"

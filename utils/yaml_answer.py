@@ -4,6 +4,8 @@ Schemas (from docs/design.md):
   tests   {reasoning, test_cases: [{name, input: {param: value}, expected}]}
   code    {reasoning, function_code}                      function_code defines run_code
   revise  {reasoning, test_cases: {1-based index: {name, input, expected}}, function_code}, each optional
+  reflection          {goal, inputs, output, edge_cases}     the problem restated (ReflectOnProblem)
+  failure reflection  {analysis}                             why the code fails (ReflectOnFailure)
 
 Every failure raises AnswerError with a message written for the model, so that the caller can send it
 back and ask again. Values must be plain data (what JSON can hold), because they travel to the sandbox
@@ -187,12 +189,31 @@ def parse_code_answer(text):
     return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
 
 
-def parse_revise_answer(text, test_names, max_tests):
+def parse_reflection_answer(text):
+    """The restatement as short text, one line per key, for the system message of later calls."""
+    data = load_mapping(text)
+    keys = ("goal", "inputs", "output", "edge_cases")
+    missing = [key for key in keys if not str(data.get(key) or "").strip()]
+    if missing:
+        raise AnswerError(f"The restatement needs {', '.join(keys)}; {', '.join(missing)} missing or empty.")
+    return "\n".join(f"{key.replace('_', ' ')}: {' '.join(str(data[key]).split())[:400]}" for key in keys)
+
+
+def parse_failure_reflection(text):
+    data = load_mapping(text)
+    analysis = " ".join(str(data.get("analysis") or "").split())
+    if not analysis:
+        raise AnswerError("The answer needs an analysis: at most three sentences on why the code fails.")
+    return analysis[:600]
+
+
+def parse_revise_answer(text, test_names, max_tests, trusted=()):
     """Corrections keyed by 1-based test number; small models often key them by test name, accepted too.
 
     Numbers just past the last test add new tests, up to max_tests in all. An entry that cannot be used
-    (no such test, a malformed test) is dropped and reported in "ignored", so that one bad entry does
-    not throw away the rest of a revision; only an answer with nothing usable is rejected.
+    (no such test, a malformed test, a change to a `trusted` test) is dropped and reported in "ignored",
+    so that one bad entry does not throw away the rest of a revision; only an answer with nothing usable
+    is rejected, with the reasons, so the model is asked again.
     """
     data = load_mapping(text)
     cases = data.get("test_cases") or {}
@@ -207,6 +228,9 @@ def parse_revise_answer(text, test_names, max_tests):
     for key, case in cases.items():
         try:
             index = _test_index(key, test_names, max_tests)
+            if index in trusted:
+                raise AnswerError(f"Test {index + 1} comes from the problem statement and cannot be changed; "
+                                  "if the code fails it, fix the code.")
             revised[index] = check_test_case(case, f"revised test {index + 1}")
         except AnswerError as exc:
             ignored.append(str(exc))

@@ -1,0 +1,59 @@
+"""--docs: the user's own documentation (files, or folders of text and markdown) as context for the model.
+
+The LangGraph code assistant hands the model a library's docs before it writes code; codeloop does the
+same with whatever the user points at. The text goes into the system message of every call, once per
+run, so it must fit the embedded model's context (4,096 tokens per slot, shared with the problem, the
+instructions and the answer): more than MAX_CHARS is refused with a clear message rather than cut
+where the model would silently lose the part that mattered.
+
+Run alone:  python -m utils.docs_context docs/ notes.md
+"""
+import os
+import sys
+
+MAX_CHARS = 6000  # about 1,500 tokens
+TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
+
+
+class DocsError(ValueError):
+    """The docs cannot be used; the message is one line for the user."""
+
+
+def read_docs(paths):
+    """The files' text, each under a `# <path>` line, in the order given (a folder's files sorted)."""
+    parts = []
+    for path in paths:
+        for file in _files(path):
+            try:
+                with open(file, encoding="utf-8") as f:
+                    text = f.read()
+            except UnicodeDecodeError:
+                raise DocsError(f"--docs {file} is not UTF-8 text") from None
+            except OSError as exc:
+                raise DocsError(f"--docs {file}: {exc.strerror or exc}") from None
+            if text.strip():
+                parts.append(f"# {file}\n{text.strip()}")
+    docs = "\n\n".join(parts)
+    if len(docs) > MAX_CHARS:
+        raise DocsError(f"--docs has {len(docs):,} characters; at most {MAX_CHARS:,} fit the model's context "
+                        "next to the problem: point at the relevant pages only")
+    return docs
+
+
+def _files(path):
+    if os.path.isfile(path):
+        return [path]
+    if os.path.isdir(path):
+        found = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path) for name in names
+                       if name.lower().endswith(TEXT_SUFFIXES))
+        if not found:
+            raise DocsError(f"--docs {path} has no {', '.join(TEXT_SUFFIXES)} files")
+        return found
+    raise DocsError(f"--docs {path}: no such file or folder")
+
+
+if __name__ == "__main__":
+    try:
+        print(read_docs(sys.argv[1:]))
+    except DocsError as exc:
+        sys.exit(f"error: {exc}")

@@ -1,0 +1,105 @@
+"""Feedback on failed tests, one short line per failure, worded for the kind of failure.
+
+On a small local model the prompt's length is the main cost of a call, and a wall of tracebacks buries
+the one fact that matters. So each failure is classified and said in the fewest words that let the
+model act (the kinds, after PromptingTools' AICode feedback):
+
+  import_error   the code imports a module that is not there: use the standard library
+  load_error     the code fails while loading, before any test (the execution check)
+  exception      type, message and the line of run_code that raised
+  timeout        the limit, and the likely cause (an endless loop, or too slow)
+  wrong_answer   input, expected, actual, and where they first differ
+
+("no code found" and "syntax error, line and caret" are said when an answer is parsed: utils/yaml_answer.py.)
+"""
+import ast
+import json
+
+CODE_FILE = "solution.py"  # the file name the sandbox gives the code in tracebacks
+
+
+def classify(result):
+    if result["passed"]:
+        return "passed"
+    if result.get("check") == "import":
+        return "import_error"
+    if result.get("check") == "execution":
+        return "load_error"
+    if result["timed_out"]:
+        return "timeout"
+    if result["error_type"]:
+        return "exception"
+    return "wrong_answer"
+
+
+def failure_line(number, case, result, code, test_timeout):
+    """`number. name: what went wrong`, for a failed test; trusted tests are marked as such."""
+    kind = classify(result)
+    call = f"run_code(**{compact(case['input'])})"
+    head = f"{number}. {case['name']}{' (from the problem statement)' if is_trusted(case) else ''}: "
+    if kind == "timeout":
+        return (head + f"{call} did not finish within the {test_timeout:g} s limit: probably an endless "
+                "loop, or too slow for this input")
+    if kind == "exception":
+        return head + f"{call} raised {result['error_type']}: {result['message'][:160]}{offending_line(result, code)}"
+    return head + f"{call} returned {result['actual'][:160]}, expected {compact(case['expected'])}{difference(case['expected'], result)}"
+
+
+def check_failure(result, code):
+    """What the import check or the execution check found, said once instead of once per test."""
+    error = f"{result['error_type']}: {result['message'][:200]}"
+    if result.get("check") == "import":
+        return (f"The import check failed: {error}. Only the Python standard library is available; "
+                "rewrite run_code without that module.")
+    return f"The code fails while loading, before any test runs: {error}{offending_line(result, code)}"
+
+
+def offending_line(result, code):
+    """', at line N: `source`' for the deepest frame of the traceback that is in the code, else ''."""
+    number = None
+    for line in (result.get("traceback") or "").splitlines():
+        line = line.strip()
+        if line.startswith(f'File "{CODE_FILE}", line '):
+            number = int(line.split(", line ")[1].split(",")[0])
+    lines = (code or "").splitlines()
+    if number is None or not 1 <= number <= len(lines):
+        return ""
+    return f", at line {number}: `{lines[number - 1].strip()[:120]}`"
+
+
+def difference(expected, result):
+    """Where a wrong answer first differs from the expected one, when that is short to say."""
+    try:
+        actual = ast.literal_eval(result["actual"]) if result["actual"] else None  # a repr from the sandbox
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return ""
+    if isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            return f" ({len(actual)} items instead of {len(expected)})"
+        for i, (want, got) in enumerate(zip(expected, actual)):
+            if want != got:
+                return f" (first difference at index {i}: {compact(got, 60)} instead of {compact(want, 60)})"
+    if isinstance(expected, str) and isinstance(actual, str):
+        i = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
+        return f" (first difference at character {i})"
+    if type(expected) is not type(actual) and not (_number(expected) and _number(actual)):
+        return f" (a {_kind(actual)} instead of a {_kind(expected)})"
+    return ""
+
+
+def is_trusted(case):
+    return case.get("origin") in ("statement", "user")
+
+
+def compact(value, limit=200):
+    text = json.dumps(value, separators=(", ", ": "))
+    return text if len(text) <= limit else text[:limit] + " ...(cut)"
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _kind(value):
+    return {dict: "mapping", list: "list", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number" if _number(value) else type(value).__name__)

@@ -1,0 +1,186 @@
+"""The worked examples of a problem statement, read as test cases without asking the model.
+
+A statement's examples are the one source of expected values that the model did not invent, so the
+flow trusts them: Revise may not change them and success requires them. Three common layouts:
+
+  LeetCode   Input: nums = [2,7,11,15], target = 9      (Output on the same or a following line)
+             Output: [0,1]
+  doctest    >>> below_zero([1, 2, -4])
+             True
+  call       move_one_ball([3, 4, 5, 1, 2]) ==> True    (also ==, =>, ->, ➞, "should return")
+
+When the statement admits several right answers ("return any of them"), its examples show only one
+of them, so none is taken. Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
+function's signature ("def name(a, b)" anywhere in the statement) to be named. An example that cannot
+be read exactly is left out rather than guessed: a wrong trusted test could never be corrected.
+
+Run alone to see what a statement yields:  python -m utils.statement_examples examples/two_sum.md
+"""
+import ast
+import json
+import re
+import sys
+
+MARKUP = re.compile(r"`|\*\*(?=[A-Z][a-z]*(?: \d+)?:)|(?<=:)\*\*")  # backticks, **Input:**; "l*****e" may be an answer
+SIGNATURE = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(([^)]*)\)")
+LEETCODE = re.compile(r"\bInput\s*:\s*(?P<input>.+?)\s*\n?\s*Output\s*:\s*(?P<output>[^\n]+)", re.DOTALL)
+SEPARATOR = re.compile(r"\s*(==>|==|=>|->|➞|→|should return|returns)\s*")
+ANY_ORDER = re.compile(r"\bin any order\b", re.IGNORECASE)
+# "If there are multiple answers, return any of them": an example shows one of several right answers
+SEVERAL_ANSWERS = re.compile(r"\bany of them\b|\bmultiple (?:valid |possible )?(?:answers|solutions)\b|"
+                             r"\bany (?:valid|such|possible) (?:answer|solution|one)\b|\breturn any\b", re.IGNORECASE)
+
+
+def says_any_order(problem):
+    """The statement lets the answer list come in any order ("You may return the answer in any order")."""
+    return bool(ANY_ORDER.search(MARKUP.sub("", problem or "")))
+
+
+def statement_examples(problem):
+    """Test cases {name, input, expected, origin: "statement"} read from the problem's worked examples."""
+    text = MARKUP.sub("", problem or "")
+    if SEVERAL_ANSWERS.search(text):
+        return []
+    signature = _signature(text)
+    found = [*_leetcode_examples(text, signature), *_call_examples(text, signature)]
+    cases, seen = [], set()
+    for inputs, expected in found:
+        key = json.dumps(inputs, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            cases.append({"name": f"example_{len(cases) + 1}", "input": inputs, "expected": expected,
+                          "origin": "statement"})
+    return cases
+
+
+def _signature(text):
+    """(function name, [parameter names], number of required parameters) of the last `def` shown, or None."""
+    for match in reversed(list(SIGNATURE.finditer(text))):
+        try:
+            args = ast.parse(f"def f({match.group(2)}): pass").body[0].args
+        except SyntaxError:
+            continue
+        names = [a.arg for a in args.posonlyargs + args.args if a.arg != "self"]
+        return match.group(1), names, len(names) - len(args.defaults)
+    return None
+
+
+def _leetcode_examples(text, signature):
+    for match in LEETCODE.finditer(text):
+        raw_input = match.group("input").strip()
+        if "Input" in raw_input:  # an Input: without its Output:, swallowed the next example
+            continue
+        call = _parse_call(f"f({' '.join(raw_input.split())})")
+        value = _literal(match.group("output"))
+        if call is not None and value is not _UNREADABLE:
+            inputs = _named(call, signature)
+            if inputs is not None:
+                yield inputs, value
+
+
+def _call_examples(text, signature):
+    if signature is None:
+        return
+    name = signature[0]
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        for start in (m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(name)}\s*\(", line)):
+            end = _closing_paren(line, line.index("(", start))
+            if end is None:
+                continue
+            call = _parse_call("f" + line[line.index("(", start):end + 1])
+            rest = line[end + 1:]
+            separator = SEPARATOR.match(rest)
+            if separator:
+                value = _literal(rest[separator.end():])
+            elif line.lstrip().startswith(">>>") and not rest.strip() and number + 1 < len(lines):
+                value = _literal(lines[number + 1])
+            else:
+                continue
+            if call is not None and value is not _UNREADABLE:
+                inputs = _named(call, signature)
+                if inputs is not None:
+                    yield inputs, value
+
+
+def _closing_paren(line, opening):
+    depth, quote = 0, None
+    for i in range(opening, len(line)):
+        char = line[i]
+        if quote:
+            quote = None if char == quote and line[i - 1] != "\\" else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+_UNREADABLE = object()
+_JSON_NAMES = {"true": True, "false": False, "null": None, "None": None, "True": True, "False": False}
+
+
+class _JsonNames(ast.NodeTransformer):
+    def visit_Name(self, node):
+        if node.id in _JSON_NAMES:
+            return ast.copy_location(ast.Constant(_JSON_NAMES[node.id]), node)
+        return node
+
+
+def _value(node):
+    """A literal syntax node as plain JSON data, or _UNREADABLE (names, sets, calls, NaN...)."""
+    try:
+        value = ast.literal_eval(_JsonNames().visit(node))
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return _UNREADABLE
+
+
+def _literal(text):
+    for candidate in (text.strip(), text.strip().rstrip(".,;")):
+        try:
+            return _value(ast.parse(candidate, mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+    return _UNREADABLE
+
+
+def _parse_call(source):
+    """([positional values], {keyword: value}) of a call written as f(...), or None if any is not a literal."""
+    try:
+        call = ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not isinstance(call, ast.Call) or any(k.arg is None for k in call.keywords):
+        return None
+    positional = [_value(arg) for arg in call.args]
+    keywords = {k.arg: _value(k.value) for k in call.keywords}
+    if _UNREADABLE in positional or _UNREADABLE in keywords.values():
+        return None
+    return positional, keywords
+
+
+def _named(call, signature):
+    """The call's arguments keyed by parameter name, or None when they cannot be matched to the signature."""
+    positional, keywords = call
+    if signature is None:
+        return keywords if keywords and not positional else None
+    _, names, required = signature
+    if len(positional) > len(names) or any(k not in names for k in keywords):
+        return None
+    inputs = dict(zip(names, positional))
+    if set(inputs) & set(keywords):
+        return None
+    inputs.update(keywords)
+    return inputs if all(name in inputs for name in names[:required]) else None
+
+
+if __name__ == "__main__":
+    statement = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
+    for case in statement_examples(statement):
+        print(f"{case['name']}: run_code(**{json.dumps(case['input'])}) == {json.dumps(case['expected'])}")
+    print(f"answer order matters: {not says_any_order(statement)}")
