@@ -115,7 +115,8 @@ class ModelStep(Step):
             return ModelFailure(str(exc))
         raise exc
 
-    def model_failed(self, shared, failure):
+    def without_answer(self, shared, failure):
+        """The step got no answer: the budget was spent (-> exhausted) or the model failed (-> model_failed)."""
         if isinstance(failure, BudgetSpent):
             shared["message"] = failure.message
             shared["record"].event("budget_spent", say=f"{type(self).__name__}: {failure.message}")
@@ -144,7 +145,7 @@ class ReflectOnProblem(ModelStep):
 
     def post(self, shared, inputs, answer):
         if isinstance(answer, ModelFailure):
-            return self.model_failed(shared, answer)
+            return self.without_answer(shared, answer)
         shared["reflection"] = answer
         shared["record"].event("reflection", say="  problem restated", reflection=answer)
         return "default"
@@ -180,7 +181,7 @@ class GenerateTestCases(ModelStep):
 
     def post(self, shared, inputs, answer):
         if isinstance(answer, ModelFailure):
-            return self.model_failed(shared, answer)
+            return self.without_answer(shared, answer)
         cases = _unique_names(answer["test_cases"])
         shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
         names = ", ".join(case["name"] for case in cases)
@@ -214,7 +215,7 @@ class ImplementFunction(ModelStep):
 
     def post(self, shared, inputs, answers):
         if isinstance(answers, ModelFailure):
-            return self.model_failed(shared, answers)
+            return self.without_answer(shared, answers)
         new = [add_attempt(shared, answer["function_code"], None, "implement") for answer in answers]
         shared["function_code"] = answers[0]["function_code"]
         lines = answers[0]["function_code"].count("\n")
@@ -396,7 +397,7 @@ class ReflectOnFailure(ModelStep):
 
     def post(self, shared, inputs, answer):
         if isinstance(answer, ModelFailure):
-            return self.model_failed(shared, answer)
+            return self.without_answer(shared, answer)
         _note(shared["attempts"], shared["current"], f"your analysis of this failure: {answer}")
         shared["record"].event("failure_reflection", say="  failure analysed", attempt=shared["current"], reflection=answer)
         return "default"
@@ -438,7 +439,7 @@ class Revise(ModelStep):
 
     def post(self, shared, inputs, answers):
         if isinstance(answers, ModelFailure):
-            return self.model_failed(shared, answers)
+            return self.without_answer(shared, answers)
         # Tests are shared by every branch: the first sample that corrects any sets them for all.
         answer = next((a for a in answers if a["test_cases"]), answers[0])
         tests = list(shared["test_cases"])

@@ -18,3 +18,11 @@ def test_matches(actual, expected):
 ])
 def test_mismatches(actual, expected):
     assert not outputs_match(actual, expected)
+
+
+def test_in_any_order_compares_the_top_level_list_as_a_multiset():
+    assert outputs_match([1, 0], [0, 1], any_order=True)
+    assert outputs_match([[3, 4], [1.0000000001, 2]], [[1, 2], [3, 4]], any_order=True)
+    assert not outputs_match([[2, 1]], [[1, 2]], any_order=True), "only the top level"
+    assert not outputs_match([1, 1, 0], [0, 1, 0], any_order=True), "counts matter"
+    assert not outputs_match([1, 0], [0, 1]), "order matters unless the statement says otherwise"

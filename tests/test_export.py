@@ -37,3 +37,10 @@ def test_the_exported_tests_fail_against_a_wrong_solution(tmp_path):
 
 def test_nothing_is_written_without_material(tmp_path):
     assert write_outputs(str(tmp_path), None, []) == []
+
+
+def test_an_any_order_answer_is_judged_as_the_run_judged_it(tmp_path):
+    reordered = GOOD.replace("return (0, 1)", "return (1, 0)")
+    write_outputs(str(tmp_path), reordered, CASES, any_order=True)
+    result = run_pytest(tmp_path)
+    assert result.returncode == 0 and "3 passed" in result.stdout, result.stdout

@@ -157,3 +157,46 @@ def test_ctrl_c_exits_130_and_keeps_the_record(stub, tmp_path, script, wait_for)
     assert time.monotonic() - started < 5 and "Traceback" not in rest
     record = json.loads((tmp_path / "run.json").read_text())
     assert record["status"] == "interrupted" and record["finished_at"]
+
+
+def test_show_tree_prints_every_attempt_with_its_score(stub, tmp_path):
+    stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--show-tree", stub=stub)
+    assert result.returncode == 0, result.stderr
+    tree = result.stderr.split("attempts:\n", 1)[1].splitlines()
+    assert tree[0].startswith("attempt 1 (implement, round 0): tests 1/3, statement 1/1")
+    assert tree[1].startswith("├─ attempt 2 (revise, round 1): tests 1/3, statement 0/1") and "rejected, broke test 1" in tree[1]
+    assert tree[2].startswith("└─ attempt 3 (revise, round 2): tests 3/3, statement 1/1") and "solved" in tree[2]
+    shown = subprocess.run([sys.executable, "-m", "utils.search_tree", str(tmp_path / "run.json")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60).stdout.splitlines()
+    assert shown == tree[:3], "the record keeps the tree the run printed"
+
+
+def test_docs_go_to_the_model_with_the_problem(stub, tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "hashing.md").write_text("Use a dict from value to index: one pass.")
+    (tmp_path / "docs" / "image.png").write_bytes(b"\x89PNG")
+    stub.add(a.TESTS, a.GOOD_CODE)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path / "out"), "--docs", str(tmp_path / "docs"), stub=stub)
+    assert result.returncode == 0, result.stderr
+    system = stub.requests[0]["messages"][0]["content"]
+    assert "Documentation the user gave for this problem:" in system and "one pass." in system
+    assert "PNG" not in system
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--docs", "no/such/file.md"], "--docs no/such/file.md: no such file or folder"),
+    (["--samples", "0"], "argument --samples: expected a whole number from 1 to 1000"),
+    (["--search", "random"], "argument --search: invalid choice: 'random'"),
+    (["--max-tokens", "lots"], "argument --max-tokens: expected a whole number of tokens"),
+])
+def test_bad_search_and_docs_options_exit_2_with_one_line(tmp_path, args, message):
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), *args, env=cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1"))
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_docs_too_long_for_the_context_are_refused(tmp_path):
+    (tmp_path / "big.txt").write_text("x" * 7000)
+    result = codeloop(a.TWO_SUM, "--docs", str(tmp_path / "big.txt"), env=cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1"))
+    assert result.returncode == 2 and "--docs has 7,0" in result.stderr and "at most 6,000 fit" in result.stderr

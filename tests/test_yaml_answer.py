@@ -188,3 +188,27 @@ def test_a_reasoning_that_runs_on_over_a_numbered_list_is_read():
     parsed = parse_code_answer(answer)
     assert parsed["reasoning"].startswith("We can use the following approach:\n1. Find the suffix.")
     assert "def run_code(s)" in parsed["function_code"]
+
+
+def test_a_reflection_needs_all_four_parts():
+    from utils.yaml_answer import parse_reflection_answer
+    text = "goal: add\ninputs: a, b\noutput: |\n  the sum,\n  an int\nedge_cases: negatives"
+    assert parse_reflection_answer(text) == "goal: add\ninputs: a, b\noutput: the sum, an int\nedge cases: negatives"
+    with pytest.raises(AnswerError, match="edge_cases missing or empty"):
+        parse_reflection_answer("goal: add\ninputs: a\noutput: b")
+
+
+def test_a_failure_analysis_is_one_short_text():
+    from utils.yaml_answer import parse_failure_reflection
+    assert parse_failure_reflection("analysis: The loop\n  stops early.") == "The loop stops early."
+    with pytest.raises(AnswerError, match="needs an analysis"):
+        parse_failure_reflection("reasoning: hm")
+
+
+def test_a_revision_of_a_trusted_test_is_refused_but_the_rest_is_kept():
+    text = "test_cases:\n  1: {input: {x: 1}, expected: 5}\n  2: {input: {x: 2}, expected: 4}\n"
+    answer = parse_revise_answer(text, test_names=["a", "b"], max_tests=8, trusted=[0])
+    assert list(answer["test_cases"]) == [1] and "Test 1 comes from the problem statement" in answer["ignored"][0]
+    with pytest.raises(AnswerError, match="Test 1 comes from the problem statement and cannot be changed"):
+        parse_revise_answer("test_cases:\n  1: {input: {x: 1}, expected: 5}\n", test_names=["a"], max_tests=8,
+                            trusted=[0])

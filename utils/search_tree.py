@@ -101,7 +101,7 @@ def render(attempts):
 
 
 def describe(a):
-    if a["results"] is None:
+    if a["status"] == "new":
         return f"attempt {a['id']} ({a['source']}): not run"
     mean = a["value"] / a["visits"] if a["visits"] else 0.0
     trusted = f", statement {a['trusted_passed']}/{a['trusted_total']}" if a["trusted_total"] else ""

@@ -33,7 +33,7 @@ SEVERAL_ANSWERS = re.compile(r"\bany of them\b|\bmultiple (?:valid |possible )?(
 
 def says_any_order(problem):
     """The statement lets the answer list come in any order ("You may return the answer in any order")."""
-    return bool(ANY_ORDER.search(MARKUP.sub("", problem or "")))
+    return bool(ANY_ORDER.search(re.sub(r"[*_`]", "", problem or "")))  # "in **any order**" too
 
 
 def statement_examples(problem):

@@ -1,0 +1,49 @@
+"""utils/feedback.py: each kind of failure in one short line that says what the model needs to act."""
+from utils.feedback import check_failure, classify, failure_line
+
+CODE = "def run_code(nums):\n    total = 0\n    return nums[5]\n"
+CASE = {"name": "short", "input": {"nums": [1, 2]}, "expected": [1, 2, 3], "origin": "model"}
+
+
+def result(**fields):
+    return {"passed": False, "actual": "", "error_type": None, "message": "", "traceback": "", "timed_out": False,
+            **fields}
+
+
+def test_wrong_answer_says_input_expected_actual_and_where_they_differ():
+    line = failure_line(2, CASE, result(actual="[1, 2, 4]"), CODE, 2)
+    assert line == ('2. short: run_code(**{"nums": [1, 2]}) returned [1, 2, 4], expected [1, 2, 3] '
+                    "(first difference at index 2: 4 instead of 3)")
+    assert "(2 items instead of 3)" in failure_line(1, CASE, result(actual="[1, 2]"), CODE, 2)
+    assert "(a string instead of a list)" in failure_line(1, CASE, result(actual="'x'"), CODE, 2)
+    assert "(first difference at character 1)" in failure_line(1, {**CASE, "expected": "abc"}, result(actual="'axc'"), CODE, 2)
+
+
+def test_an_exception_names_the_line_of_the_code_that_raised():
+    traceback = ('  File "solution.py", line 3, in run_code\n    return nums[5]\nIndexError: list index out of range')
+    failed = result(error_type="IndexError", message="list index out of range", traceback=traceback)
+    assert classify(failed) == "exception"
+    assert failure_line(1, CASE, failed, CODE, 2).endswith(
+        "raised IndexError: list index out of range, at line 3: `return nums[5]`")
+
+
+def test_a_timeout_states_the_limit_and_the_likely_cause():
+    line = failure_line(1, CASE, result(timed_out=True, error_type="Timeout"), CODE, 1.5)
+    assert "did not finish within the 1.5 s limit: probably an endless loop, or too slow" in line
+
+
+def test_trusted_tests_are_marked():
+    line = failure_line(1, {**CASE, "origin": "statement"}, result(actual="[]"), CODE, 2)
+    assert line.startswith("1. short (from the problem statement): ")
+
+
+def test_failed_checks_are_said_once_with_their_own_advice():
+    imported = result(check="import", error_type="ModuleNotFoundError", message="No module named 'numpy'")
+    assert classify(imported) == "import_error"
+    assert check_failure(imported, CODE).startswith("The import check failed: ModuleNotFoundError: No module named "
+                                                    "'numpy'. Only the Python standard library is available")
+    loading = result(check="execution", error_type="NameError", message="name 'x' is not defined",
+                     traceback='  File "solution.py", line 2, in <module>\nNameError')
+    assert classify(loading) == "load_error"
+    assert check_failure(loading, CODE) == ("The code fails while loading, before any test runs: NameError: "
+                                            "name 'x' is not defined, at line 2: `total = 0`")

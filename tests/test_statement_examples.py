@@ -1,0 +1,63 @@
+"""utils/statement_examples.py: worked examples read as trusted tests, in each layout, without guessing."""
+from utils.statement_examples import says_any_order, statement_examples
+
+
+def inputs_and_expected(text):
+    return [(case["input"], case["expected"]) for case in statement_examples(text)]
+
+
+def test_leetcode_layout_on_one_line_or_two_with_json_literals():
+    text = """Example 1:
+**Input:** nums = [2,7,11,15], target = 9
+**Output:** [0,1]
+Example 2: Input: s = "a, b", flag = true Output: null"""
+    assert inputs_and_expected(text) == [({"nums": [2, 7, 11, 15], "target": 9}, [0, 1]),
+                                         ({"s": "a, b", "flag": True}, None)]
+    assert all(case["origin"] == "statement" for case in statement_examples(text))
+    assert [case["name"] for case in statement_examples(text)] == ["example_1", "example_2"]
+
+
+def test_doctest_and_arrow_calls_are_named_by_the_signature():
+    text = """Return the sum of a and b times c.
+>>> mul_add(1, 2)
+3
+>>> mul_add(1, 2, c=3)
+9
+mul_add(0, 5) ==> 5
+mul_add(2, 2) ➞ 4.
+Function signature: def mul_add(a, b, c=1)"""
+    assert inputs_and_expected(text) == [({"a": 1, "b": 2}, 3), ({"a": 1, "b": 2, "c": 3}, 9),
+                                         ({"a": 0, "b": 5}, 5), ({"a": 2, "b": 2}, 4)]
+
+
+def test_what_cannot_be_read_exactly_is_left_out():
+    text = """def f(a, b):
+f(1) == 2
+f(1, 2, 3) == 6
+f(x) == 1
+f({1, 2}, 3) == 3
+Input: a = 1, b = 2
+Output: 3 (because 1 + 2)
+f(3, 4) == 7"""
+    assert inputs_and_expected(text) == [({"a": 3, "b": 4}, 7)], "missing, extra, unknown and non-JSON arguments"
+
+
+def test_no_signature_means_only_named_inputs():
+    assert inputs_and_expected("sum_two(1, 2) == 3") == []
+    assert inputs_and_expected("Input: x = 1\nOutput: 2") == [({"x": 1}, 2)]
+
+
+def test_a_statement_with_several_right_answers_gives_no_trusted_tests():
+    text = "Input: s = \"tree\"\nOutput: \"eert\"\nIf there are multiple answers, return any of them."
+    assert statement_examples(text) == []
+
+
+def test_the_same_input_twice_is_one_test_and_markup_inside_values_is_kept():
+    text = 'Input: s = "l*****e"\nOutput: "a**b"\nInput: s = "l*****e"\nOutput: "a**b"'
+    assert inputs_and_expected(text) == [({"s": "l*****e"}, "a**b")]
+
+
+def test_any_order():
+    assert says_any_order("You may return the answer in **any order**.")
+    assert says_any_order("You can return the answer in any order.")
+    assert not says_any_order("Return the indices in increasing order.")
