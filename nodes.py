@@ -90,9 +90,10 @@ class ModelStep(Step):
                 "settings": settings, "budget_spent": spent,
                 "on_call": partial(shared["record"].model_call, type(self).__name__)}
 
-    def ask(self, inputs, request, parse, temperature=None):
+    def ask(self, inputs, request, parse, temperature=None, max_tokens=None):
         settings = inputs["settings"]
         model = settings.model if temperature is None else replace(settings.model, temperature=temperature)
+        model = model if max_tokens is None else replace(model, max_tokens=min(model.max_tokens, max_tokens))
         return ask_for_yaml(conversation(inputs["problem"], request), parse, model,
                             inputs["on_call"], settings.answer_attempts)
 
@@ -134,6 +135,11 @@ def spent_budget(inputs):
     return BudgetSpent("the model call or token budget is spent") if inputs["budget_spent"] else None
 
 
+# A reflection is a few sentences; a cap well under the usual one stops a runaway list of edge cases
+# early (one ran to 1,500 tokens, about 200 s here), and a reflection that fails is skipped, not fatal.
+REFLECTION_TOKENS = 400
+
+
 class ReflectOnProblem(ModelStep):
     working = "asking the model to restate the problem"
 
@@ -141,11 +147,15 @@ class ReflectOnProblem(ModelStep):
         return self.model_inputs(shared)
 
     def exec(self, inputs):
-        return spent_budget(inputs) or self.ask(inputs, reflect_request(), parse_reflection_answer)
+        return spent_budget(inputs) or self.ask(inputs, reflect_request(), parse_reflection_answer,
+                                                max_tokens=REFLECTION_TOKENS)
 
     def post(self, shared, inputs, answer):
-        if isinstance(answer, ModelFailure):
+        if isinstance(answer, BudgetSpent):
             return self.without_answer(shared, answer)
+        if isinstance(answer, ModelFailure):
+            shared["record"].event("reflection_skipped", say=f"  no usable restatement; going on without: {answer.message}")
+            return "default"
         shared["reflection"] = answer
         shared["record"].event("reflection", say="  problem restated", reflection=answer)
         return "default"
@@ -393,11 +403,14 @@ class ReflectOnFailure(ModelStep):
 
     def exec(self, inputs):
         request = failure_reflection_request(inputs["function_code"], failure_report(inputs))
-        return spent_budget(inputs) or self.ask(inputs, request, parse_failure_reflection)
+        return spent_budget(inputs) or self.ask(inputs, request, parse_failure_reflection, max_tokens=REFLECTION_TOKENS)
 
     def post(self, shared, inputs, answer):
-        if isinstance(answer, ModelFailure):
+        if isinstance(answer, BudgetSpent):
             return self.without_answer(shared, answer)
+        if isinstance(answer, ModelFailure):
+            shared["record"].event("failure_reflection_skipped", say=f"  no usable analysis; revising without: {answer.message}")
+            return "default"
         _note(shared["attempts"], shared["current"], f"your analysis of this failure: {answer}")
         shared["record"].event("failure_reflection", say="  failure analysed", attempt=shared["current"], reflection=answer)
         return "default"

@@ -173,3 +173,14 @@ def test_the_call_budget_ends_the_run_with_the_best_version(make_shared, stub):
     shared = run_flow(make_shared(a.TWO_SUM, max_calls=2))
     assert shared["status"] == "unsolved" and len(stub.requests) == 2
     assert "range(len(nums))" in shared["function_code"] and "passes 1 of 3 tests" in shared["message"]
+
+
+def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
+    runaway = {"text": "goal: x\nedge_cases:\n  - a\n  - a", "finish_reason": "length"}
+    stub.add(runaway, runaway, runaway, a.TESTS, a.BUGGY_CODE, " ", " ", " ", a.REVISE_CODE)
+    shared = make_shared(a.TWO_SUM, reflect=True, reflect_on_failures=True)
+    create_flow(shared["settings"]).run(shared)
+    assert shared["status"] == "solved" and shared["reflection"] == ""
+    kinds = [e["kind"] for e in shared["record"].data["events"]]
+    assert "reflection_skipped" in kinds and "failure_reflection_skipped" in kinds
+    assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == 1500

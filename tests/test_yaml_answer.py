@@ -198,11 +198,12 @@ def test_a_reflection_needs_all_four_parts():
         parse_reflection_answer("goal: add\ninputs: a\noutput: b")
 
 
-def test_a_failure_analysis_is_one_short_text():
+def test_a_failure_analysis_is_one_short_text_and_prose_will_do():
     from utils.yaml_answer import parse_failure_reflection
     assert parse_failure_reflection("analysis: The loop\n  stops early.") == "The loop stops early."
+    assert parse_failure_reflection("The code fails: it\nstops early.") == "The code fails: it stops early."
     with pytest.raises(AnswerError, match="needs an analysis"):
-        parse_failure_reflection("reasoning: hm")
+        parse_failure_reflection("  ")
 
 
 def test_a_revision_of_a_trusted_test_is_refused_but_the_rest_is_kept():

@@ -200,8 +200,12 @@ def parse_reflection_answer(text):
 
 
 def parse_failure_reflection(text):
-    data = load_mapping(text)
-    analysis = " ".join(str(data.get("analysis") or "").split())
+    """The analysis; prose without YAML is taken as it is (the model often answers a "why" in prose)."""
+    try:
+        data = load_mapping(text)
+    except AnswerError:
+        data = {"analysis": text}
+    analysis = " ".join(str(data.get("analysis") or (text if not FENCE.search(text or "") else "")).split())
     if not analysis:
         raise AnswerError("The answer needs an analysis: at most three sentences on why the code fails.")
     return analysis[:600]
