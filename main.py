@@ -97,10 +97,10 @@ def parse_args(argv):
     parser.add_argument("--docs", action="append", metavar="PATH", default=[],  # repeated, so it cannot swallow the problem
                         help="a documentation file or folder (.md, .txt, .rst) given to the model as context; "
                         "repeat for several")
-    parser.add_argument("--samples", type=positive_int, default=1, metavar="N",
-                        help="candidates per code-writing step, scored by the tests (default 1)")
-    parser.add_argument("--search", choices=POLICIES, default="best",
-                        help="which attempt to revise next: latest, best (default), uct or thompson")
+    parser.add_argument("--samples", type=positive_int, default=Settings.samples, metavar="N",
+                        help=f"candidates per code-writing step, scored by the tests (default {Settings.samples})")
+    parser.add_argument("--search", choices=POLICIES, default=Settings.search,
+                        help=f"which attempt to revise next: latest, best, uct or thompson (default {Settings.search})")
     parser.add_argument("--max-calls", type=positive_int, metavar="N", help="stop after N model calls")
     parser.add_argument("--max-tokens", type=positive_tokens, metavar="N",
                         help="stop after N tokens (prompt + completion) in all")

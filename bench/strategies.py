@@ -19,12 +19,12 @@ def strategy(name, summary):
 
 @strategy("single-shot", "one ImplementFunction call, no tests, no retry: the plain model")
 def single_shot(model, isolation):
-    return Settings(model=model, isolation=isolation, answer_attempts=1), create_single_shot_flow()
+    return Settings(model=model, isolation=isolation, answer_attempts=1, samples=1), create_single_shot_flow()
 
 
 # The design doc's spine: each row after it adds one idea on top of the row before (an ablation).
 DESIGN_DOC = dict(max_iterations=5, answer_attempts=1, revise_adds_tests=False, trust_examples=False,
-                  anchors=False, feedback="plain", search="latest")
+                  anchors=False, feedback="plain", samples=1, search="latest")
 TRUST = {**DESIGN_DOC, "trust_examples": True, "anchors": True, "search": "best"}
 FEEDBACK = {**TRUST, "feedback": "classified"}
 REFLECT = {**FEEDBACK, "reflect": True, "reflect_on_failures": True}
@@ -49,4 +49,4 @@ strategy("reflect", "feedback + the problem restated before the tests and a fail
                     "each revision")(looping(REFLECT))
 strategy("uct", "feedback + 2 samples per step, the attempt to revise chosen by UCT")(looping(UCT))
 strategy("thompson", "feedback + 2 samples per step, the attempt to revise chosen by Thompson sampling")(looping(THOMPSON))
-strategy("full", "everything main.py runs by default (answer retries, Revise may add tests)")(looping({}))
+strategy("full", "main.py's defaults: uct's settings (the measured best) plus answer retries")(looping({}))

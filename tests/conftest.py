@@ -20,13 +20,17 @@ def stub():
         yield server
 
 
+ONE_PATH = {"samples": 1, "search": "best", "revise_adds_tests": True}
+
+
 @pytest.fixture
 def make_shared(stub, tmp_path):
-    """A fresh shared store talking to the stub server, as main.py builds it."""
+    """A fresh shared store talking to the stub server, as main.py builds it. The scripts hold one
+    answer per model step, so one sample per step unless a test asks for more."""
     def make(problem="Return the indices of two numbers in nums that add up to target.", **overrides):
         model = ModelConfig(model="stub-model", base_url=stub.base_url, max_retries=2, timeout_s=5)
         settings = Settings(model=model, limits=Limits(test_timeout=1, batch_timeout=10),
-                            isolation=best_isolation(), **overrides)
+                            isolation=best_isolation(), **{**ONE_PATH, **overrides})
         record = RunRecord(str(tmp_path / "run.json"), problem, settings.describe())
         return new_store(problem, settings, record)
     return make

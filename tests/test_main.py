@@ -25,6 +25,8 @@ def cli_env(stub=None, **extra):
 
 
 def codeloop(*args, stub=None, stdin=None, cwd=ROOT, env=None):
+    if "--samples" not in args:  # the scripts hold one answer per model step
+        args = (*args, "--samples", "1")
     return subprocess.run([sys.executable, MAIN, *args], input=stdin, capture_output=True, text=True,
                           cwd=cwd, env=env or cli_env(stub), timeout=120)
 
