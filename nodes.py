@@ -133,6 +133,15 @@ class ModelStep(Step):
         return "model_failed"
 
 
+    def skip(self, shared, failure, event, say):
+        """For an optional step (a reflection): a spent budget still ends the run, but an unusable
+        answer or a failing endpoint only skips the step."""
+        if isinstance(failure, BudgetSpent):
+            return self.without_answer(shared, failure)
+        shared["record"].event(event, say=f"  {say}: {failure.message}")
+        return "default"
+
+
 class BudgetSpent(ModelFailure):
     """The run's --max-calls or --max-tokens is used up; the step did not ask the model."""
 
@@ -157,11 +166,8 @@ class ReflectOnProblem(ModelStep):
                                                 max_tokens=REFLECTION_TOKENS)
 
     def post(self, shared, inputs, answer):
-        if isinstance(answer, BudgetSpent):
-            return self.without_answer(shared, answer)
         if isinstance(answer, ModelFailure):
-            shared["record"].event("reflection_skipped", say=f"  no usable restatement; going on without: {answer.message}")
-            return "default"
+            return self.skip(shared, answer, "reflection_skipped", "no usable restatement; going on without")
         shared["reflection"] = answer
         shared["record"].event("reflection", say="  problem restated", reflection=answer)
         return "default"
@@ -331,13 +337,15 @@ class RunTests(Step, ParallelBatchNode):
             gathered.setdefault(attempt_id, []).extend(pairs)
         for attempt_id, pairs in gathered.items():
             by_id[attempt_id]["results"] = [result for _, result in sorted(pairs, key=lambda pair: pair[0])]
-        for a in attempts:
-            if a["status"] == "new" and isinstance(a["check"], dict):  # failed a check: no test ran
+        fresh = [a for a in attempts if a["status"] == "new"]  # made by the step before this round
+        for a in fresh:
+            if isinstance(a["check"], dict):  # failed a check: no test ran
                 a["results"] = [{**NOT_RUN, **a["check"]} for _ in tests]
-            if a["id"] in gathered or a["status"] == "new":
-                a["tests_version"] = shared["tests_version"]
-                score(a, tests)
-        for a in [a for a in attempts if a["status"] == "new"]:
+        judged_now = [a for a in attempts if a["id"] in gathered or a in fresh]
+        for a in judged_now:
+            a["tests_version"] = shared["tests_version"]
+            score(a, tests)
+        for a in fresh:
             self.settle(a, by_id, settings.anchors)
             backpropagate(attempts, a)
         shared["iteration"] += 1
@@ -348,9 +356,9 @@ class RunTests(Step, ParallelBatchNode):
         self.make_current(shared, current)
         passed, total = current["passed"], current["total"]
         round_summary = [{k: a[k] for k in ("id", "parent", "passed", "total", "trusted_passed", "trusted_total",
-                                            "reward", "status", "broke")} for a in attempts if a["id"] in gathered or a["round"] == shared["iteration"] - 1]
+                                            "reward", "status", "broke")} for a in judged_now]
         shared["record"].event("test_run", say=f"  iteration {shared['iteration']}/{settings.max_iterations}: "
-                               f"{passed}/{total} tests pass{self.trusted_note(current)}{self.attempts_note(attempts, shared)}",
+                               f"{passed}/{total} tests pass{self.trusted_note(current)}{self.attempts_note(fresh)}",
                                iteration=shared["iteration"], attempt=current["id"], passed=passed, total=total,
                                results=current["results"], attempts=round_summary)
         if solved:
@@ -382,10 +390,9 @@ class RunTests(Step, ParallelBatchNode):
         return f" (statement examples {attempt['trusted_passed']}/{attempt['trusted_total']})" if attempt["trusted_total"] else ""
 
     @staticmethod
-    def attempts_note(attempts, shared):
-        this_round = [a for a in attempts if a["round"] == shared["iteration"] - 1 and a["status"] != "new"]
-        rejected = [a for a in this_round if a["status"] == "rejected"]
-        parts = [f"{len(this_round)} new attempts"] if len(this_round) > 1 else []
+    def attempts_note(fresh):
+        rejected = [a for a in fresh if a["status"] == "rejected"]
+        parts = [f"{len(fresh)} new attempts"] if len(fresh) > 1 else []
         parts += [f"attempt {a['id']} rejected: it broke {', '.join(a['broke'])}" for a in rejected]
         return f"; {'; '.join(parts)}" if parts else ""
 
@@ -412,11 +419,8 @@ class ReflectOnFailure(ModelStep):
         return spent_budget(inputs) or self.ask(inputs, request, parse_failure_reflection, max_tokens=REFLECTION_TOKENS)
 
     def post(self, shared, inputs, answer):
-        if isinstance(answer, BudgetSpent):
-            return self.without_answer(shared, answer)
         if isinstance(answer, ModelFailure):
-            shared["record"].event("failure_reflection_skipped", say=f"  no usable analysis; revising without: {answer.message}")
-            return "default"
+            return self.skip(shared, answer, "failure_reflection_skipped", "no usable analysis; revising without")
         _note(shared["attempts"], shared["current"], f"your analysis of this failure: {answer}")
         shared["record"].event("failure_reflection", say="  failure analysed", attempt=shared["current"], reflection=answer)
         return "default"
@@ -448,11 +452,10 @@ class Revise(ModelStep):
         return {**self.model_inputs(shared), **branch_view(shared)}
 
     def exec(self, inputs):
-        request = revise_request(inputs["function_code"], failure_report(inputs), inputs["notes"],
-                                 any(is_trusted(case) for case in inputs["test_cases"]))
+        trusted = [i for i, case in enumerate(inputs["test_cases"]) if is_trusted(case)]
+        request = revise_request(inputs["function_code"], failure_report(inputs), inputs["notes"], bool(trusted))
         names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
-        trusted = [i for i, case in enumerate(inputs["test_cases"]) if is_trusted(case)]
         parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=trusted)
         return spent_budget(inputs) or self.ask_samples(inputs, request, parse)
 

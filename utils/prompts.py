@@ -77,17 +77,22 @@ function_code: |
 ```"""
 
 
-def revise_request(function_code, failure_report, notes=(), has_trusted=False):
-    trusted = ("Tests marked (from the problem statement) are right: never change them; fix the code.\n"
-               if has_trusted else "")
-    earlier = "".join(f"- {note}\n" for note in notes)
+def failing_code(function_code, failure_report):
+    """The code and its results, as Revise and ReflectOnFailure both open their request."""
     return f"""run_code fails some tests. The code:
 ```python
 {function_code.rstrip()}
 ```
 
 Results:
-{failure_report}
+{failure_report}"""
+
+
+def revise_request(function_code, failure_report, notes=(), has_trusted=False):
+    trusted = ("Tests marked (from the problem statement) are right: never change them; fix the code.\n"
+               if has_trusted else "")
+    earlier = "".join(f"- {note}\n" for note in notes)
+    return f"""{failing_code(function_code, failure_report)}
 {f"{chr(10)}Earlier on this code:{chr(10)}{earlier}" if earlier else ""}
 {trusted}For each failing test decide, from the problem statement, whether the test's expected value is wrong
 (then correct the test) or the code is wrong (then fix the code), or both. Recompute expected values
@@ -116,13 +121,7 @@ edge_cases: <the tricky inputs: empty, one element, duplicates, negatives, ties,
 
 
 def failure_reflection_request(function_code, failure_report):
-    return f"""run_code fails some tests. The code:
-```python
-{function_code.rstrip()}
-```
-
-Results:
-{failure_report}
+    return f"""{failing_code(function_code, failure_report)}
 
 Do not write code yet. Explain in at most three sentences why the code fails: which step is wrong,
 or which test's expected value contradicts the problem statement.

@@ -21,6 +21,8 @@ import math
 import random
 import sys
 
+from utils.feedback import is_trusted
+
 POLICIES = ("latest", "best", "uct", "thompson")
 EXPLORATION = 1.0  # UCT's c; rewards lie in [0, 1]
 
@@ -28,7 +30,7 @@ EXPLORATION = 1.0  # UCT's c; rewards lie in [0, 1]
 def score(attempt, test_cases):
     """Fill in the attempt's counts and reward from its results on the current tests."""
     results = attempt["results"] = attempt["results"] or []
-    trusted = [r["passed"] for case, r in zip(test_cases, results) if case.get("origin") in ("statement", "user")]
+    trusted = [r["passed"] for case, r in zip(test_cases, results) if is_trusted(case)]
     attempt.update(passed=sum(r["passed"] for r in results), total=len(results),
                    trusted_passed=sum(trusted), trusted_total=len(trusted))
     share = attempt["passed"] / attempt["total"] if attempt["total"] else 0.0
