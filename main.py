@@ -25,11 +25,14 @@ from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
 from utils.search_tree import POLICIES
 from utils.search_tree import render as render_tree
+from utils.terminal import NoTerminal, Terminal, require_terminal
+from utils.user_tests import UserTestsError, read_user_tests
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_failed": EXIT_MODEL,
                   "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED,
-                  "untested": EXIT_SOLVED}  # only the benchmark's single-shot flow ends "untested"
+                  "stopped": EXIT_UNSOLVED,  # the person finished early (--interactive)
+                  "untested": EXIT_SOLVED}  # no tests to run: the single-shot baseline, or every test deleted
 
 EPILOG = """model endpoint:
   With no OPENAI_BASE_URL, no OPENAI_API_KEY and no --base-url (or with --local), codeloop runs an
@@ -52,11 +55,25 @@ trust and search:
   revision that breaks a test its parent passed is rejected, and an unsolved run hands over its best
   version (most examples passed, then most tests), saying what still fails.
 
+interactive (--interactive, needs a terminal):
+  The model may first ask you one question about the problem. Then, after the tests are written and
+  after each failed round, you see the tests (and the results and the code) and type a command:
+    a  accept and go on          t  edit the tests in $EDITOR     d N  delete test N
+    n  add a test                c  edit the code in $EDITOR      f TEXT  feedback for the model
+    q  finish now, keeping the best version so far                ?  list the commands
+  Tests you write or edit are trusted, like those of --tests FILE.
+
+your tests (--tests FILE):
+  YAML or JSON: a list of {name, input: {argument: value}, expected}, or a mapping with tests: [...].
+  Or a pytest file with a module-level CASES list (the test_solution.py of an earlier run): it is
+  read, never run. Your tests are trusted: the model may not change them. If every test is deleted,
+  the code is still checked: it must parse, import and load.
+
 exit codes:
-  0    solved: every test passes
-  1    not solved within --max-iterations
+  0    solved: every test passes (or no tests were left and the code loads)
+  1    not solved within --max-iterations, or you finished early (--interactive)
   2    bad usage or input (blank problem, missing or binary file, too long, no endpoint configured,
-       --docs missing or too long)
+       --docs or --tests missing or malformed, --interactive without a terminal)
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded
        model could not be set up or started
   4    internal error (the sandbox could not start, or a bug); details in run.json
@@ -78,6 +95,10 @@ class UsageError(Exception):
 
 
 def parse_args(argv):
+    return build_parser().parse_args(argv)
+
+
+def build_parser():
     parser = CliParser(prog="main.py", description="Write tests and a solution for a coding problem, "
                        "run them in a sandbox and revise until they pass.", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -97,6 +118,17 @@ def parse_args(argv):
     parser.add_argument("--docs", action="append", metavar="PATH", default=[],  # repeated, so it cannot swallow the problem
                         help="a documentation file or folder (.md, .txt, .rst) given to the model as context; "
                         "repeat for several")
+    parser.add_argument("--tests", metavar="FILE",
+                        help="your own test cases (YAML, JSON or a pytest file with CASES); trusted: the model "
+                        "may not change them")
+    parser.add_argument("--interactive", action="store_true",
+                        help="review the tests and each failed round yourself: accept, edit, delete or add tests, "
+                        "edit the code, give feedback, or finish (needs a terminal)")
+    parser.add_argument("--allow-install", action="store_true",
+                        help="install third-party packages the code imports, into a cached folder for this run's "
+                        "sandbox (never into your environment); without it the model must use the standard library")
+    parser.add_argument("--no-lint", dest="lint", action="store_false",
+                        help="do not run ruff on the code (its findings otherwise go into the feedback)")
     parser.add_argument("--samples", type=positive_int, default=Settings.samples, metavar="N",
                         help=f"candidates per code-writing step, scored by the tests (default {Settings.samples})")
     parser.add_argument("--search", choices=POLICIES, default=Settings.search,
@@ -110,7 +142,7 @@ def parse_args(argv):
     parser.add_argument("--local", action="store_true", help="use the embedded local model even if an endpoint is configured")
     parser.add_argument("--setup-local", action="store_true",
                         help="only build and download the embedded model (once), then exit")
-    return parser.parse_args(argv)
+    return parser
 
 
 def positive_int(text):
@@ -166,7 +198,11 @@ def prepare(args):
     use_embedded = uses_embedded_model(model, args.local)
     try:
         args.docs_text = read_docs(args.docs)
-    except DocsError as exc:
+        if not isinstance(getattr(args, "user_tests", None), list):  # the library may pass the cases themselves
+            args.user_tests = read_user_tests(args.tests) if args.tests else []
+        if args.interactive:
+            require_terminal()
+    except (DocsError, UserTestsError, NoTerminal) as exc:
         raise UsageError(str(exc)) from None
     out_dir = args.out or default_out_dir(problem)
     try:
@@ -191,8 +227,11 @@ def run_flow(args, problem, model, out_dir, model_notes=None):
     settings = Settings(model=model, max_iterations=args.max_iterations, reflect=args.reflect,
                         reflect_on_failures=args.reflect_failures, docs=args.docs_text, samples=args.samples,
                         search=args.search, max_calls=args.max_calls, max_total_tokens=args.max_tokens,
+                        user_tests=tuple(args.user_tests), interactive=args.interactive,
+                        allow_install=args.allow_install, lint=args.lint,
                         limits=Limits(test_timeout=args.test_timeout), isolation=best_isolation())
-    return solve(problem, settings, out_dir, echo=None if args.json else say, model_notes=model_notes)
+    quiet = args.json or getattr(args, "quiet", False)
+    return solve(problem, settings, out_dir, echo=None if quiet else say, model_notes=model_notes)
 
 
 def solve(problem, settings, out_dir, echo=None, model_notes=None, flow=None):
@@ -204,6 +243,8 @@ def solve(problem, settings, out_dir, echo=None, model_notes=None, flow=None):
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
     shared = new_store(problem, settings, record)
+    if settings.interactive:
+        shared["terminal"] = Terminal()
     try:
         (flow or create_flow(settings)).run(shared)
     except KeyboardInterrupt:
@@ -221,9 +262,10 @@ def solve(problem, settings, out_dir, echo=None, model_notes=None, flow=None):
 
 def new_store(problem, settings, record):
     """The shared store at the start of a run; docs/design.md documents every key."""
-    return {"problem": problem, "settings": settings, "record": record, "reflection": "", "test_cases": [],
-            "tests_version": 0, "any_order": False, "attempts": [], "current": None, "function_code": None,
-            "test_results": [], "iteration": 0, "status": "running", "message": ""}
+    return {"problem": problem, "settings": settings, "record": record, "reflection": "", "guidance": [],
+            "terminal": None, "packages": None, "test_cases": [], "tests_version": 0, "any_order": False,
+            "attempts": [], "current": None, "function_code": None, "test_results": [], "iteration": 0,
+            "status": "running", "message": ""}
 
 
 def result_summary(shared, out_dir, files, usage):
@@ -232,7 +274,7 @@ def result_summary(shared, out_dir, files, usage):
             "exit_code": EXIT_BY_STATUS[shared["status"]], "iterations": shared["iteration"],
             "tests_passed": sum(r["passed"] for r in results), "tests_total": len(results),
             "out_dir": out_dir, "files": files, "usage": usage,
-            "function_code": shared["function_code"], "test_cases": shared["test_cases"],
+            "function_code": shared["function_code"], "test_cases": shared["test_cases"], "test_results": results,
             "attempt": shared["current"], "attempts": [{k: v for k, v in a.items() if k != "results"}
                                                        for a in shared["attempts"]]}
 

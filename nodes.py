@@ -18,14 +18,19 @@ from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
 from utils.call_llm import ModelBackendError, ModelConfig
 from utils.code_checks import check_code
 from utils.compare import outputs_match
-from utils.feedback import is_trusted
-from utils.prompts import (classified_results, conversation, failure_reflection_request, format_results,
-                           implement_request, problem_context, reflect_request, revise_request, write_tests_request)
+from utils.feedback import check_failure, is_trusted, trusted_label
+from utils.packages import Installation, PackageCacheError, install, third_party_imports
+from utils.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
+                           format_results, implement_request, problem_context, reflect_request, revise_request,
+                           write_tests_request)
+from utils.review_session import review
 from utils.sandbox import Limits, run_batch
-from utils.search_tree import backpropagate, best, choose, score
+from utils.lint import describe as describe_lint
+from utils.lint import lint
+from utils.search_tree import backpropagate, best, choose, rank, score
 from utils.statement_examples import says_any_order, statement_examples
-from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_reflection_answer,
-                               parse_revise_answer, parse_tests_answer)
+from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
+                               parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,10 @@ class Settings:
     max_calls: int | None = None    # model calls in all; checked before each model step
     max_total_tokens: int | None = None  # prompt + completion tokens in all; checked the same way
     docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
+    user_tests: tuple = ()          # the person's own tests (--tests FILE): trusted, like the statement's examples
+    interactive: bool = False       # the person reviews the tests and each failed round (--interactive)
+    allow_install: bool = False     # third-party imports are installed into the run's package folder
+    lint: bool = True               # ruff findings go into the feedback and break ties between attempts
     limits: Limits = field(default_factory=Limits)
     isolation: str = "process"
 
@@ -58,6 +67,8 @@ class Settings:
                 "reflect": self.reflect, "reflect_on_failures": self.reflect_on_failures,
                 "samples": self.samples, "search": self.search, "max_calls": self.max_calls,
                 "max_total_tokens": self.max_total_tokens, "docs_chars": len(self.docs),
+                "user_tests": len(self.user_tests), "interactive": self.interactive,
+                "allow_install": self.allow_install, "lint": self.lint,
                 "sandbox": {"isolation": self.isolation, **vars(self.limits)}}
 
 
@@ -87,7 +98,8 @@ class ModelStep(Step):
         spent = ((settings.max_calls is not None and usage["model_calls"] >= settings.max_calls) or
                  (settings.max_total_tokens is not None and
                   usage["prompt_tokens"] + usage["completion_tokens"] >= settings.max_total_tokens))
-        return {"problem": problem_context(shared["problem"], settings.docs, shared.get("reflection", "")),
+        return {"problem": problem_context(shared["problem"], settings.docs, shared.get("reflection", ""),
+                                           shared.get("guidance", ())),
                 "settings": settings, "budget_spent": spent,
                 "on_call": partial(shared["record"].model_call, type(self).__name__)}
 
@@ -95,7 +107,7 @@ class ModelStep(Step):
         settings = inputs["settings"]
         model = settings.model if temperature is None else replace(settings.model, temperature=temperature)
         model = model if max_tokens is None else replace(model, max_tokens=min(model.max_tokens, max_tokens))
-        return ask_for_yaml(conversation(inputs["problem"], request), parse, model,
+        return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model,
                             inputs["on_call"], settings.answer_attempts)
 
     def ask_samples(self, inputs, request, parse):
@@ -173,6 +185,67 @@ class ReflectOnProblem(ModelStep):
         return "default"
 
 
+class AskPerson(ModelStep):
+    """--interactive: before any tests, the model may ask the person one clarifying question (ask_user).
+    The answer joins the problem's context for every later call; no question or no answer changes nothing."""
+    working = "asking the model whether anything in the problem is unclear"
+
+    def prep(self, shared):
+        return {**self.model_inputs(shared), "terminal": shared["terminal"]}
+
+    def exec(self, inputs):
+        failure = spent_budget(inputs)
+        if failure:
+            return failure
+        question = self.ask(inputs, clarify_request(), parse_question_answer, max_tokens=REFLECTION_TOKENS)
+        answer = inputs["terminal"].ask(f"the model asks: {question}\n(your answer, or Enter to skip) > ") if question else ""
+        return {"question": question, "answer": answer or ""}
+
+    def post(self, shared, inputs, asked):
+        if isinstance(asked, ModelFailure):
+            return self.skip(shared, asked, "question_skipped", "no usable question; going on without")
+        if asked["answer"]:
+            shared["guidance"].append(f"Asked {asked['question']!r}, the user answered: {asked['answer']}")
+        shared["record"].event("question", say=f"  {'answered' if asked['answer'] else 'no question asked or answered'}",
+                               **asked)
+        return "default"
+
+
+class ReviewWithPerson(Step):
+    """--interactive: the person reviews the tests (stage "tests") or a failed round (stage "round") and may
+    accept, edit/delete/add tests, edit the code, give feedback for the next prompt, or finish.
+    Actions: default (tests stage: go on), revise, rerun (tests or code changed: test again), finish."""
+    working = None  # the review prints its own view
+
+    def __init__(self, stage):
+        super().__init__()
+        self.stage = stage
+
+    def prep(self, shared):
+        after_round = self.stage == "round"
+        return {"terminal": shared["terminal"], "tests": shared["test_cases"],
+                "code": shared["function_code"] if after_round else None,
+                "results": shared["test_results"] if after_round else None}
+
+    def exec(self, view):
+        return review(view["terminal"], view["tests"], self.stage, view["code"], view["results"])
+
+    def post(self, shared, view, change):
+        shared["guidance"].extend(change["feedback"])
+        if change["tests"] is not None:
+            shared["test_cases"], shared["tests_version"] = change["tests"], shared["tests_version"] + 1
+        new = add_attempt(shared, change["code"], shared["current"], "user") if change["code"] else None
+        shared["record"].event("review", stage=self.stage, actions=change["actions"], feedback=change["feedback"],
+                               test_cases=shared["test_cases"] if change["tests"] is not None else None,
+                               new_attempt=new and new["id"])
+        if change["finish"]:
+            shared["message"] = "finished by the user"
+            return "finish"
+        if self.stage == "tests":
+            return "default"
+        return "rerun" if change["tests"] is not None or new else "revise"
+
+
 class GenerateTestCases(ModelStep):
     working = "asking the model for test cases"
 
@@ -180,16 +253,19 @@ class GenerateTestCases(ModelStep):
         return {**self.model_inputs(shared), "statement": shared["problem"]}
 
     def exec(self, inputs):
-        """The statement's examples (trusted, read without the model), then the model's own tests."""
+        """The person's tests and the statement's examples (trusted, read without the model), then the
+        model's own tests. The person's tests are all kept, whatever max_tests says."""
         settings = inputs["settings"]
-        trusted = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
+        examples = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
+        given = {_key(case["input"]) for case in settings.user_tests}
+        trusted = list(settings.user_tests) + [case for case in examples if _key(case["input"]) not in given]
         room = settings.max_tests - len(trusted)
         if room <= 0:
-            return {"reasoning": "the statement's examples fill the test budget", "test_cases": trusted, "trusted": trusted}
+            return {"reasoning": "the trusted tests fill the test budget", "test_cases": trusted, "trusted": trusted}
         failure = spent_budget(inputs)
         if failure:
             return failure if not trusted else {"reasoning": failure.message, "test_cases": trusted, "trusted": trusted}
-        request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted)
+        request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted, bool(given))
         try:
             answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room))
         except InvalidAnswers as exc:
@@ -207,7 +283,7 @@ class GenerateTestCases(ModelStep):
         cases = _unique_names(answer["test_cases"])
         shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
         names = ", ".join(case["name"] for case in cases)
-        trusted = f" ({len(answer['trusted'])} from the statement)" if answer["trusted"] else ""
+        trusted = f" ({origin_counts(answer['trusted'])})" if answer["trusted"] else ""
         shared["record"].event("test_cases", say=f"  {len(cases)} test cases{trusted}: {names}",
                                reasoning=answer["reasoning"], test_cases=cases, any_order=shared["any_order"])
         return "default"
@@ -259,7 +335,7 @@ def add_attempt(shared, code, parent, source):
     attempt = {"id": len(attempts) + 1, "parent": parent, "source": source, "round": shared["iteration"],
                "code": code, "results": None, "tests_version": None, "check": None, "status": "new",
                "passed": 0, "total": 0, "trusted_passed": 0, "trusted_total": 0, "reward": 0.0,
-               "visits": 0, "value": 0.0, "broke": [], "notes": []}
+               "visits": 0, "value": 0.0, "broke": [], "notes": [], "lint": None}
     attempts.append(attempt)
     return attempt
 
@@ -287,26 +363,63 @@ class ParallelBatchNode(BatchNode):
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+class InstallPackages(Step):
+    """--allow-install: the third-party modules the new attempts import are installed (wheels only) into a
+    cached folder outside the user's environment, which the sandbox then puts on the code's path. The
+    folder holds every package the run's code has needed so far."""
+    working = "installing the third-party packages the code imports"
+
+    def prep(self, shared):
+        have = shared["packages"] or {"modules": [], "path": None}
+        new = {m for a in shared["attempts"] if a["status"] == "new" for m in third_party_imports(a["code"])}
+        return sorted(new | set(have["modules"])), have
+
+    def exec(self, wanted):
+        modules, have = wanted
+        if not modules or modules == have["modules"]:
+            return None  # nothing new to install
+        try:
+            return install(modules)
+        except PackageCacheError as exc:  # an unsafe cache folder: install nothing, say why, go on
+            return Installation(path=have["path"], failed={module: str(exc) for module in modules})
+
+    def post(self, shared, wanted, installation):
+        if installation is None:
+            return "default"
+        shared["packages"] = {"modules": wanted[0], "path": installation.path, "installed": installation.installed,
+                              "failed": installation.failed, "report": installation.report()}
+        shared["record"].event("packages", say=f"  {installation.report()}", **shared["packages"],
+                               seconds=installation.seconds, cached=installation.cached)
+        return "default"
+
+
 class CheckCode(Step, ParallelBatchNode):
-    """The import check and the execution check, in the sandbox, for each new attempt before its tests."""
+    """The import check and the execution check, in the sandbox, for each new attempt before its tests;
+    and the linter (ruff, outside the sandbox: it only reads the code)."""
     working = "checking that the code imports and loads"
 
     def prep(self, shared):
         settings = shared["settings"]
-        return [{"id": a["id"], "code": a["code"], "limits": settings.limits, "isolation": settings.isolation}
+        return [{"id": a["id"], "code": a["code"], "limits": settings.limits, "isolation": settings.isolation,
+                 "lint": settings.lint, "packages": packages_path(shared)}
                 for a in shared["attempts"] if a["status"] == "new"]
 
     def exec(self, item):
-        return item["id"], check_code(item["code"], item["limits"], item["isolation"])
+        findings = lint(item["code"]) if item["lint"] else None
+        return item["id"], check_code(item["code"], item["limits"], item["isolation"], item["packages"]), findings
 
     def post(self, shared, items, checked):
         by_id = {a["id"]: a for a in shared["attempts"]}
-        for attempt_id, failure in checked:
-            by_id[attempt_id]["check"] = failure or "ok"
+        for attempt_id, failure, findings in checked:
+            by_id[attempt_id]["check"], by_id[attempt_id]["lint"] = failure or "ok", findings
             if failure:
                 shared["record"].event("check_failed", say=f"  attempt {attempt_id}: {failure['check']} check failed: "
                                        f"{failure['error_type']}: {failure['message'][:100]}", attempt=attempt_id, **failure)
         return "default"
+
+
+def packages_path(shared):
+    return (shared.get("packages") or {}).get("path")
 
 
 class RunTests(Step, ParallelBatchNode):
@@ -318,14 +431,15 @@ class RunTests(Step, ParallelBatchNode):
         tests, settings, version = shared["test_cases"], shared["settings"], shared["tests_version"]
         stale = [a for a in shared["attempts"] if a["status"] in ("new", "kept", "solved")
                  and a["tests_version"] != version and a["check"] == "ok"]
-        shards = min(len(tests), os.cpu_count() or 1) if len(stale) == 1 else 1
+        shards = max(1, min(len(tests), os.cpu_count() or 1)) if len(stale) == 1 else 1
         return [{"id": a["id"], "code": a["code"], "indices": list(range(k, len(tests), shards)),
                  "tests": tests[k::shards], "limits": settings.limits, "isolation": settings.isolation,
-                 "any_order": shared.get("any_order", False)}
+                 "any_order": shared.get("any_order", False), "packages": packages_path(shared)}
                 for a in stale for k in range(shards)]
 
     def exec(self, shard):
-        raw = run_batch(shard["code"], [case["input"] for case in shard["tests"]], shard["limits"], shard["isolation"])
+        raw = run_batch(shard["code"], [case["input"] for case in shard["tests"]], shard["limits"], shard["isolation"],
+                        shard["packages"])
         return shard["id"], [(index, judge(result, case["expected"], shard["any_order"]))
                              for index, case, result in zip(shard["indices"], shard["tests"], raw)]
 
@@ -349,8 +463,17 @@ class RunTests(Step, ParallelBatchNode):
             self.settle(a, by_id, settings.anchors)
             backpropagate(attempts, a)
         shared["iteration"] += 1
+        if not tests:  # the person removed every test: loading cleanly is all that can be checked
+            loaded = [a for a in attempts if a["check"] == "ok"]
+            if loaded:
+                self.make_current(shared, loaded[-1])
+                shared["record"].event("test_run", say="  no tests: the code parses, imports and loads",
+                                       iteration=shared["iteration"], attempt=loaded[-1]["id"], passed=0, total=0,
+                                       results=[], attempts=[])
+                return "untested"
         solved = [a for a in attempts if a["status"] in ("kept", "solved") and a["passed"] == a["total"] > 0]
-        current = solved[0] if solved else choose(attempts, settings.search) or best(attempts)
+        by_person = [a for a in fresh if a["source"] == "user" and a["status"] == "kept"]  # revise what they wrote
+        current = max(solved, key=rank) if solved else (by_person or [None])[-1] or choose(attempts, settings.search) or best(attempts)
         if solved:
             current["status"] = "solved"
         self.make_current(shared, current)
@@ -358,7 +481,7 @@ class RunTests(Step, ParallelBatchNode):
         round_summary = [{k: a[k] for k in ("id", "parent", "passed", "total", "trusted_passed", "trusted_total",
                                             "reward", "status", "broke")} for a in judged_now]
         shared["record"].event("test_run", say=f"  iteration {shared['iteration']}/{settings.max_iterations}: "
-                               f"{passed}/{total} tests pass{self.trusted_note(current)}{self.attempts_note(fresh)}",
+                               f"{passed}/{total} tests pass{self.trusted_note(current, tests)}{self.attempts_note(fresh)}",
                                iteration=shared["iteration"], attempt=current["id"], passed=passed, total=total,
                                results=current["results"], attempts=round_summary)
         if solved:
@@ -368,9 +491,10 @@ class RunTests(Step, ParallelBatchNode):
     @staticmethod
     def settle(attempt, by_id, anchors):
         """Keep the attempt, or reject it when it fails a test that its parent passes on the same tests
-        (an anchor). A test Revise corrected is judged anew for the parent too, so it is no anchor then."""
+        (an anchor). A test Revise corrected is judged anew for the parent too, so it is no anchor then.
+        The person's own edit of the code (--interactive) is always kept."""
         parent = by_id.get(attempt["parent"])
-        if anchors and parent is not None and parent["results"] is not None:
+        if anchors and attempt["source"] != "user" and parent is not None and parent["results"] is not None:
             broke = [case_index for case_index, (mine, theirs) in enumerate(zip(attempt["results"], parent["results"]))
                      if theirs["passed"] and not mine["passed"]]
             if broke:
@@ -386,8 +510,9 @@ class RunTests(Step, ParallelBatchNode):
         shared["function_code"], shared["test_results"] = attempt["code"], attempt["results"]
 
     @staticmethod
-    def trusted_note(attempt):
-        return f" (statement examples {attempt['trusted_passed']}/{attempt['trusted_total']})" if attempt["trusted_total"] else ""
+    def trusted_note(attempt, tests):
+        return (f" ({trusted_name(tests)} {attempt['trusted_passed']}/{attempt['trusted_total']})"
+                if attempt["trusted_total"] else "")
 
     @staticmethod
     def attempts_note(fresh):
@@ -434,15 +559,21 @@ def branch_view(shared):
         notes = node["notes"] + notes
         node = by_id.get(node["parent"])
     return {"test_cases": shared["test_cases"], "function_code": shared["function_code"],
-            "test_results": shared["test_results"], "notes": notes[-4:], "current": shared["current"]}
+            "test_results": shared["test_results"], "notes": notes[-4:], "current": shared["current"],
+            "check": by_id[shared["current"]]["check"], "lint": by_id[shared["current"]]["lint"]}
 
 
 def failure_report(inputs):
     settings = inputs["settings"]
+    if not inputs["test_cases"] and isinstance(inputs.get("check"), dict):  # no tests, and the code does not load
+        return check_failure(inputs["check"], inputs["function_code"])
     if settings.feedback == "plain":
-        return format_results(inputs["test_cases"], inputs["test_results"])
-    return classified_results(inputs["test_cases"], inputs["test_results"], inputs["function_code"],
-                              settings.limits.test_timeout)
+        report = format_results(inputs["test_cases"], inputs["test_results"])
+    else:
+        report = classified_results(inputs["test_cases"], inputs["test_results"], inputs["function_code"],
+                                    settings.limits.test_timeout)
+    findings = describe_lint(inputs.get("lint"))
+    return report + (f"\nThe linter (ruff) also found:\n{findings}" if findings else "")
 
 
 class Revise(ModelStep):
@@ -453,7 +584,8 @@ class Revise(ModelStep):
 
     def exec(self, inputs):
         trusted = [i for i, case in enumerate(inputs["test_cases"]) if is_trusted(case)]
-        request = revise_request(inputs["function_code"], failure_report(inputs), inputs["notes"], bool(trusted))
+        request = revise_request(inputs["function_code"], failure_report(inputs), inputs["notes"],
+                                 [trusted_label(inputs["test_cases"][i]) for i in trusted])
         names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
         parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=trusted)
@@ -493,6 +625,20 @@ class Revise(ModelStep):
         return "default"
 
 
+ORIGIN_MARKS = {"statement": " (statement)", "user": " (yours)"}
+
+
+def trusted_name(test_cases):
+    """What the trusted tests are called in messages: the statement's examples, unless the person added some."""
+    return "trusted tests" if any(case.get("origin") == "user" for case in test_cases) else "statement examples"
+
+
+def origin_counts(test_cases):
+    origins = [case.get("origin") for case in test_cases]
+    return ", ".join(f"{origins.count(origin)} {where}" for origin, where in
+                     (("user", "yours"), ("statement", "from the statement")) if origin in origins)
+
+
 class Finish(Step):
     """A terminal node: records how the run ended, keeping the best version when it is not solved.
     Having no successors, it ends the flow quietly."""
@@ -507,26 +653,28 @@ class Finish(Step):
                 "message": shared.get("message", ""), "test_cases": shared["test_cases"]}
 
     def exec(self, state):
-        kept = best(state["attempts"]) if self.status != "solved" else None
+        kept = best(state["attempts"]) if self.status not in ("solved", "untested") else None
         return kept, self.closing_message(state, kept)
 
     def closing_message(self, state, kept):
         if self.status == "untested":
-            return "code written without tests (single-shot)"
+            return ("no tests to run: the code parses, imports and loads; nothing else was checked" if state["attempts"]
+                    else "code written without tests (single-shot)")
         if self.status == "model_failed":
             return f"the model failed: {state['message']}"
         if self.status == "solved":
             solved = next(a for a in state["attempts"] if a["status"] == "solved")
-            trusted = f" ({solved['trusted_total']} from the statement)" if solved["trusted_total"] else ""
+            trusted = f" ({origin_counts(state['test_cases'])})" if solved["trusted_total"] else ""
             return f"solved: all {solved['total']} tests pass{trusted} after {state['iteration']} iteration(s)"
+        lead = "stopped by the user" if self.status == "stopped" else "not solved"
         if kept is None:
-            return f"not solved: {state['message'] or 'no code was written'}"
-        failing = [f"{case['name']}{' (statement)' if is_trusted(case) else ''}"
-                   for case, result in zip(state["test_cases"], kept["results"]) if not result["passed"]]
-        trusted = (f", {kept['trusted_passed']} of {kept['trusted_total']} statement examples"
+            return f"{lead}: {state['message'] or 'no code was written'}"
+        failing = [f"{case['name']}{ORIGIN_MARKS.get(case.get('origin'), '')}"
+                   for case, result in zip(state["test_cases"], kept["results"] or []) if not result["passed"]]
+        trusted = (f", {kept['trusted_passed']} of {kept['trusted_total']} {trusted_name(state['test_cases'])}"
                    if kept["trusted_total"] else "")
-        return (f"not solved after {state['iteration']} iteration(s): the best version (attempt {kept['id']}) "
-                f"passes {kept['passed']} of {kept['total']} tests{trusted}; failing: {', '.join(failing[:6])}")
+        return (f"{lead} after {state['iteration']} iteration(s): the best version (attempt {kept['id']}) "
+                f"passes {kept['passed']} of {kept['total']} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
 
     def post(self, shared, state, outcome):
         kept, message = outcome

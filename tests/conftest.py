@@ -1,5 +1,7 @@
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -7,6 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from main import new_store  # noqa: E402
 from nodes import Settings  # noqa: E402
+from tests.local_packages import build_wheel  # noqa: E402
 from tests.stub_openai_server import StubOpenAIServer  # noqa: E402
 from utils.call_llm import ModelConfig  # noqa: E402
 from utils.local_model import is_set_up  # noqa: E402
@@ -34,6 +37,25 @@ def make_shared(stub, tmp_path):
         record = RunRecord(str(tmp_path / "run.json"), problem, settings.describe())
         return new_store(problem, settings, record)
     return make
+
+
+@pytest.fixture
+def local_wheels(tmp_path, monkeypatch):
+    """pip sees only a folder with the demo wheel: no index, no configuration files."""
+    build_wheel(str(tmp_path))
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def cache():
+    """A package cache root the sandbox user can reach (pytest's tmp_path is mode 700)."""
+    root = tempfile.mkdtemp(prefix="codeloop-test-packages-")
+    os.chmod(root, 0o755)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

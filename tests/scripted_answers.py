@@ -108,3 +108,23 @@ edge_cases: equal numbers, negative numbers
 FAILURE_ANALYSIS = """```yaml
 analysis: The inner loop starts at 0, so an element is paired with itself.
 ```"""
+
+SUM_OF_EVENS = "Return the sum of the even numbers in the list nums."
+
+SUM_OF_EVENS_TESTS = """```yaml
+reasoning: An empty list, no evens, negatives.
+test_cases:
+  - name: empty
+    input: {nums: []}
+    expected: 0
+  - name: negatives
+    input: {nums: [-2, 3]}
+    expected: -2
+```"""
+
+SUM_OF_EVENS_CODE = """```yaml
+reasoning: Add the numbers divisible by two.
+function_code: |
+  def run_code(nums):
+      return sum(n for n in nums if n % 2 == 0)
+```"""

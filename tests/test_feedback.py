@@ -41,7 +41,8 @@ def test_failed_checks_are_said_once_with_their_own_advice():
     imported = result(check="import", error_type="ModuleNotFoundError", message="No module named 'numpy'")
     assert classify(imported) == "import_error"
     assert check_failure(imported, CODE).startswith("The import check failed: ModuleNotFoundError: No module named "
-                                                    "'numpy'. Only the Python standard library is available")
+                                                    "'numpy'. That module is not available here; rewrite run_code with the Python "
+                                                    "standard library.")
     loading = result(check="execution", error_type="NameError", message="name 'x' is not defined",
                      traceback='  File "solution.py", line 2, in <module>\nNameError')
     assert classify(loading) == "load_error"

@@ -108,7 +108,7 @@ def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_succ
     assert "failing: example_1 (statement)" in shared["message"]
     assert "0 of 1 statement examples" in shared["message"]
     revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
-    assert any("Test 1 comes from the problem statement" in text for text in revision["ignored"])
+    assert any("Test 1 is trusted" in text for text in revision["ignored"])
 
 
 def test_a_code_fix_that_breaks_a_passing_test_is_rejected_and_its_parent_revised_again(make_shared, stub):
@@ -184,3 +184,85 @@ def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
     kinds = [e["kind"] for e in shared["record"].data["events"]]
     assert "reflection_skipped" in kinds and "failure_reflection_skipped" in kinds
     assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == 1500
+
+
+GOOD_BUT_LINTY = a.GOOD_CODE.replace("function_code: |\n", "function_code: |\n  import os\n  unused = []\n")
+
+
+def test_among_passing_candidates_the_one_with_fewer_linter_findings_is_handed_over(make_shared, stub):
+    stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)  # on a tie the newer would win; ruff's findings decide first
+    shared = run_flow(make_shared(samples=2))
+    assert shared["status"] == "solved" and "import os" not in shared["function_code"]
+    linty = shared["attempts"][1]
+    assert linty["passed"] == 3 and [f["code"] for f in linty["lint"]] == ["F401"]
+    assert shared["attempts"][0]["lint"] == []
+
+
+def test_without_lint_the_newer_passing_candidate_wins_the_tie(make_shared, stub):
+    stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)
+    shared = run_flow(make_shared(samples=2, lint=False))
+    assert "import os" in shared["function_code"] and shared["attempts"][1]["lint"] is None
+
+
+def test_linter_findings_reach_the_revision_prompt(make_shared, stub):
+    misspelt = a.BUGGY_CODE.replace("                  return [i, j]",
+                                    "                  return [i, j]\n      return [totl]")
+    stub.add(a.TESTS, misspelt, a.REVISE_CODE)
+    shared = run_flow(make_shared())
+    assert shared["status"] == "solved"
+    revise_prompt = stub.requests[2]["messages"][1]["content"]
+    assert "The linter (ruff) also found:\nline 6: F821 Undefined name `totl`" in revise_prompt
+
+
+DOUBLE_TESTS = """```yaml
+reasoning: small numbers
+test_cases:
+  - {name: two, input: {x: 2}, expected: 4}
+  - {name: zero, input: {x: 0}, expected: 0}
+```"""
+DOUBLE_WITH_A_PACKAGE = """```yaml
+reasoning: the package doubles
+function_code: |
+  import codeloop_demo_pkg
+  def run_code(x):
+      return codeloop_demo_pkg.double(x)
+```"""
+DOUBLE_PLAIN = """```yaml
+reasoning: multiply
+function_code: |
+  def run_code(x):
+      return 2 * x
+```"""
+
+
+def test_with_allow_install_an_imported_package_is_installed_for_the_sandbox(make_shared, stub, local_wheels, cache,
+                                                                              monkeypatch):
+    monkeypatch.setenv("CODELOOP_PACKAGES", cache)
+    stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE)
+    shared = make_shared("Return twice x.", allow_install=True)
+    create_flow(shared["settings"]).run(shared)
+    assert shared["status"] == "solved", shared["message"]
+    assert shared["packages"]["installed"] == ["codeloop_demo_pkg"] and shared["packages"]["path"].startswith(cache)
+    assert "Prefer the Python standard library; a package from PyPI may be imported" in \
+        stub.requests[1]["messages"][0]["content"]
+
+
+def test_without_allow_install_the_model_is_told_to_use_the_standard_library(make_shared, stub):
+    stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE, DOUBLE_PLAIN)
+    shared = make_shared("Return twice x.")
+    create_flow(shared["settings"]).run(shared)
+    assert shared["status"] == "solved" and shared["packages"] is None
+    assert "Use only the Python standard library." in stub.requests[0]["messages"][0]["content"]
+    assert ("The import check failed: ModuleNotFoundError: No module named 'codeloop_demo_pkg'. That module is not "
+            "available here; rewrite run_code with the Python standard library.") in stub.requests[2]["messages"][1]["content"]
+
+
+def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make_shared, stub, local_wheels, cache,
+                                                                             monkeypatch):
+    monkeypatch.setenv("CODELOOP_PACKAGES", cache)
+    stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE.replace("codeloop_demo_pkg", "codeloop_no_such_pkg"), DOUBLE_PLAIN)
+    shared = make_shared("Return twice x.", allow_install=True)
+    create_flow(shared["settings"]).run(shared)
+    assert shared["status"] == "solved"
+    assert shared["packages"]["failed"] == {"codeloop_no_such_pkg": "no wheel found"}
+    assert "codeloop_no_such_pkg: no wheel found (not installed)" in shared["packages"]["report"]

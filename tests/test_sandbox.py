@@ -5,7 +5,9 @@ namespace in `process` mode, say) the test is limited to the levels that claim t
 security model table.
 """
 import os
+import shutil
 import socket
+import tempfile
 import textwrap
 import time
 import uuid
@@ -308,3 +310,34 @@ def test_killing_running_sandboxes_ends_a_batch_and_restarts_nothing(isolation):
     assert not worker.is_alive() and time.monotonic() - started < 5
     assert outcome["results"][0]["error_type"] == "Crashed"
     assert [r["error_type"] for r in outcome["results"][1:]] == ["Interrupted", "Interrupted"]
+
+
+@pytest.fixture
+def packages_folder():
+    """A folder of 'installed packages' the sandbox user can read: one module and a .pth file."""
+    folder = tempfile.mkdtemp(prefix="codeloop-test-sandbox-packages-")
+    os.chmod(folder, 0o755)
+    with open(os.path.join(folder, "codeloop_demo_pkg.py"), "w") as f:
+        f.write("def double(x):\n    return 2 * x\n")
+    with open(os.path.join(folder, "codeloop_hook.pth"), "w") as f:
+        f.write("import sys; sys.codeloop_pth_ran = True\n")
+    for name in os.listdir(folder):
+        os.chmod(os.path.join(folder, name), 0o644)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+USES_DEMO = "import codeloop_demo_pkg\ndef run_code(x):\n    return codeloop_demo_pkg.double(x)\n"
+
+
+def test_a_module_outside_the_standard_library_is_not_importable_without_packages(isolation, packages_folder):
+    result = run_batch(USES_DEMO, [{"x": 2}], FAST, isolation)[0]
+    assert result["error_type"] == "ModuleNotFoundError" and "codeloop_demo_pkg" in result["message"]
+
+
+def test_the_packages_folder_is_importable_and_its_pth_files_are_not_run(isolation, packages_folder):
+    result = run_batch(USES_DEMO, [{"x": 2}], FAST, isolation, packages=packages_folder)[0]
+    assert result["ok"] and result["value"] == 4
+    result = run_batch("import sys\ndef run_code():\n    return hasattr(sys, 'codeloop_pth_ran')\n",
+                       [{}], FAST, isolation, packages=packages_folder)[0]
+    assert result["ok"] and result["value"] is False

@@ -209,7 +209,7 @@ def test_a_failure_analysis_is_one_short_text_and_prose_will_do():
 def test_a_revision_of_a_trusted_test_is_refused_but_the_rest_is_kept():
     text = "test_cases:\n  1: {input: {x: 1}, expected: 5}\n  2: {input: {x: 2}, expected: 4}\n"
     answer = parse_revise_answer(text, test_names=["a", "b"], max_tests=8, trusted=[0])
-    assert list(answer["test_cases"]) == [1] and "Test 1 comes from the problem statement" in answer["ignored"][0]
-    with pytest.raises(AnswerError, match="Test 1 comes from the problem statement and cannot be changed"):
+    assert list(answer["test_cases"]) == [1] and "Test 1 is trusted" in answer["ignored"][0]
+    with pytest.raises(AnswerError, match=r"Test 1 is trusted \(from the problem statement or the user\) and cannot be changed"):
         parse_revise_answer("test_cases:\n  1: {input: {x: 1}, expected: 5}\n", test_names=["a"], max_tests=8,
                             trusted=[0])

@@ -18,14 +18,15 @@ from utils.sandbox import Limits, run_batch
 STAND_IN = "\n\n\ndef run_code():  # codeloop's check: loading the code is the whole test\n    return None\n"
 
 
-def check_code(code, limits=Limits(), isolation=None):
-    """None when both checks pass, else {"check": "import" or "execution", error_type, message, traceback}."""
+def check_code(code, limits=Limits(), isolation=None, packages=None):
+    """None when both checks pass, else {"check": "import" or "execution", error_type, message, traceback}.
+    `packages`: the run's folder of installed third-party packages (--allow-install), if any."""
     imports = import_lines(code)
     if imports:
-        failure = _load(imports, limits, isolation)
+        failure = _load(imports, limits, isolation, packages)
         if failure:
             return {"check": "import", **failure}
-    failure = _load(code, limits, isolation)
+    failure = _load(code, limits, isolation, packages)
     return {"check": "execution", **failure} if failure else None
 
 
@@ -40,8 +41,8 @@ def import_lines(code):
                      if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in guarded and not getattr(node, "level", 0))
 
 
-def _load(source, limits, isolation):
-    result = run_batch(source + STAND_IN, [{}], limits, isolation)[0]
+def _load(source, limits, isolation, packages):
+    result = run_batch(source + STAND_IN, [{}], limits, isolation, packages)[0]
     if result["ok"]:
         return None
     return {"error_type": result["error_type"] or "Error", "message": result["message"] or "",

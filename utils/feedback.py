@@ -36,7 +36,7 @@ def failure_line(number, case, result, code, test_timeout):
     """`number. name: what went wrong`, for a failed test; trusted tests are marked as such."""
     kind = classify(result)
     call = f"run_code(**{compact(case['input'])})"
-    head = f"{number}. {case['name']}{' (from the problem statement)' if is_trusted(case) else ''}: "
+    head = f"{number}. {case['name']}{trusted_label(case)}: "
     if kind == "timeout":
         return (head + f"{call} did not finish within the {test_timeout:g} s limit: probably an endless "
                 "loop, or too slow for this input")
@@ -49,8 +49,8 @@ def check_failure(result, code):
     """What the import check or the execution check found, said once instead of once per test."""
     error = f"{result['error_type']}: {result['message'][:200]}"
     if result.get("check") == "import":
-        return (f"The import check failed: {error}. Only the Python standard library is available; "
-                "rewrite run_code without that module.")
+        return (f"The import check failed: {error}. That module is not available here; "
+                "rewrite run_code with the Python standard library.")
     return f"The code fails while loading, before any test runs: {error}{offending_line(result, code)}"
 
 
@@ -89,6 +89,11 @@ def difference(expected, result):
 
 def is_trusted(case):
     return case.get("origin") in ("statement", "user")
+
+
+def trusted_label(case):
+    """How prompts mark a test the model may not change ("" for the model's own tests)."""
+    return {"statement": " (from the problem statement)", "user": " (from the user)"}.get(case.get("origin"), "")
 
 
 def compact(value, limit=200):

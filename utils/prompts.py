@@ -8,13 +8,13 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
-from utils.feedback import check_failure, classify, compact, failure_line, is_trusted
+from utils.feedback import check_failure, classify, compact, failure_line, trusted_label
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
 
 The solution is one Python function named run_code. Its parameters follow the problem: use the
 parameter names of the problem's function signature or examples.
-It returns the answer; it does not print it or read input. Use only the Python standard library.
+It returns the answer; it does not print it or read input. {libraries}
 
 A test case has a name, an input (a mapping of run_code's parameter names to argument values for
 this problem) and the exact value run_code must return for that input.
@@ -26,28 +26,38 @@ The problem:
 """
 
 
-def problem_context(problem, docs="", reflection=""):
-    """The problem as every call shows it: the statement, then the user's docs and the model's own
-    restatement of it when there are any (both fixed for the run, so the prompt cache keeps them)."""
+STANDARD_LIBRARY_ONLY = "Use only the Python standard library."  # the measured default prompt
+PACKAGES_ALLOWED = ("Prefer the Python standard library; a package from PyPI may be imported when it really helps: "
+                    "it is installed for the tests.")
+
+
+def problem_context(problem, docs="", reflection="", guidance=()):
+    """The problem as every call shows it: the statement, then the user's docs, the model's own
+    restatement and what the person said (--interactive) when there are any. They change rarely,
+    so the prompt cache keeps them."""
     text = problem.strip()
     if docs:
         text += f"\n\nDocumentation the user gave for this problem:\n{docs.strip()}"
     if reflection:
         text += f"\n\nThe problem restated before solving it:\n{reflection.strip()}"
+    if guidance:
+        text += "\n\nWhat the user said about it (follow this):\n" + "\n".join(f"- {g}" for g in guidance)
     return text
 
 
-def system_message(problem):
-    return {"role": "system", "content": SYSTEM + problem.strip() + "\n"}
+def system_message(problem, allow_install=False):
+    libraries = PACKAGES_ALLOWED if allow_install else STANDARD_LIBRARY_ONLY
+    return {"role": "system", "content": SYSTEM.format(libraries=libraries) + problem.strip() + "\n"}
 
 
-def conversation(problem, request):
-    return [system_message(problem), {"role": "user", "content": request}]
+def conversation(problem, request, allow_install=False):
+    return [system_message(problem, allow_install), {"role": "user", "content": request}]
 
 
-def write_tests_request(min_tests, max_tests, examples=()):
+def write_tests_request(min_tests, max_tests, examples=(), from_user=False):
     if examples:
-        start = (f"The problem's own examples are already tests:\n{format_tests(examples)}\n\n"
+        given = "The user's tests and the problem's examples are" if from_user else "The problem's own examples are"
+        start = (f"{given} already tests:\n{format_tests(examples)}\n\n"
                  f"Write {min_tests} to {max_tests} more test cases for run_code, with the same parameter names: "
                  "edge cases (smallest inputs, duplicates, negative numbers, boundaries).")
     else:
@@ -88,9 +98,9 @@ Results:
 {failure_report}"""
 
 
-def revise_request(function_code, failure_report, notes=(), has_trusted=False):
-    trusted = ("Tests marked (from the problem statement) are right: never change them; fix the code.\n"
-               if has_trusted else "")
+def revise_request(function_code, failure_report, notes=(), trusted_labels=()):
+    marks = " or ".join(sorted({label.strip() for label in trusted_labels}))
+    trusted = f"Tests marked {marks} are right: never change them; fix the code.\n" if marks else ""
     earlier = "".join(f"- {note}\n" for note in notes)
     return f"""{failing_code(function_code, failure_report)}
 {f"{chr(10)}Earlier on this code:{chr(10)}{earlier}" if earlier else ""}
@@ -132,14 +142,30 @@ analysis: <at most three sentences>
 ```"""
 
 
+def clarify_request():
+    return """Before any tests: is something in the problem ambiguous, so that two careful readers would write
+different expected values for the same input? If so, ask the user one short question about it.
+If the problem is clear, the question is none.
+
+Reply in this form:
+```yaml
+question: <one short question, or none>
+```"""
+
+
 def retry_request(error):
     return (f"Your answer could not be used: {error}\n"
             "Reply again with the complete answer as one ```yaml block.")
 
 
+PROMPT_TESTS = 12  # tests listed in a prompt; a long --tests file would not fit a small model's context
+
+
 def format_tests(test_cases):
-    return "\n".join(f"{i}. {case['name']}: run_code(**{compact(case['input'], 300)}) == {compact(case['expected'], 300)}"
-                     for i, case in enumerate(test_cases, 1))
+    lines = [f"{i}. {case['name']}: run_code(**{compact(case['input'], 300)}) == {compact(case['expected'], 300)}"
+             for i, case in enumerate(test_cases[:PROMPT_TESTS], 1)]
+    more = len(test_cases) - PROMPT_TESTS
+    return "\n".join(lines + ([f"... and {more} more tests like these."] if more > 0 else []))
 
 
 def classified_results(test_cases, test_results, function_code, test_timeout):
@@ -149,7 +175,7 @@ def classified_results(test_cases, test_results, function_code, test_timeout):
     if failed and all(classify(result) in ("import_error", "load_error") for _, _, result in failed):
         return check_failure(failed[0][2], function_code) + f" No test ran ({len(failed)} tests)."
     lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in failed]
-    passing = [f"{i}{' (from the problem statement)' if is_trusted(case) else ''}"
+    passing = [f"{i}{trusted_label(case)}"
                for i, (case, result) in enumerate(zip(test_cases, test_results), 1) if result["passed"]]
     return "\n".join(lines + ([f"Tests that pass: {', '.join(passing)}."] if passing else []))
 
@@ -158,7 +184,7 @@ def format_results(test_cases, test_results):
     """Every test with its result: the design doc's plain feedback, kept for comparison (feedback=plain)."""
     lines = []
     for i, (case, result) in enumerate(zip(test_cases, test_results), 1):
-        head = f"{i}. {case['name']}{' (from the problem statement)' if is_trusted(case) else ''}: input {compact(case['input'], 300)}, expected {compact(case['expected'], 300)}"
+        head = f"{i}. {case['name']}{trusted_label(case)}: input {compact(case['input'], 300)}, expected {compact(case['expected'], 300)}"
         if result["passed"]:
             lines.append(f"{head} -> PASS")
         elif result["error_type"]:

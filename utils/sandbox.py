@@ -11,6 +11,8 @@ files, processes), a scrubbed environment, a new session, a per-test timeout ins
 watchdog plus a wall-clock deadline outside it. After a batch its whole process group is killed; with a
 pid namespace (bwrap, unshare) every process the code started dies with it, even one that called setsid.
 Expected outputs never enter the child: it reports what run_code returned and the caller compares.
+Third-party packages (utils/packages.py installs them) come as one folder, `packages`, that the child
+appends to sys.path; bwrap binds it read-only.
 
 Run alone to see which isolation this machine gets:  python utils/sandbox.py
 """
@@ -84,7 +86,7 @@ def _drop_privileges():
     return {"user": uid, "group": gid, "extra_groups": []}
 
 
-def _bwrap_prefix(python):
+def _bwrap_prefix(python, packages=None):
     args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
             "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev",
             "--size", str(64 * 1024 * 1024), "--tmpfs", "/sandbox", "--chdir", "/sandbox"]
@@ -96,15 +98,17 @@ def _bwrap_prefix(python):
     prefix = os.path.dirname(os.path.dirname(os.path.realpath(python)))
     if not prefix.startswith("/usr"):
         args += ["--ro-bind", prefix, prefix]
+    if packages:
+        args += ["--ro-bind", packages, packages]
     return args
 
 
-def launch_for(isolation, python):
+def launch_for(isolation, python, packages=None):
     """The argv that starts the runner under `isolation`, and the Popen arguments that go with it."""
     runner = [python, "-I", "-S", "-c", RUNNER_SOURCE]
     privileges = _drop_privileges()
     if isolation == "bwrap":
-        return _bwrap_prefix(python) + runner, privileges
+        return _bwrap_prefix(python, packages) + runner, privileges
     if isolation == "unshare":
         # unshare needs root to make the namespaces, so it drops the uid itself, after making them
         as_user = ["--setuid", str(privileges["user"]), "--setgid", str(privileges["group"])] if privileges else []
@@ -145,14 +149,19 @@ def best_isolation():
     raise SandboxUnavailable(f"cannot start a sandboxed Python interpreter ({sandbox_python()})")
 
 
-def run_batch(code, inputs, limits=Limits(), isolation=None):
+def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None):
     """Call run_code(**kwargs) for each kwargs dict in `inputs`, in one sandboxed interpreter.
 
     Returns one dict per input: ok, value (plain JSON data), repr, error_type, message, traceback,
     timed_out, ms, output. A test that hangs or kills its interpreter gets its own error and the tests
-    after it run in a fresh interpreter, within the batch deadline.
+    after it run in a fresh interpreter, within the batch deadline. `packages`: a folder of installed
+    third-party packages (utils.packages.install) the code may import from.
     """
     isolation = isolation or best_isolation()
+    if packages is not None:
+        packages = os.path.abspath(packages)
+        if not os.path.isdir(packages):
+            raise FileNotFoundError(f"the packages folder {packages} does not exist")
     deadline = time.monotonic() + limits.batch_timeout
     kills_at_start = _kills[0]
     packed = [marshal.dumps(kwargs) for kwargs in inputs]
@@ -168,7 +177,8 @@ def run_batch(code, inputs, limits=Limits(), isolation=None):
                 results[i] = _failure("Timeout", f"not run: the batch deadline of {limits.batch_timeout} s was reached",
                                       timed_out=True)
             break
-        outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline, kills_at_start)
+        outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline, kills_at_start,
+                               packages)
         if outcome["load_failure"] is not None:
             for i in pending:
                 results[i] = dict(outcome["load_failure"])
@@ -194,15 +204,15 @@ def _failure(error_type, message, timed_out=False, ms=0.0):
             "traceback": "", "timed_out": timed_out, "ms": ms, "output": ""}
 
 
-def _run_process(code, packed_inputs, limits, isolation, deadline, kills_at_start):
+def _run_process(code, packed_inputs, limits, isolation, deadline, kills_at_start, packages=None):
     """One interpreter over `packed_inputs`; returns what it reported and how it ended."""
-    argv, privileges = launch_for(isolation, sandbox_python())
+    argv, privileges = launch_for(isolation, sandbox_python(), packages)
     workdir = None
     if isolation != "bwrap":  # bwrap gives the code a private tmpfs instead
         workdir = tempfile.mkdtemp(prefix="codeloop-sandbox-")
         if os.geteuid() == 0:
             os.chown(workdir, *_unprivileged_ids())
-    payload = marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child()})
+    payload = marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child(), "packages": packages})
     try:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

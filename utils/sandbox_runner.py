@@ -7,7 +7,8 @@ microseconds (`json`, `signal` and `traceback` would triple it): inputs arrive i
 results leave as JSON written by hand, and traceback is imported only when a test fails.
 
 Protocol
-  stdin   marshal of {"code", "inputs": [marshal bytes of each test's kwargs], "limits": {...}}
+  stdin   marshal of {"code", "inputs": [marshal bytes of each test's kwargs], "limits": {...},
+          "packages": a folder of third-party packages to import from, or None}
   stdout  JSON lines: {"event": "loaded"} or {"event": "load_failed", ...}, then one
           {"event": "done", "i", ...} per test in order, then {"event": "finished"}
   stderr  anything the code writes to file descriptors 1 or 2 directly (the parent caps it)
@@ -150,6 +151,11 @@ def main():
     payload = marshal.loads(sys.stdin.buffer.read())
     sys.stdin = open(os.devnull)
     limits, source = payload["limits"], payload["code"]
+    if payload.get("packages"):
+        # Appended, so a package cannot shadow a standard module. A plain sys.path entry, and with -S no
+        # .pth file in it is processed: their `import` lines would run package code at start-up, before the
+        # limits are set and outside any test's alarm.
+        sys.path.append(payload["packages"])
     set_limits(limits)
     short_repr = reprlib.Repr()
     short_repr.maxstring, short_repr.maxother = limits["repr_chars"], limits["repr_chars"]

@@ -6,7 +6,8 @@ attempt is expanding it; its children's rewards flow back up to it and its ances
 Carlo tree search (PromptingTools' airetry!, LATS). How the next attempt to revise is chosen:
 
   latest    the newest attempt, whatever it scored: the design doc's straight line
-  best      the best score so far (statement tests first, then all tests), newest on ties: a
+  best      the best score so far (trusted tests first, then all tests, then fewer linter findings),
+            newest on ties: a
             revision that made things worse is dropped and its parent revised again
   uct       upper confidence bound: mean reward plus an exploration bonus for rarely revised attempts
   thompson  a draw from each attempt's Beta(successes, failures), the largest wins
@@ -40,8 +41,9 @@ def score(attempt, test_cases):
 
 
 def rank(attempt):
-    """Higher is better: statement tests passed, then all tests passed, then the newer attempt."""
-    return attempt["trusted_passed"], attempt["passed"], attempt["id"]
+    """Higher is better: trusted tests passed, then all tests passed, then fewer linter findings (ruff),
+    then the newer attempt."""
+    return attempt["trusted_passed"], attempt["passed"], -len(attempt.get("lint") or ()), attempt["id"]
 
 
 def best(attempts):
@@ -108,8 +110,9 @@ def describe(a):
     mean = a["value"] / a["visits"] if a["visits"] else 0.0
     trusted = f", statement {a['trusted_passed']}/{a['trusted_total']}" if a["trusted_total"] else ""
     broke = f", broke {', '.join(a['broke'])}" if a.get("broke") else ""
+    lint = f", lint {len(a['lint'])}" if a.get("lint") else ""
     return (f"attempt {a['id']} ({a['source']}, round {a['round']}): tests {a['passed']}/{a['total']}{trusted}, "
-            f"score {a['reward']:.2f}, visits {a['visits']}, mean {mean:.2f}, {a['status']}{broke}")
+            f"score {a['reward']:.2f}, visits {a['visits']}, mean {mean:.2f}{lint}, {a['status']}{broke}")
 
 
 if __name__ == "__main__":

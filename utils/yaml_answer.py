@@ -211,6 +211,18 @@ def parse_failure_reflection(text):
     return analysis[:600]
 
 
+def parse_question_answer(text):
+    """The clarifying question for the user, or "" when the model finds the problem clear."""
+    try:
+        data = load_mapping(text)
+    except AnswerError:
+        data = {"question": text if "?" in (text or "") and not FENCE.search(text) else ""}
+    question = " ".join(str(data.get("question") or "").split())
+    if question.lower().rstrip(".") in ("", "none", "no", "n/a", "null", "no question"):
+        return ""
+    return question[:300]
+
+
 def parse_revise_answer(text, test_names, max_tests, trusted=()):
     """Corrections keyed by 1-based test number; small models often key them by test name, accepted too.
 
@@ -233,7 +245,7 @@ def parse_revise_answer(text, test_names, max_tests, trusted=()):
         try:
             index = _test_index(key, test_names, max_tests)
             if index in trusted:
-                raise AnswerError(f"Test {index + 1} comes from the problem statement and cannot be changed; "
+                raise AnswerError(f"Test {index + 1} is trusted (from the problem statement or the user) and cannot be changed; "
                                   "if the code fails it, fix the code.")
             revised[index] = check_test_case(case, f"revised test {index + 1}")
         except AnswerError as exc:

@@ -1,0 +1,105 @@
+"""codeloop.solve() and agent_tool: the library runs what main.py runs (scripted model over HTTP on
+127.0.0.1, the real sandbox), and README's example works as written."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+import main
+from agent_tool import TOOL, call_tool, langchain_tool
+from codeloop import CodeloopError, Result, options, solve
+from tests import scripted_answers as a
+from tests.test_main import ROOT, cli_env
+
+
+@pytest.fixture
+def endpoint(stub, monkeypatch):
+    for name, value in cli_env(stub).items():
+        if name.startswith(("OPENAI_", "CODELOOP_")):
+            monkeypatch.setenv(name, value)
+    return stub
+
+
+def test_readme_example_runs_as_written(stub, tmp_path):
+    block = ROOT.joinpath("README.md").read_text().split("<!-- tests/test_codeloop.py runs this example", 1)[1]
+    example = re.search(r"```python\n(.*?)```", block, re.S).group(1)
+    stub.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE, a.SUM_OF_EVENS_CODE)  # two samples by default
+    done = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=tmp_path,
+                          env={**cli_env(stub), "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "solved 3/3 tests pass"
+    assert "return sum(n for n in nums if n % 2 == 0)" in done.stdout
+    assert lines[-1].startswith("3 model calls; files in runs/sum_of_evens")
+    assert (tmp_path / "runs" / "sum_of_evens" / "solution.py").exists()
+    assert done.stderr == "", "quiet unless progress=True"
+
+
+def test_result_is_typed_and_the_users_tests_are_trusted(endpoint, tmp_path):
+    endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
+    result = solve(a.SUM_OF_EVENS, tests=[{"input": {"nums": [2, 4]}, "expected": 6}], samples=1, out=tmp_path)
+    assert isinstance(result, Result) and result.solved and result.exit_code == 0
+    assert [(t["name"], t["origin"]) for t in result.tests] == [("user_1", "user"), ("empty", "model"),
+                                                                  ("negatives", "model")]
+    assert [r["passed"] for r in result.results] == [True, True, True]
+    assert result.usage["model_calls"] == 2 and result.iterations == 1 and result.out_dir == str(tmp_path)
+
+
+def test_options_are_the_cli_flags_and_mean_the_same(endpoint, tmp_path):
+    endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
+    result = solve(a.SUM_OF_EVENS, samples=1, max_calls=1, reflect=False, lint=False, out=tmp_path)
+    assert result.status == "unsolved" and result.exit_code == 1 and result.usage["model_calls"] == 1
+    assert "--max-calls" in main.build_parser().format_help() and "max_calls" in options()
+    assert {"interactive", "tests", "allow_install", "lint", "samples", "search", "docs"} <= set(options())
+
+
+def test_bad_options_raise_the_clis_one_line_error(endpoint, tmp_path):
+    with pytest.raises(CodeloopError, match="expected a whole number from 1 to 1000, not '0'") as caught:
+        solve(a.SUM_OF_EVENS, max_iterations=0, out=tmp_path)
+    assert caught.value.exit_code == 2
+    with pytest.raises(CodeloopError, match="the problem from argument is blank"):
+        solve("   ", out=tmp_path)
+    with pytest.raises(CodeloopError, match="tests=: case 1 has no input"):
+        solve(a.SUM_OF_EVENS, tests=[{"expected": 1}], out=tmp_path)
+    with pytest.raises(TypeError, match="unknown options max_iteration"):
+        solve(a.SUM_OF_EVENS, max_iteration=3)
+    assert endpoint.requests == []
+
+
+def test_tests_from_a_file(endpoint, tmp_path):
+    (tmp_path / "mine.yaml").write_text("- {name: pair, input: {nums: [2, 2]}, expected: 4}\n")
+    endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
+    result = solve(a.SUM_OF_EVENS, tests=tmp_path / "mine.yaml", samples=1, out=tmp_path / "out")
+    assert result.solved and result.tests[0] == {"name": "pair", "input": {"nums": [2, 2]}, "expected": 4,
+                                                 "origin": "user"}
+
+
+def test_agent_tool_answers_a_call_with_the_code(endpoint, tmp_path):
+    assert TOOL["function"]["parameters"]["required"] == ["problem"]
+    endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
+    answer = call_tool({"problem": a.SUM_OF_EVENS, "max_iterations": 2}, samples=1, out=str(tmp_path))
+    assert answer["status"] == "solved" and answer["tests_passed"] == answer["tests_total"] == 2
+    assert "def run_code(nums)" in answer["code"]
+
+
+def test_agent_tool_turns_bad_calls_into_messages(endpoint):
+    assert call_tool({"problem": 3})["status"] == "error"
+    assert call_tool({"problem": "x", "rm": "-rf"}) == {"status": "error", "message": "unknown arguments rm; known: "
+                                                        "max_iterations, problem, tests"}
+    assert call_tool({"problem": "x", "max_iterations": 0})["message"].startswith("argument --max-iterations")
+    assert endpoint.requests == []
+
+
+def test_langchain_tool_when_langchain_is_installed(endpoint, tmp_path):
+    pytest.importorskip("langchain_core")
+    endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
+    tool = langchain_tool(samples=1, out=str(tmp_path))
+    assert tool.name == "codeloop_solve" and set(tool.args) == {"problem", "tests", "max_iterations"}
+    assert tool.invoke({"problem": a.SUM_OF_EVENS})["status"] == "solved"
+
+
+def test_langchain_tool_without_langchain_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "langchain_core.tools", None)  # as if it were not installed
+    with pytest.raises(ImportError, match="pip install langchain-core"):
+        langchain_tool()

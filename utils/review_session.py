@@ -1,0 +1,180 @@
+"""One review by the person (--interactive): they see the tests (and, after a round, the results and
+the code), then change what they like until they accept or finish.
+
+`review()` works on copies and returns what changed; the ReviewWithPerson node writes it to the store.
+Tests the person writes or edits become trusted ("user" origin): the model may not change them.
+
+Run alone on a sample:  python -m utils.review_session
+"""
+import yaml
+
+from utils.feedback import compact, is_trusted
+from utils.user_tests import UserTestsError, cases_from_data
+
+COMMANDS = """  a          accept and go on ({go_on})
+  t          edit the tests in $EDITOR (YAML; delete an entry to delete its test)
+  d N [N..]  delete tests N ...
+  n          add a test: you type its input and its expected value
+{code}  f TEXT     feedback for the model's next step
+  q          finish now and keep the best version so far
+  ?          this list"""
+CODE_COMMAND = "  c          edit the code in $EDITOR\n"
+TESTS_HEADER = ("# The tests. Edit, delete or add entries; each needs input (argument name: value) and expected.\n"
+                "# Tests you write or change are trusted: the model may not change them.\n")
+
+
+def review(terminal, tests, stage, code=None, results=None):
+    """stage "tests" (before any code) or "round" (after a failed round). Returns
+    {"tests": new list or None if unchanged, "code": edited code or None, "feedback": [text],
+     "finish": bool, "actions": [what the person did, for the run record]}."""
+    change = {"tests": None, "code": None, "feedback": [], "finish": False, "actions": []}
+    current = list(tests)
+    show(terminal, current, code, results, stage)
+    go_on = "write the code" if stage == "tests" else "the model revises"
+    help_text = COMMANDS.format(go_on=go_on, code=CODE_COMMAND if code else "")
+    terminal.say(help_text)
+    while True:
+        line = terminal.ask("review> ")
+        if line is None:  # end of input: nobody can answer any more, so stop with what we have
+            line = "q"
+        command, _, rest = line.partition(" ")
+        command, rest = command.lower(), rest.strip()
+        if command in ("a", "accept", ""):
+            if command == "" and not change["actions"]:
+                terminal.say("type a command (? for the list); a to accept")
+                continue
+            change["actions"].append("accept")
+            return _with_tests(change, tests, current)
+        if command in ("q", "quit", "finish"):
+            change["finish"] = True
+            change["actions"].append("finish")
+            return _with_tests(change, tests, current)
+        if command in ("f", "feedback"):
+            if not rest:
+                terminal.say("f needs the feedback text on the same line, e.g. f the list may be empty")
+                continue
+            change["feedback"].append(rest)
+            change["actions"].append(f"feedback: {rest}")
+            terminal.say("noted: the model sees it in its next prompt")
+        elif command in ("d", "delete"):
+            current = _delete(terminal, current, rest, change)
+        elif command in ("n", "new", "add"):
+            current = _add(terminal, current, change)
+        elif command in ("t", "tests"):
+            current = _edit_tests(terminal, current, change)
+        elif command in ("c", "code") and code:
+            edited = terminal.edit(code, ".py")
+            if edited is not None and edited.strip() and edited != code:
+                change["code"] = edited
+                change["actions"].append("edited the code")
+                terminal.say("code changed: it is checked and tested next")
+                return _with_tests(change, tests, current)
+            terminal.say("the code is unchanged")
+        elif command in ("?", "h", "help"):
+            terminal.say(help_text)
+        else:
+            terminal.say(f"unknown command {command!r}; ? lists the commands")
+
+
+def _with_tests(change, original, current):
+    change["tests"] = current if current != original else None
+    return change
+
+
+def _delete(terminal, tests, rest, change):
+    numbers = rest.replace(",", " ").split()
+    if not numbers or not all(n.isdigit() and 1 <= int(n) <= len(tests) for n in numbers):
+        terminal.say(f"d needs test numbers from 1 to {len(tests)}, e.g. d 2 5")
+        return tests
+    gone = {int(n) - 1 for n in numbers}
+    change["actions"].append("deleted " + ", ".join(tests[i]["name"] for i in sorted(gone)))
+    kept = [case for i, case in enumerate(tests) if i not in gone]
+    terminal.say(f"deleted; {len(kept)} tests left" + ("" if kept else ": only syntax, imports and loading are checked"))
+    return kept
+
+
+def _add(terminal, tests, change):
+    hint = "{" + ", ".join(f"{name}: ..." for name in tests[0]["input"]) + "}" if tests else "{argument: value}"
+    typed_input = terminal.ask(f"input, as YAML {hint}: ")
+    typed_expected = terminal.ask("expected value, as YAML: ") if typed_input else None
+    if not typed_input or typed_expected is None or typed_expected == "":
+        terminal.say("no test added")
+        return tests
+    try:
+        case = {"name": f"user_{len(tests) + 1}", "input": yaml.safe_load(typed_input),
+                "expected": yaml.safe_load(typed_expected)}
+        [added] = cases_from_data([case], "your test")
+    except (yaml.YAMLError, UserTestsError) as exc:
+        terminal.say(f"not added: {_first_line(exc)}")
+        return tests
+    change["actions"].append(f"added {added['name']}")
+    terminal.say(f"added test {len(tests) + 1}: {added['name']}")
+    return _unique(tests + [added])
+
+
+def _edit_tests(terminal, tests, change):
+    listed = [{"name": case["name"], "input": case["input"], "expected": case["expected"]} for case in tests]
+    text = terminal.edit(TESTS_HEADER + yaml.safe_dump(listed, sort_keys=False, allow_unicode=True), ".yaml")
+    if text is None:
+        return tests
+    try:
+        data = yaml.safe_load(text) or []
+        edited = cases_from_data(data, "the edited tests")
+    except (yaml.YAMLError, UserTestsError) as exc:
+        terminal.say(f"tests unchanged: {_first_line(exc)}")
+        return tests
+    # an entry left exactly as it was keeps its origin; a new or changed one is the person's
+    before = {_key(case): case for case in tests}
+    merged = [before.get(_key(case)) or {**case, "origin": "user"} for case in edited]
+    if merged != tests:
+        change["actions"].append(f"edited the tests ({len(tests)} -> {len(merged)})")
+        terminal.say(f"tests changed: {len(merged)} now")
+    return merged
+
+
+def _key(case):
+    return repr((case["name"], case["input"], case["expected"]))
+
+
+def _unique(cases):
+    seen, named = set(), []
+    for i, case in enumerate(cases, 1):
+        name = case["name"] if case["name"] not in seen else f"{case['name']}_{i}"
+        seen.add(name)
+        named.append({**case, "name": name})
+    return named
+
+
+def _first_line(exc):
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def show(terminal, tests, code, results, stage):
+    if code and stage == "round":
+        terminal.say("the code:\n" + "\n".join(f"{n:3} {line}" for n, line in enumerate(code.rstrip().splitlines(), 1)))
+    if not tests:
+        terminal.say("no tests: only syntax, imports and loading are checked")
+    terminal.say(f"tests ({len(tests)}):")
+    for i, case in enumerate(tests, 1):
+        mark = f" [{'statement' if case.get('origin') == 'statement' else 'yours'}]" if is_trusted(case) else ""
+        line = (f"  {i}. {case['name']}{mark}: run_code(**{compact(case['input'], 120)}) == "
+                f"{compact(case['expected'], 80)}")
+        if results and i <= len(results):
+            line += "  " + verdict(results[i - 1])
+        terminal.say(line)
+
+
+def verdict(result):
+    if result["passed"]:
+        return "PASS"
+    if result.get("timed_out"):
+        return "FAIL: timed out"
+    if result.get("error_type"):
+        return f"FAIL: {result['error_type']}: {(result.get('message') or '')[:80]}"
+    return f"FAIL: got {result['actual'][:80]}"
+
+
+if __name__ == "__main__":
+    from utils.terminal import Terminal
+    sample = [{"name": "example_1", "input": {"nums": [2, 7], "target": 9}, "expected": [0, 1], "origin": "statement"}]
+    print(review(Terminal(), sample, "tests"))

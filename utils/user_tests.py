@@ -1,0 +1,229 @@
+"""--tests FILE: the person's own test cases, read from YAML/JSON or from a pytest file, never run.
+
+The person knows answers the model can only guess, so their cases are trusted like the statement's
+examples. Two kinds of file:
+
+  YAML or JSON   a list of cases, or a mapping with a `tests:` (or `test_cases:`) list; a case is
+                 {name (optional), input: {parameter: value}, expected}
+  pytest (.py)   a module-level list CASES, TEST_CASES or TESTS of pytest.param(input, expected, id=name),
+                 {"name": ..., "input": ..., "expected": ...} or (input, expected): the shape of the
+                 test_solution.py that codeloop exports, so a run's tests can be given back to a later run
+
+The pytest file is parsed with `ast` and its values read with `ast.literal_eval` only: it is never
+imported, so nothing in it runs, and a case computed by code (a call, a comprehension) is refused
+rather than guessed. A case is checked by the same rule as the model's tests (utils/yaml_answer.py).
+
+Every refusal is a UserTestsError whose message is one line for the user, naming the file.
+
+Run alone:  python -m utils.user_tests my_tests.yaml
+"""
+import ast
+import json
+import os
+import sys
+
+import yaml
+
+from utils.yaml_answer import AnswerError, check_test_case
+
+MAX_CASES = 200  # each case is a sandbox run per attempt; past this it is a data set, not a test file
+MAX_FILE_BYTES = 5_000_000  # also keeps a mistaken path (a device, a log) from being read forever
+LIST_NAMES = ("CASES", "TEST_CASES", "TESTS")  # in the order preferred when a file has several
+LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, RecursionError, MemoryError)
+
+
+class UserTestsError(ValueError):
+    """The test file cannot be used; the message is one line for the user."""
+
+
+def read_user_tests(path):
+    """The file's cases as [{name, input, expected, origin: "user"}], in file order; [] for an empty list."""
+    path = os.fspath(path)
+    text = _read_text(path)
+    if path.endswith(".py"):
+        return _checked(_pytest_cases(text, path), f"--tests {path}")
+    return cases_from_data(_yaml_list(text, path), f"--tests {path}")
+
+
+def cases_from_data(data, source):
+    """Checked cases from a list of {name?, input, expected} mappings: a parsed file, the library's
+    tests=[...], or the person's edit of the tests (--interactive). `source` starts every error message."""
+    if not isinstance(data, list):
+        raise UserTestsError(f"{source}: expected a list of test cases, not {type(data).__name__}")
+    if len(data) > MAX_CASES:
+        raise UserTestsError(f"{source} has {len(data)} test cases; at most {MAX_CASES} are allowed")
+    return _checked([(f"case {i}", case) for i, case in enumerate(data, 1)], source)
+
+
+def _checked(found, source):
+    cases, taken = [], set()
+    for i, (where, raw) in enumerate(found, 1):
+        try:
+            case = check_test_case(raw, where)
+        except AnswerError as exc:
+            raise UserTestsError(f"{source}: {str(exc).removesuffix('.')}") from None
+        case["name"] = _unique(case["name"] or f"user_{i}", taken)
+        cases.append({**case, "origin": "user"})
+    return cases
+
+
+def _read_text(path):
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise UserTestsError(f"--tests {path}: no such file") from None
+    except IsADirectoryError:
+        raise UserTestsError(f"--tests {path} is a directory, not a file of test cases") from None
+    except OSError as exc:
+        raise UserTestsError(f"--tests {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise UserTestsError(f"--tests {path} is larger than {MAX_FILE_BYTES // 1_000_000} MB")
+    if b"\x00" in raw:
+        raise UserTestsError(f"--tests {path} is binary, not text")
+    try:
+        text = raw.decode("utf-8-sig")  # a BOM, as some Windows editors write, is not an error
+    except UnicodeDecodeError:
+        raise UserTestsError(f"--tests {path} is not UTF-8 text") from None
+    if not text.strip():
+        raise UserTestsError(f"--tests {path} is empty")
+    return text
+
+
+def _yaml_list(text, path):
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise UserTestsError(f"--tests {path} does not parse as YAML or JSON{where}: {problem}") from None
+    except RecursionError:
+        raise UserTestsError(f"--tests {path} is nested too deeply to read") from None
+    if isinstance(data, dict):
+        keys = [key for key in ("tests", "test_cases") if key in data]
+        if len(keys) == 2:
+            raise UserTestsError(f"--tests {path} has both tests: and test_cases:; keep one list")
+        if keys:
+            data = data[keys[0]]
+            if not isinstance(data, list):
+                raise UserTestsError(f"--tests {path}: {keys[0]}: must be a list of test cases, "
+                                     f"not {type(data).__name__}")
+    if not isinstance(data, list):
+        raise UserTestsError(f"--tests {path} has no list of test cases: give a list, or a mapping with "
+                             "tests: [{name, input: {parameter: value}, expected}, ...]")
+    _check_count(len(data), path)
+    return data
+
+
+def _pytest_cases(text, path):
+    """[(where, case)] from the file's CASES list, read from its syntax tree without running anything."""
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        raise UserTestsError(f"--tests {path} has a Python syntax error at line {exc.lineno}: {exc.msg}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise UserTestsError(f"--tests {path} cannot be parsed as Python: {exc}") from None
+    name, value = _case_list(tree, path)
+    if not isinstance(value, (ast.List, ast.Tuple)):
+        raise UserTestsError(f"--tests {path}: {name} at line {value.lineno} is not a literal list "
+                             "(the file is read, not run, so the cases must be written out)")
+    _check_count(len(value.elts), path)
+    return [(f"case {i} (line {node.lineno})", _pytest_case(node, f"case {i} (line {node.lineno})", text, path))
+            for i, node in enumerate(value.elts, 1)]
+
+
+def _case_list(tree, path):
+    """(name, value node) of the last module-level assignment to the first of LIST_NAMES assigned."""
+    assigned = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            targets = statement.targets
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets = [statement.target]
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in LIST_NAMES:
+                assigned[target.id] = statement.value
+    for name in LIST_NAMES:
+        if name in assigned:
+            return name, assigned[name]
+    raise UserTestsError(f"--tests {path} has no module-level {', '.join(LIST_NAMES[:-1])} or {LIST_NAMES[-1]} "
+                         "list (only such a list is read; the file is not run)")
+
+
+def _pytest_case(node, where, text, path):
+    """A case mapping from pytest.param(input, expected, id=name), a dict literal or (input, expected)."""
+    if isinstance(node, ast.Call):
+        function = node.func
+        is_param = (isinstance(function, ast.Attribute) and function.attr == "param"
+                    and isinstance(function.value, ast.Name) and function.value.id == "pytest"
+                    or isinstance(function, ast.Name) and function.id == "param")
+        if not is_param:
+            raise UserTestsError(f"--tests {path}: {where} is a call to {_source(function, text)}, not "
+                                 "pytest.param(input, expected, id=name)")
+        extra = [keyword.arg or "**" for keyword in node.keywords if keyword.arg != "id"]
+        if len(node.args) != 2 or extra:
+            raise UserTestsError(f"--tests {path}: {where} must be pytest.param(input, expected, id=name)"
+                                 + (f"; {', '.join(extra)} is not read" if extra else ""))
+        name = next((keyword.value for keyword in node.keywords if keyword.arg == "id"), None)
+        return {"input": _literal(node.args[0], where, text, path),
+                "expected": _literal(node.args[1], where, text, path),
+                "name": None if name is None else _literal(name, where, text, path)}
+    value = _literal(node, where, text, path)
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, tuple) and len(value) == 2:
+        return {"input": value[0], "expected": value[1]}
+    raise UserTestsError(f"--tests {path}: {where} must be pytest.param(input, expected, id=name), "
+                         "a dict with input and expected, or an (input, expected) tuple")
+
+
+def _literal(node, where, text, path):
+    try:
+        return ast.literal_eval(node)
+    except LITERAL_ERRORS:
+        raise UserTestsError(f"--tests {path}: {where} is not a literal: {_source(_first_non_literal(node), text)} "
+                             "(the file is read, not run, so values must be written out)") from None
+
+
+def _first_non_literal(node):
+    """The innermost part of a container that literal_eval refuses, so the message points at it."""
+    children = [*filter(None, node.keys), *node.values] if isinstance(node, ast.Dict) else getattr(node, "elts", [])
+    for child in children:
+        try:
+            ast.literal_eval(child)
+        except LITERAL_ERRORS:
+            return _first_non_literal(child)
+    return node
+
+
+def _source(node, text):
+    source = " ".join((ast.get_source_segment(text, node) or ast.dump(node)).split())
+    return source if len(source) <= 60 else source[:60] + "..."
+
+
+def _check_count(count, path):
+    if count > MAX_CASES:
+        raise UserTestsError(f"--tests {path} has {count} test cases; at most {MAX_CASES} are allowed")
+
+
+def _unique(name, taken):
+    """`name`, or name_2, name_3, ... when it is taken: names identify tests in feedback and pytest ids."""
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}_{n}"
+    taken.add(candidate)
+    return candidate
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m utils.user_tests FILE")
+    try:
+        for case in read_user_tests(sys.argv[1]):
+            print(f"{case['name']}: run_code(**{json.dumps(case['input'])}) == {json.dumps(case['expected'])}")
+    except UserTestsError as exc:
+        sys.exit(f"error: {exc}")
