@@ -138,6 +138,32 @@ def test_help_documents_flags_and_exit_codes():
         assert text in result.stdout
 
 
+def test_help_documents_interactive_and_tests():
+    help_text = codeloop("--help").stdout
+    for text in ("--interactive", "--tests FILE", "--allow-install", "--no-lint", "edit the tests in $EDITOR",
+                 "feedback for the model", "finish now", "pytest file with a module-level CASES list"):
+        assert text in help_text
+
+
+def test_users_tests_from_a_file_are_trusted(stub, tmp_path):
+    (tmp_path / "mine.json").write_text('[{"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2]}]')
+    stub.add(a.TESTS, a.GOOD_CODE)
+    result = codeloop(a.TWO_SUM, "--tests", str(tmp_path / "mine.json"), "--out", str(tmp_path / "out"), "--json",
+                      stub=stub)
+    assert result.returncode == 0, result.stderr
+    final = json.loads(result.stdout)
+    assert final["test_cases"][0] == {"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2],
+                                      "origin": "user"}
+    assert "The user's tests and the problem's examples are already tests" in stub.requests[0]["messages"][1]["content"]
+
+
+def test_a_malformed_tests_file_is_one_line_and_exit_2(stub, tmp_path):
+    (tmp_path / "bad.yaml").write_text("- {name: x, expected: 1}\n")
+    result = codeloop(a.TWO_SUM, "--tests", str(tmp_path / "bad.yaml"), stub=stub)
+    assert result.returncode == 2 and stub.requests == []
+    assert result.stderr.strip() == f"codeloop: error: --tests {tmp_path / 'bad.yaml'}: case 1 has no input. Every test needs input and expected"
+
+
 @pytest.mark.parametrize("script, wait_for", [
     pytest.param([{"hang": 30}], "GenerateTestCases:", id="during_a_model_call"),
     pytest.param([a.TESTS, a.GOOD_CODE.replace("seen = {}", "while True: pass")],

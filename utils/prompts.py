@@ -143,9 +143,9 @@ analysis: <at most three sentences>
 
 
 def clarify_request():
-    return """Before any tests: is something in the problem ambiguous, so that two careful readers would write
-different expected values for the same input? If so, ask the user one short question about it.
-If the problem is clear, the question is none.
+    return """Before any tests: does the problem leave something open, so that two careful readers would write
+different expected values for the same input? Do not ask what the statement or its examples already
+answer. If something is open, ask the user one short question about it; otherwise the question is none.
 
 Reply in this form:
 ```yaml

@@ -32,7 +32,11 @@ def review(terminal, tests, stage, code=None, results=None):
     show(terminal, current, code, results, stage)
     go_on = "write the code" if stage == "tests" else "the model revises"
     help_text = COMMANDS.format(go_on=go_on, code=CODE_COMMAND if code else "")
-    terminal.say(help_text)
+    if not getattr(terminal, "knows_commands", False):  # the whole list once per run, then a reminder
+        terminal.say(help_text)
+        terminal.knows_commands = True
+    else:
+        terminal.say(f"a accept ({go_on}), t/d/n tests, {'c code, ' if code else ''}f feedback, q finish, ? help")
     while True:
         line = terminal.ask("review> ")
         if line is None:  # end of input: nobody can answer any more, so stop with what we have
