@@ -367,7 +367,7 @@ class InstallPackages(Step):
     """--allow-install: the third-party modules the new attempts import are installed (wheels only) into a
     cached folder outside the user's environment, which the sandbox then puts on the code's path. The
     folder holds every package the run's code has needed so far."""
-    working = "installing the third-party packages the code imports"
+    working = None  # quiet unless something is installed: post reports it
 
     def prep(self, shared):
         have = shared["packages"] or {"modules": [], "path": None}
@@ -388,7 +388,7 @@ class InstallPackages(Step):
             return "default"
         shared["packages"] = {"modules": wanted[0], "path": installation.path, "installed": installation.installed,
                               "failed": installation.failed, "report": installation.report()}
-        shared["record"].event("packages", say=f"  {installation.report()}", **shared["packages"],
+        shared["record"].event("packages", say=f"InstallPackages: {installation.report()}", **shared["packages"],
                                seconds=installation.seconds, cached=installation.cached)
         return "default"
 

@@ -29,7 +29,7 @@ def test_readme_example_runs_as_written(stub, tmp_path):
                           env={**cli_env(stub), "PYTHONPATH": str(ROOT)}, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "solved 3/3 tests pass"
+    assert lines[0] == "solved 4/4 tests pass"
     assert "return sum(n for n in nums if n % 2 == 0)" in done.stdout
     assert lines[-1].startswith("3 model calls; files in runs/sum_of_evens")
     assert (tmp_path / "runs" / "sum_of_evens" / "solution.py").exists()

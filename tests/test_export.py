@@ -44,3 +44,26 @@ def test_an_any_order_answer_is_judged_as_the_run_judged_it(tmp_path):
     write_outputs(str(tmp_path), reordered, CASES, any_order=True)
     result = run_pytest(tmp_path)
     assert result.returncode == 0 and "3 passed" in result.stdout, result.stdout
+
+
+NUMPY_LIKE = """class int64:  # stands for a numpy scalar: same module name, same tolist()
+    __module__ = "numpy"
+
+    def __init__(self, value):
+        self.value = value
+
+    def tolist(self):
+        return self.value
+
+
+def run_code(nums, target):
+    return [int64(0), int64(1)] if target > 0 else int64(0.3) if target == 0 else {1, 3}
+"""
+
+
+def test_numpy_values_are_judged_as_plain_data_in_the_sandbox_and_the_export(tmp_path):
+    from utils.sandbox import run_batch
+    assert [r["value"] for r in run_batch(NUMPY_LIKE, [case["input"] for case in CASES])] == [[0, 1], 0.3, [1, 3]]
+    write_outputs(str(tmp_path), NUMPY_LIKE, CASES)
+    result = run_pytest(tmp_path)
+    assert result.returncode == 0 and "3 passed" in result.stdout, result.stdout

@@ -26,7 +26,9 @@ _spec.loader.exec_module(solution)
 
 
 def plain(value):
-    """What codeloop's sandbox sends back: tuples as lists, sets as sorted lists."""
+    """What codeloop's sandbox sends back: tuples as lists, sets as sorted lists, numpy values as lists and numbers."""
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return plain(value.tolist())
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, (set, frozenset)):

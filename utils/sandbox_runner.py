@@ -95,6 +95,8 @@ def plain_value(value, depth=0):
             return sorted(items, key=repr)
     if isinstance(value, dict):
         return {str(k): plain_value(v, depth + 1) for k, v in value.items()}
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):  # --allow-install: numpy scalars, arrays
+        return plain_value(value.tolist(), depth + 1)
     raise TypeError(f"run_code returned a {type(value).__name__} object, not plain data "
                     "(numbers, strings, booleans, None, lists, dicts)")
 
