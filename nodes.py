@@ -19,14 +19,14 @@ from utils.call_llm import ModelBackendError, ModelConfig
 from utils.code_checks import check_code
 from utils.compare import outputs_match
 from utils.feedback import check_failure, is_trusted, trusted_label
+from utils.lint import describe as describe_lint
+from utils.lint import lint
 from utils.packages import Installation, PackageCacheError, install, third_party_imports
 from utils.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
                            format_results, implement_request, problem_context, reflect_request, revise_request,
                            write_tests_request)
 from utils.review_session import review
 from utils.sandbox import Limits, run_batch
-from utils.lint import describe as describe_lint
-from utils.lint import lint
 from utils.search_tree import backpropagate, best, choose, rank, score
 from utils.statement_examples import says_any_order, statement_examples
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
@@ -206,8 +206,8 @@ class AskPerson(ModelStep):
             return self.skip(shared, asked, "question_skipped", "no usable question; going on without")
         if asked["answer"]:
             shared["guidance"].append(f"Asked {asked['question']!r}, the user answered: {asked['answer']}")
-        shared["record"].event("question", say=f"  {'answered' if asked['answer'] else 'no question asked or answered'}",
-                               **asked)
+        said = "answered" if asked["answer"] else "skipped" if asked["question"] else "the model had no question"
+        shared["record"].event("question", say=f"  {said}", **asked)
         return "default"
 
 
@@ -233,13 +233,13 @@ class ReviewWithPerson(Step):
     def post(self, shared, view, change):
         shared["guidance"].extend(change["feedback"])
         if change["tests"] is not None:
-            shared["test_cases"], shared["tests_version"] = change["tests"], shared["tests_version"] + 1
+            shared["test_cases"], shared["tests_version"] = _unique_names(change["tests"]), shared["tests_version"] + 1
         new = add_attempt(shared, change["code"], shared["current"], "user") if change["code"] else None
         shared["record"].event("review", stage=self.stage, actions=change["actions"], feedback=change["feedback"],
                                test_cases=shared["test_cases"] if change["tests"] is not None else None,
                                new_attempt=new and new["id"])
         if change["finish"]:
-            shared["message"] = "finished by the user"
+            shared["message"] = "finished before any code was written" if self.stage == "tests" else "finished"
             return "finish"
         if self.stage == "tests":
             return "default"

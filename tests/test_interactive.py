@@ -125,7 +125,7 @@ def test_finishing_after_a_round_hands_over_the_best_version(make_shared, stub):
 def test_end_of_input_finishes_like_q(make_shared, stub):
     stub.add(NO_QUESTION, a.TESTS)
     shared = interactive_run(make_shared, "")
-    assert shared["status"] == "stopped" and shared["message"] == "stopped by the user: finished by the user"
+    assert shared["status"] == "stopped" and shared["message"] == "stopped by the user: finished before any code was written"
 
 
 def test_with_every_test_deleted_the_code_is_still_checked(make_shared, stub):
@@ -196,3 +196,11 @@ def read_until(fd, screen, marker, timeout=60):
             except OSError:  # the program ended and closed the terminal
                 raise AssertionError(f"ended before {marker!r}:\n{screen.decode(errors='replace')}")
     return screen
+
+
+def test_help_lists_the_commands_again_and_an_unknown_command_is_named(make_shared, stub):
+    stub.add(NO_QUESTION, a.TESTS, a.GOOD_CODE)
+    shared = interactive_run(make_shared, "?\nzz\n\na\n")
+    assert shared["screen"].count("edit the tests in $EDITOR") == 2 and shared["status"] == "solved"
+    assert "unknown command 'zz'; ? lists the commands" in shared["screen"]
+    assert "type a command (? for the list); a to accept" in shared["screen"], "an empty line accepts nothing"

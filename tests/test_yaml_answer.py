@@ -1,8 +1,8 @@
 """utils/yaml_answer.py: extraction from fenced or bare answers, and each schema's validation."""
 import pytest
 
-from utils.yaml_answer import (AnswerError, extract_yaml, parse_code_answer, parse_revise_answer,
-                               parse_tests_answer)
+from utils.yaml_answer import (AnswerError, extract_yaml, parse_code_answer, parse_question_answer,
+                               parse_revise_answer, parse_tests_answer)
 
 TESTS_YAML = """reasoning: examples first
 test_cases:
@@ -213,3 +213,14 @@ def test_a_revision_of_a_trusted_test_is_refused_but_the_rest_is_kept():
     with pytest.raises(AnswerError, match=r"Test 1 is trusted \(from the problem statement or the user\) and cannot be changed"):
         parse_revise_answer("test_cases:\n  1: {input: {x: 1}, expected: 5}\n", test_names=["a"], max_tests=8,
                             trusted=[0])
+
+
+@pytest.mark.parametrize("answer, question", [
+    ("```yaml\nquestion: none\n```", ""),
+    ("```yaml\nquestion: None.\n```", ""),
+    ("question: Should an empty list give 0 or None?", "Should an empty list give 0 or None?"),
+    ("Should duplicates count twice?", "Should duplicates count twice?"),  # prose with a question mark
+    ("I think the problem is clear.", ""),
+])
+def test_the_clarifying_question_or_none(answer, question):
+    assert parse_question_answer(answer) == question

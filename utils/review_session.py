@@ -113,7 +113,7 @@ def _add(terminal, tests, change):
         return tests
     change["actions"].append(f"added {added['name']}")
     terminal.say(f"added test {len(tests) + 1}: {added['name']}")
-    return _unique(tests + [added])
+    return tests + [added]  # the node makes names unique when it stores the tests
 
 
 def _edit_tests(terminal, tests, change):
@@ -138,15 +138,6 @@ def _edit_tests(terminal, tests, change):
 
 def _key(case):
     return repr((case["name"], case["input"], case["expected"]))
-
-
-def _unique(cases):
-    seen, named = set(), []
-    for i, case in enumerate(cases, 1):
-        name = case["name"] if case["name"] not in seen else f"{case['name']}_{i}"
-        seen.add(name)
-        named.append({**case, "name": name})
-    return named
 
 
 def _first_line(exc):
