@@ -50,3 +50,4 @@ strategy("reflect", "feedback + the problem restated before the tests and a fail
 strategy("uct", "feedback + 2 samples per step, the attempt to revise chosen by UCT")(looping(UCT))
 strategy("thompson", "feedback + 2 samples per step, the attempt to revise chosen by Thompson sampling")(looping(THOMPSON))
 strategy("full", "main.py's defaults: uct's settings (the measured best) plus answer retries")(looping({}))
+strategy("no-lint", "full without ruff: no linter findings in the feedback or among the tie-breaks")(looping({"lint": False}))
