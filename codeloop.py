@@ -58,17 +58,23 @@ class Result:
         return len(self.results)
 
 
+def cli_options():
+    """The CLI's options solve() takes (by keyword name), minus those about the terminal."""
+    return {action.dest: action for action in main.build_parser()._actions if action.dest not in CLI_ONLY}
+
+
 def options():
-    """The keyword arguments solve() takes: the CLI's options, minus those about the terminal."""
-    return sorted(action.dest for action in main.build_parser()._actions if action.dest not in CLI_ONLY)
+    """The keyword arguments solve() takes."""
+    return sorted(cli_options())
 
 
 def solve(problem=None, *, problem_file=None, tests=None, out=None, progress=False, **settings):
     """Run codeloop on one problem (text, or problem_file=PATH) and return a Result.
     progress=True prints the run's progress to stderr as the CLI does."""
-    unknown = sorted(set(settings) - set(options()))
+    known = cli_options()
+    unknown = sorted(set(settings) - set(known))
     if unknown:
-        raise TypeError(f"solve() got unknown options {', '.join(unknown)}; known: {', '.join(options())}")
+        raise TypeError(f"solve() got unknown options {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     cases = None
     if isinstance(tests, (list, tuple)):
         try:
@@ -76,7 +82,7 @@ def solve(problem=None, *, problem_file=None, tests=None, out=None, progress=Fal
         except UserTestsError as exc:
             raise CodeloopError(str(exc), main.EXIT_USAGE) from None
         tests = None
-    argv = as_flags({**settings, "tests": tests, "out": out})
+    argv = as_flags({**settings, "tests": tests, "out": out}, known)
     try:
         args = main.parse_args(argv)
     except main.UsageError as exc:
@@ -93,24 +99,22 @@ def solve(problem=None, *, problem_file=None, tests=None, out=None, progress=Fal
         raise CodeloopError(str(exc), main.EXIT_INTERNAL) from None
     except LocalModelError as exc:
         raise CodeloopError(str(exc), main.EXIT_MODEL) from None
-    by_id = {a["id"]: a for a in final["attempts"]}
     return Result(status=final["status"], message=final["message"], code=final["function_code"],
                   tests=final["test_cases"], results=final["test_results"], usage=final["usage"],
                   iterations=final["iterations"], exit_code=final["exit_code"], out_dir=final["out_dir"],
-                  attempts=list(by_id.values()))
+                  attempts=final["attempts"])
 
 
-def as_flags(values):
-    """Keyword arguments as the CLI flags that mean the same; None means "the default"."""
+def as_flags(values, actions):
+    """Keyword arguments as the CLI flags that mean the same; None means "the default". A flag
+    without a value (--reflect, --no-lint) is given when the value is the one the flag sets."""
     argv = []
     for name, value in values.items():
-        flag = "--" + name.replace("_", "-")
         if value is None:
             continue
-        if name == "lint":
-            argv += [] if value else ["--no-lint"]
-        elif isinstance(value, bool):
-            argv += [flag] if value else []
+        flag = actions[name].option_strings[0]
+        if actions[name].nargs == 0:
+            argv += [flag] if value == actions[name].const else []
         elif isinstance(value, (list, tuple)):
             for item in value:
                 argv += [flag, os.fspath(item)]

@@ -472,8 +472,13 @@ class RunTests(Step, ParallelBatchNode):
                                        results=[], attempts=[])
                 return "untested"
         solved = [a for a in attempts if a["status"] in ("kept", "solved") and a["passed"] == a["total"] > 0]
-        by_person = [a for a in fresh if a["source"] == "user" and a["status"] == "kept"]  # revise what they wrote
-        current = max(solved, key=rank) if solved else (by_person or [None])[-1] or choose(attempts, settings.search) or best(attempts)
+        by_person = [a for a in fresh if a["source"] == "user" and a["status"] == "kept"]
+        if solved:
+            current = max(solved, key=rank)
+        elif by_person:  # the person edited the code: revise what they wrote
+            current = by_person[-1]
+        else:
+            current = choose(attempts, settings.search) or best(attempts)
         if solved:
             current["status"] = "solved"
         self.make_current(shared, current)

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from tests.local_packages import DEMO
+from tests.processes import processes_mentioning
 from utils import packages
 from utils.packages import PackageCacheError, distribution_for, install, safe_cache_root, third_party_imports
 from utils.sandbox import ISOLATION_LEVELS, Limits, isolation_works, run_batch
@@ -139,18 +140,6 @@ def test_an_install_that_runs_out_of_time_is_killed(cache, monkeypatch):
     assert result.failed == {DEMO: "timed out after 2 s", "codeloop_other_pkg": "timed out after 2 s"}
     assert result.path is None and entries(cache) == []
     assert processes_mentioning(cache) == []  # both pips (ours and the one --python starts) are gone
-
-
-def processes_mentioning(text):
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if text.encode() in f.read():
-                    found.append(pid)
-        except OSError:
-            pass
-    return found
 
 
 def test_sandboxed_code_cannot_write_into_the_packages_folder(local_wheels, cache):

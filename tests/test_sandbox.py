@@ -14,6 +14,7 @@ import uuid
 
 import pytest
 
+from tests.processes import processes_mentioning
 from utils.sandbox import ISOLATION_LEVELS, Limits, best_isolation, isolation_works, run_batch
 
 AVAILABLE = [level for level in ISOLATION_LEVELS if isolation_works(level)]
@@ -175,15 +176,7 @@ def test_a_setsid_child_does_not_outlive_the_batch(isolation):
             return "spawned"
     """), [{}], FAST, isolation)
     time.sleep(0.2)
-    survivors = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
-                    survivors.append(pid)
-        except OSError:
-            pass
-    assert survivors == []
+    assert processes_mentioning(marker) == []
 
 
 @as_root
