@@ -2,7 +2,8 @@
 from pocketflow import Flow
 
 from nodes import (AskPerson, CheckCode, Finish, GenerateTestCases, ImplementFunction, InstallPackages,
-                   ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunTests, Settings)
+                   ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunTests)
+from settings import Settings
 
 
 def create_flow(settings=None):
@@ -28,7 +29,7 @@ def create_flow(settings=None):
     run_tests - "success" >> solved
     run_tests - "exhausted" >> gave_up
     run_tests - "untested" >> Finish("untested")  # no tests left: the code parses, imports and loads
-    fix = reflect_on_failure if wants.reflect_on_failures else revise
+    fix = reflect_on_failure if wants.reflect_failures else revise
     reflect_on_failure >> revise
     if wants.interactive:
         run_tests - "failure" >> review_round

@@ -2,22 +2,25 @@
 
 The shared store's keys are documented in docs/design.md. Two small bases keep the nodes short:
   Step       tells the run record (and so the terminal) which node is working and how long it took.
-  ModelStep  a Step that asks the model; when the model backend fails or keeps giving unusable
-             answers, exec_fallback turns that into the "model_failed" action instead of a crash.
+  ModelStep  a Step that asks the model. Every request checks the run's call and token budget first;
+             when the budget is spent, the endpoint fails or the model keeps giving unusable answers,
+             exec_fallback turns that into a ModelFailure and post into the "exhausted" or
+             "model_failed" action (or, for an optional step, into skipping it). A ModelStep writes
+             its usable answer in `use_answer`, its post.
 """
 import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 from pocketflow import BatchNode, Node
 
-from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
-from utils.call_llm import ModelBackendError, ModelConfig
+from utils.ask_model import SAMPLE_TEMPERATURE, BudgetSpent, InvalidAnswers, ask_for_yaml
+from utils.call_llm import ModelBackendError
 from utils.code_checks import check_code
-from utils.compare import outputs_match
+from utils.compare import judge
 from utils.feedback import check_failure, is_trusted, trusted_label
 from utils.lint import describe as describe_lint
 from utils.lint import lint
@@ -26,55 +29,16 @@ from utils.prompts import (clarify_request, classified_results, conversation, fa
                            format_results, implement_request, problem_context, reflect_request, revise_request,
                            write_tests_request)
 from utils.review_session import review
-from utils.sandbox import Limits, run_batch
-from utils.search_tree import backpropagate, best, choose, rank, score
+from utils.sandbox import run_batch
 from utils.statement_examples import says_any_order, statement_examples
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
                                parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
 
-@dataclass(frozen=True)
-class Settings:
-    model: ModelConfig = field(default_factory=ModelConfig)
-    max_iterations: int = 5    # rounds of RunTests; so at most max_iterations - 1 revisions
-    min_tests: int = 5         # asked for; small models asked for "comprehensive" tests never stop
-    max_tests: int = 8
-    answer_attempts: int = 3   # tries per structured answer before the run gives up (exit 3)
-    # The defaults below are the benchmark's best per solved problem and token (docs/benchmarks.md).
-    revise_adds_tests: bool = False  # Revise may add tests (up to max_tests), not only correct them
-    trust_examples: bool = True     # the statement's worked examples become tests Revise may not change
-    anchors: bool = True            # a revision that breaks a test its parent passed is rejected; keep the best
-    feedback: str = "classified"    # "classified": one short line per failure kind; "plain": every result
-    reflect: bool = False           # ReflectOnProblem before the tests and the code
-    reflect_on_failures: bool = False  # ReflectOnFailure before each Revise
-    samples: int = 2                # candidates per ImplementFunction / Revise step
-    search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
-    max_calls: int | None = None    # model calls in all; checked before each model step
-    max_total_tokens: int | None = None  # prompt + completion tokens in all; checked the same way
-    docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
-    user_tests: tuple = ()          # the person's own tests (--tests FILE): trusted, like the statement's examples
-    interactive: bool = False       # the person reviews the tests and each failed round (--interactive)
-    allow_install: bool = False     # third-party imports are installed into the run's package folder
-    lint: bool = True               # ruff findings go into the feedback and break ties between attempts
-    limits: Limits = field(default_factory=Limits)
-    isolation: str = "process"
-
-    def describe(self):
-        return {"model": self.model.describe(), "max_iterations": self.max_iterations,
-                "min_tests": self.min_tests, "max_tests": self.max_tests,
-                "answer_attempts": self.answer_attempts, "revise_adds_tests": self.revise_adds_tests,
-                "trust_examples": self.trust_examples, "anchors": self.anchors, "feedback": self.feedback,
-                "reflect": self.reflect, "reflect_on_failures": self.reflect_on_failures,
-                "samples": self.samples, "search": self.search, "max_calls": self.max_calls,
-                "max_total_tokens": self.max_total_tokens, "docs_chars": len(self.docs),
-                "user_tests": len(self.user_tests), "interactive": self.interactive,
-                "allow_install": self.allow_install, "lint": self.lint,
-                "sandbox": {"isolation": self.isolation, **vars(self.limits)}}
-
-
 @dataclass
 class ModelFailure:
     message: str
+    budget_spent: bool = False  # the run's budget, not the model, ended the step
 
 
 class Step(Node):
@@ -91,29 +55,29 @@ class Step(Node):
 
 
 class ModelStep(Step):
+    optional = False  # an optional step (a reflection, the question) is skipped when the model fails it
+    skipped = ("step_skipped", "no usable answer; going on without")  # its record event and what it says
+
     def model_inputs(self, shared):
-        """What every model-calling exec needs: the problem (with the user's docs and any reflection),
-        the settings, where to journal calls, and whether the run's call or token budget is spent."""
-        settings, usage = shared["settings"], shared["record"].usage()
-        spent = ((settings.max_calls is not None and usage["model_calls"] >= settings.max_calls) or
-                 (settings.max_total_tokens is not None and
-                  usage["prompt_tokens"] + usage["completion_tokens"] >= settings.max_total_tokens))
+        """What every model-calling exec needs: the problem (with the user's docs, any reflection and what
+        the person said), the settings, where to journal calls, and the run's budget check."""
+        settings, record = shared["settings"], shared["record"]
         return {"problem": problem_context(shared["problem"], settings.docs, shared.get("reflection", ""),
                                            shared.get("guidance", ())),
-                "settings": settings, "budget_spent": spent,
-                "on_call": partial(shared["record"].model_call, type(self).__name__)}
+                "settings": settings, "on_call": partial(record.model_call, type(self).__name__),
+                "budget": partial(budget_spent, settings, record)}
 
     def ask(self, inputs, request, parse, temperature=None, max_tokens=None):
         settings = inputs["settings"]
         model = settings.model if temperature is None else replace(settings.model, temperature=temperature)
         model = model if max_tokens is None else replace(model, max_tokens=min(model.max_tokens, max_tokens))
         return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model,
-                            inputs["on_call"], settings.answer_attempts)
+                            inputs["on_call"], settings.answer_attempts, inputs["budget"])
 
     def ask_samples(self, inputs, request, parse):
         """`samples` answers: the first at the configured temperature, the others sampled hotter so
-        they differ. An unusable sample is dropped, and an endpoint failure after a usable sample ends the
-        sampling; only when no sample is usable does the step fail."""
+        they differ. An unusable sample is dropped, and an endpoint failure or a spent budget after a
+        usable sample ends the sampling; only when no sample is usable does the step fail."""
         answers, failure = [], None
         for k in range(inputs["settings"].samples):
             temperature = None if k == 0 else max(inputs["settings"].model.temperature, SAMPLE_TEMPERATURE)
@@ -121,45 +85,53 @@ class ModelStep(Step):
                 answers.append(self.ask(inputs, request, parse, temperature))
             except InvalidAnswers as exc:
                 failure = exc
-            except ModelBackendError:
+            except (ModelBackendError, BudgetSpent):
                 if not answers:
                     raise
-                break  # the endpoint gave up: go on with the candidates in hand
+                break  # the endpoint gave up, or the budget is spent: go on with the candidates in hand
         if not answers:
             raise failure
         return answers
 
     def exec_fallback(self, prep_res, exc):
-        if isinstance(exc, (ModelBackendError, InvalidAnswers)):
-            return ModelFailure(str(exc))
+        if isinstance(exc, (ModelBackendError, InvalidAnswers, BudgetSpent)):
+            return ModelFailure(str(exc), budget_spent=isinstance(exc, BudgetSpent))
         raise exc
 
+    def post(self, shared, inputs, answer):
+        if isinstance(answer, ModelFailure):
+            return self.without_answer(shared, answer)
+        return self.use_answer(shared, inputs, answer)
+
+    def use_answer(self, shared, inputs, answer):
+        raise NotImplementedError
+
     def without_answer(self, shared, failure):
-        """The step got no answer: the budget was spent (-> exhausted) or the model failed (-> model_failed)."""
-        if isinstance(failure, BudgetSpent):
+        """The step got no answer: the budget was spent (-> exhausted), an optional step is skipped
+        (-> default), or the model failed (-> model_failed)."""
+        name = type(self).__name__
+        if failure.budget_spent:
             shared["message"] = failure.message
-            shared["record"].event("budget_spent", say=f"{type(self).__name__}: {failure.message}")
+            shared["record"].event("budget_spent", say=f"{name}: {failure.message}")
             return "exhausted"
+        if self.optional:
+            event, said = self.skipped
+            shared["record"].event(event, say=f"  {said}: {failure.message}", node=name)
+            return "default"
         shared["status"], shared["message"] = "model_failed", failure.message
-        shared["record"].event("model_failed", say=f"{type(self).__name__}: {failure.message}", message=failure.message)
+        shared["record"].event("model_failed", say=f"{name}: {failure.message}", message=failure.message)
         return "model_failed"
 
 
-    def skip(self, shared, failure, event, say):
-        """For an optional step (a reflection): a spent budget still ends the run, but an unusable
-        answer or a failing endpoint only skips the step."""
-        if isinstance(failure, BudgetSpent):
-            return self.without_answer(shared, failure)
-        shared["record"].event(event, say=f"  {say}: {failure.message}")
-        return "default"
-
-
-class BudgetSpent(ModelFailure):
-    """The run's --max-calls or --max-tokens is used up; the step did not ask the model."""
-
-
-def spent_budget(inputs):
-    return BudgetSpent("the model call or token budget is spent") if inputs["budget_spent"] else None
+def budget_spent(settings, record):
+    """Why the run may not send another request (--max-calls or --token-budget used up), or None."""
+    usage = record.usage()
+    if settings.max_calls is not None and usage["model_calls"] >= settings.max_calls:
+        return f"the call budget is spent: {usage['model_calls']} of --max-calls {settings.max_calls} used"
+    tokens = usage["prompt_tokens"] + usage["completion_tokens"]
+    if settings.token_budget is not None and tokens >= settings.token_budget:
+        return f"the token budget is spent: {tokens:,} of --token-budget {settings.token_budget:,} used"
+    return None
 
 
 # A reflection is a few sentences; a cap well under the usual one stops a runaway list of edge cases
@@ -169,17 +141,15 @@ REFLECTION_TOKENS = 400
 
 class ReflectOnProblem(ModelStep):
     working = "asking the model to restate the problem"
+    optional, skipped = True, ("reflection_skipped", "no usable restatement; going on without")
 
     def prep(self, shared):
         return self.model_inputs(shared)
 
     def exec(self, inputs):
-        return spent_budget(inputs) or self.ask(inputs, reflect_request(), parse_reflection_answer,
-                                                max_tokens=REFLECTION_TOKENS)
+        return self.ask(inputs, reflect_request(), parse_reflection_answer, max_tokens=REFLECTION_TOKENS)
 
-    def post(self, shared, inputs, answer):
-        if isinstance(answer, ModelFailure):
-            return self.skip(shared, answer, "reflection_skipped", "no usable restatement; going on without")
+    def use_answer(self, shared, inputs, answer):
         shared["reflection"] = answer
         shared["record"].event("reflection", say="  problem restated", reflection=answer)
         return "default"
@@ -189,21 +159,17 @@ class AskPerson(ModelStep):
     """--interactive: before any tests, the model may ask the person one clarifying question (ask_user).
     The answer joins the problem's context for every later call; no question or no answer changes nothing."""
     working = "asking the model whether anything in the problem is unclear"
+    optional, skipped = True, ("question_skipped", "no usable question; going on without")
 
     def prep(self, shared):
         return {**self.model_inputs(shared), "terminal": shared["terminal"]}
 
     def exec(self, inputs):
-        failure = spent_budget(inputs)
-        if failure:
-            return failure
         question = self.ask(inputs, clarify_request(), parse_question_answer, max_tokens=REFLECTION_TOKENS)
         answer = inputs["terminal"].ask(f"the model asks: {question}\n(your answer, or Enter to skip) > ") if question else ""
         return {"question": question, "answer": answer or ""}
 
-    def post(self, shared, inputs, asked):
-        if isinstance(asked, ModelFailure):
-            return self.skip(shared, asked, "question_skipped", "no usable question; going on without")
+    def use_answer(self, shared, inputs, asked):
         if asked["answer"]:
             shared["guidance"].append(f"Asked {asked['question']!r}, the user answered: {asked['answer']}")
         said = "answered" if asked["answer"] else "skipped" if asked["question"] else "the model had no question"
@@ -234,10 +200,11 @@ class ReviewWithPerson(Step):
         shared["guidance"].extend(change["feedback"])
         if change["tests"] is not None:
             shared["test_cases"], shared["tests_version"] = _unique_names(change["tests"]), shared["tests_version"] + 1
-        new = add_attempt(shared, change["code"], shared["current"], "user") if change["code"] else None
+        new = (shared["attempts"].add(change["code"], shared["current"], "user", shared["iteration"])
+               if change["code"] else None)
         shared["record"].event("review", stage=self.stage, actions=change["actions"], feedback=change["feedback"],
                                test_cases=shared["test_cases"] if change["tests"] is not None else None,
-                               new_attempt=new and new["id"])
+                               new_attempt=new and new.id)
         if change["finish"]:
             shared["message"] = "finished before any code was written" if self.stage == "tests" else "finished"
             return "finish"
@@ -257,14 +224,11 @@ class GenerateTestCases(ModelStep):
         model's own tests. The person's tests are all kept, whatever max_tests says."""
         settings = inputs["settings"]
         examples = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
-        given = {_key(case["input"]) for case in settings.user_tests}
-        trusted = list(settings.user_tests) + [case for case in examples if _key(case["input"]) not in given]
+        given = {_key(case["input"]) for case in settings.tests}
+        trusted = list(settings.tests) + [case for case in examples if _key(case["input"]) not in given]
         room = settings.max_tests - len(trusted)
         if room <= 0:
             return {"reasoning": "the trusted tests fill the test budget", "test_cases": trusted, "trusted": trusted}
-        failure = spent_budget(inputs)
-        if failure:
-            return failure if not trusted else {"reasoning": failure.message, "test_cases": trusted, "trusted": trusted}
         request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted, bool(given))
         try:
             answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room))
@@ -273,13 +237,15 @@ class GenerateTestCases(ModelStep):
                 raise
             return {"reasoning": f"the model's own tests were unusable ({exc}); the statement's examples remain",
                     "test_cases": trusted, "trusted": trusted}
+        except BudgetSpent as exc:
+            if not trusted:
+                raise
+            return {"reasoning": str(exc), "test_cases": trusted, "trusted": trusted}
         known = {_key(case["input"]) for case in trusted}
         own = [{**case, "origin": "model"} for case in answer["test_cases"] if _key(case["input"]) not in known]
         return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted}
 
-    def post(self, shared, inputs, answer):
-        if isinstance(answer, ModelFailure):
-            return self.without_answer(shared, answer)
+    def use_answer(self, shared, inputs, answer):
         cases = _unique_names(answer["test_cases"])
         shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
         names = ", ".join(case["name"] for case in cases)
@@ -309,41 +275,18 @@ class ImplementFunction(ModelStep):
         return {**self.model_inputs(shared), "test_cases": shared["test_cases"]}
 
     def exec(self, inputs):
-        return spent_budget(inputs) or self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer)
+        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer)
 
-    def post(self, shared, inputs, answers):
-        if isinstance(answers, ModelFailure):
-            return self.without_answer(shared, answers)
-        new = [add_attempt(shared, answer["function_code"], None, "implement") for answer in answers]
+    def use_answer(self, shared, inputs, answers):
+        new = [shared["attempts"].add(answer["function_code"], None, "implement", shared["iteration"])
+               for answer in answers]
         shared["function_code"] = answers[0]["function_code"]
         lines = answers[0]["function_code"].count("\n")
         more = f"; {len(answers)} samples" if len(answers) > 1 else ""
         shared["record"].event("function_code", say=f"  run_code written ({lines} lines{more})",
                                reasoning=answers[0]["reasoning"], function_code=answers[0]["function_code"],
-                               attempts=[a["id"] for a in new if a])
+                               attempts=[a.id for a in new if a])
         return "default"
-
-
-def add_attempt(shared, code, parent, source):
-    """A new attempt in the tree, or None (and a note) when the same code was tried before."""
-    attempts = shared["attempts"]
-    same = next((a for a in attempts if a["code"] == code), None)
-    if same is not None:
-        if parent is not None:
-            _note(attempts, parent, f"a revision repeated the code of attempt {same['id']} unchanged")
-        return None
-    attempt = {"id": len(attempts) + 1, "parent": parent, "source": source, "round": shared["iteration"],
-               "code": code, "results": None, "tests_version": None, "check": None, "status": "new",
-               "passed": 0, "total": 0, "trusted_passed": 0, "trusted_total": 0, "reward": 0.0,
-               "visits": 0, "value": 0.0, "broke": [], "notes": [], "lint": None}
-    attempts.append(attempt)
-    return attempt
-
-
-def _note(attempts, attempt_id, text):
-    for a in attempts:
-        if a["id"] == attempt_id:
-            a["notes"] = (a["notes"] + [text])[-3:]  # feedback for the next revision of this attempt
 
 
 class ParallelBatchNode(BatchNode):
@@ -371,7 +314,7 @@ class InstallPackages(Step):
 
     def prep(self, shared):
         have = shared["packages"] or {"modules": [], "path": None}
-        new = {m for a in shared["attempts"] if a["status"] == "new" for m in third_party_imports(a["code"])}
+        new = {m for a in shared["attempts"] if a.status == "new" for m in third_party_imports(a.code)}
         return sorted(new | set(have["modules"])), have
 
     def exec(self, wanted):
@@ -400,18 +343,18 @@ class CheckCode(Step, ParallelBatchNode):
 
     def prep(self, shared):
         settings = shared["settings"]
-        return [{"id": a["id"], "code": a["code"], "limits": settings.limits, "isolation": settings.isolation,
+        return [{"id": a.id, "code": a.code, "limits": settings.limits, "isolation": settings.isolation,
                  "lint": settings.lint, "packages": packages_path(shared)}
-                for a in shared["attempts"] if a["status"] == "new"]
+                for a in shared["attempts"] if a.status == "new"]
 
     def exec(self, item):
         findings = lint(item["code"]) if item["lint"] else None
         return item["id"], check_code(item["code"], item["limits"], item["isolation"], item["packages"]), findings
 
     def post(self, shared, items, checked):
-        by_id = {a["id"]: a for a in shared["attempts"]}
         for attempt_id, failure, findings in checked:
-            by_id[attempt_id]["check"], by_id[attempt_id]["lint"] = failure or "ok", findings
+            attempt = shared["attempts"].get(attempt_id)
+            attempt.check, attempt.lint = failure or "ok", findings
             if failure:
                 shared["record"].event("check_failed", say=f"  attempt {attempt_id}: {failure['check']} check failed: "
                                        f"{failure['error_type']}: {failure['message'][:100]}", attempt=attempt_id, **failure)
@@ -424,15 +367,18 @@ def packages_path(shared):
 
 class RunTests(Step, ParallelBatchNode):
     """Runs every attempt whose results are out of date (new ones; all kept ones after a test changed),
-    scores them, rejects revisions that broke an anchor, and picks the attempt to revise next."""
+    scores them, rejects revisions that broke an anchor, and picks the attempt to revise next: a solving
+    one (success), else the person's fresh edit, else the search policy's choice.
+    With no tests left (the person deleted them all) the code is only checked: it must parse, import
+    and load, and the run ends `untested`."""
     working = "running the tests in the sandbox"
 
     def prep(self, shared):
         tests, settings, version = shared["test_cases"], shared["settings"], shared["tests_version"]
-        stale = [a for a in shared["attempts"] if a["status"] in ("new", "kept", "solved")
-                 and a["tests_version"] != version and a["check"] == "ok"]
+        stale = [a for a in shared["attempts"] if a.status in ("new", "kept", "solved")
+                 and a.tests_version != version and a.check == "ok"]
         shards = max(1, min(len(tests), os.cpu_count() or 1)) if len(stale) == 1 else 1
-        return [{"id": a["id"], "code": a["code"], "indices": list(range(k, len(tests), shards)),
+        return [{"id": a.id, "code": a.code, "indices": list(range(k, len(tests), shards)),
                  "tests": tests[k::shards], "limits": settings.limits, "isolation": settings.isolation,
                  "any_order": shared.get("any_order", False), "packages": packages_path(shared)}
                 for a in stale for k in range(shards)]
@@ -444,128 +390,89 @@ class RunTests(Step, ParallelBatchNode):
                              for index, case, result in zip(shard["indices"], shard["tests"], raw)]
 
     def post(self, shared, shards, judged):
-        tests, attempts, settings = shared["test_cases"], shared["attempts"], shared["settings"]
-        by_id = {a["id"]: a for a in attempts}
+        tests, attempts, settings, version = shared["test_cases"], shared["attempts"], shared["settings"], shared["tests_version"]
         gathered = {}
         for attempt_id, pairs in judged:
             gathered.setdefault(attempt_id, []).extend(pairs)
         for attempt_id, pairs in gathered.items():
-            by_id[attempt_id]["results"] = [result for _, result in sorted(pairs, key=lambda pair: pair[0])]
-        fresh = [a for a in attempts if a["status"] == "new"]  # made by the step before this round
+            attempts.get(attempt_id).score([result for _, result in sorted(pairs, key=lambda pair: pair[0])],
+                                           tests, version)
+        fresh = [a for a in attempts if a.status == "new"]  # made by the step before this round
         for a in fresh:
-            if isinstance(a["check"], dict):  # failed a check: no test ran
-                a["results"] = [{**NOT_RUN, **a["check"]} for _ in tests]
-        judged_now = [a for a in attempts if a["id"] in gathered or a in fresh]
-        for a in judged_now:
-            a["tests_version"] = shared["tests_version"]
-            score(a, tests)
+            if isinstance(a.check, dict):  # failed a check: no test ran
+                a.failed_check(tests, version)
         for a in fresh:
-            self.settle(a, by_id, settings.anchors)
-            backpropagate(attempts, a)
+            attempts.settle(a, settings.anchors)
         shared["iteration"] += 1
         if not tests:  # the person removed every test: loading cleanly is all that can be checked
-            loaded = [a for a in attempts if a["check"] == "ok"]
+            loaded = [a for a in attempts if a.check == "ok"]
             if loaded:
                 self.make_current(shared, loaded[-1])
                 shared["record"].event("test_run", say="  no tests: the code parses, imports and loads",
-                                       iteration=shared["iteration"], attempt=loaded[-1]["id"], passed=0, total=0,
+                                       iteration=shared["iteration"], attempt=loaded[-1].id, passed=0, total=0,
                                        results=[], attempts=[])
                 return "untested"
-        solved = [a for a in attempts if a["status"] in ("kept", "solved") and a["passed"] == a["total"] > 0]
-        by_person = [a for a in fresh if a["source"] == "user" and a["status"] == "kept"]
+        solved = [a for a in attempts if a.solves]
+        by_person = [a for a in fresh if a.source == "user" and a.status == "kept"]
         if solved:
-            current = max(solved, key=rank)
+            current = max(solved, key=lambda a: a.rank())
+            current.status = "solved"
         elif by_person:  # the person edited the code: revise what they wrote
             current = by_person[-1]
         else:
-            current = choose(attempts, settings.search) or best(attempts)
-        if solved:
-            current["status"] = "solved"
+            current = attempts.choose(settings.search) or attempts.best()
         self.make_current(shared, current)
-        passed, total = current["passed"], current["total"]
-        round_summary = [{k: a[k] for k in ("id", "parent", "passed", "total", "trusted_passed", "trusted_total",
-                                            "reward", "status", "broke")} for a in judged_now]
+        judged_now = [a for a in attempts if a.id in gathered or a in fresh]
         shared["record"].event("test_run", say=f"  iteration {shared['iteration']}/{settings.max_iterations}: "
-                               f"{passed}/{total} tests pass{self.trusted_note(current, tests)}{self.attempts_note(fresh)}",
-                               iteration=shared["iteration"], attempt=current["id"], passed=passed, total=total,
-                               results=current["results"], attempts=round_summary)
+                               f"{current.passed}/{current.total} tests pass{self.trusted_note(current, tests)}"
+                               f"{self.attempts_note(fresh)}",
+                               iteration=shared["iteration"], attempt=current.id, passed=current.passed,
+                               total=current.total, results=current.results,
+                               attempts=[a.summary() for a in judged_now])
         if solved:
             return "success"
         return "exhausted" if shared["iteration"] >= settings.max_iterations else "failure"
 
     @staticmethod
-    def settle(attempt, by_id, anchors):
-        """Keep the attempt, or reject it when it fails a test that its parent passes on the same tests
-        (an anchor). A test Revise corrected is judged anew for the parent too, so it is no anchor then.
-        The person's own edit of the code (--interactive) is always kept."""
-        parent = by_id.get(attempt["parent"])
-        if anchors and attempt["source"] != "user" and parent is not None and parent["results"] is not None:
-            broke = [case_index for case_index, (mine, theirs) in enumerate(zip(attempt["results"], parent["results"]))
-                     if theirs["passed"] and not mine["passed"]]
-            if broke:
-                attempt["status"], attempt["broke"] = "rejected", [f"test {i + 1}" for i in broke]
-                _note(list(by_id.values()), parent["id"], f"a revision was rejected: it broke {', '.join(attempt['broke'])}, "
-                      "which passed before")
-                return
-        attempt["status"] = "kept"
-
-    @staticmethod
     def make_current(shared, attempt):
-        shared["current"] = attempt["id"]
-        shared["function_code"], shared["test_results"] = attempt["code"], attempt["results"]
+        shared["current"] = attempt.id
+        shared["function_code"], shared["test_results"] = attempt.code, attempt.results
 
     @staticmethod
     def trusted_note(attempt, tests):
-        return (f" ({trusted_name(tests)} {attempt['trusted_passed']}/{attempt['trusted_total']})"
-                if attempt["trusted_total"] else "")
+        return f" ({trusted_name(tests)} {attempt.trusted_passed}/{attempt.trusted_total})" if attempt.trusted_total else ""
 
     @staticmethod
     def attempts_note(fresh):
-        rejected = [a for a in fresh if a["status"] == "rejected"]
+        rejected = [a for a in fresh if a.status == "rejected"]
         parts = [f"{len(fresh)} new attempts"] if len(fresh) > 1 else []
-        parts += [f"attempt {a['id']} rejected: it broke {', '.join(a['broke'])}" for a in rejected]
+        parts += [f"attempt {a.id} rejected: it broke {', '.join(a.broke)}" for a in rejected]
         return f"; {'; '.join(parts)}" if parts else ""
-
-
-NOT_RUN = {"passed": False, "actual": "", "timed_out": False, "ms": 0.0, "output": "", "traceback": ""}
-
-
-def judge(result, expected, any_order=False):
-    """A sandbox result and the verdict on it; the expected value never left this process."""
-    return {"passed": bool(result["ok"]) and outputs_match(result["value"], expected, any_order),
-            "actual": result["repr"], "error_type": result["error_type"], "message": result["message"],
-            "traceback": result["traceback"], "timed_out": result["timed_out"], "ms": result["ms"],
-            "output": result["output"]}
 
 
 class ReflectOnFailure(ModelStep):
     working = "asking the model why the code fails"
+    optional, skipped = True, ("failure_reflection_skipped", "no usable analysis; revising without")
 
     def prep(self, shared):
         return {**self.model_inputs(shared), **branch_view(shared)}
 
     def exec(self, inputs):
         request = failure_reflection_request(inputs["function_code"], failure_report(inputs))
-        return spent_budget(inputs) or self.ask(inputs, request, parse_failure_reflection, max_tokens=REFLECTION_TOKENS)
+        return self.ask(inputs, request, parse_failure_reflection, max_tokens=REFLECTION_TOKENS)
 
-    def post(self, shared, inputs, answer):
-        if isinstance(answer, ModelFailure):
-            return self.skip(shared, answer, "failure_reflection_skipped", "no usable analysis; revising without")
-        _note(shared["attempts"], shared["current"], f"your analysis of this failure: {answer}")
+    def use_answer(self, shared, inputs, answer):
+        shared["attempts"].note(shared["current"], f"your analysis of this failure: {answer}")
         shared["record"].event("failure_reflection", say="  failure analysed", attempt=shared["current"], reflection=answer)
         return "default"
 
 
 def branch_view(shared):
     """What a step about the current attempt sees: its code, its results and its branch's notes only."""
-    by_id = {a["id"]: a for a in shared["attempts"]}
-    notes, node = [], by_id[shared["current"]]
-    while node is not None:  # feedback flows along the branch, never from sibling branches
-        notes = node["notes"] + notes
-        node = by_id.get(node["parent"])
+    attempts, current = shared["attempts"], shared["attempts"].get(shared["current"])
     return {"test_cases": shared["test_cases"], "function_code": shared["function_code"],
-            "test_results": shared["test_results"], "notes": notes[-4:], "current": shared["current"],
-            "check": by_id[shared["current"]]["check"], "lint": by_id[shared["current"]]["lint"]}
+            "test_results": shared["test_results"], "notes": attempts.branch_notes(current.id),
+            "current": current.id, "check": current.check, "lint": current.lint}
 
 
 def failure_report(inputs):
@@ -582,6 +489,10 @@ def failure_report(inputs):
 
 
 class Revise(ModelStep):
+    """The model decides, for the chosen attempt's failures, whether a test or the code is wrong. It may
+    correct the model's own tests (and add some, with revise_adds_tests), never a trusted one: such an
+    entry is refused and the refusal fed back. Tests are shared by every branch, so the first sample that
+    corrects tests sets them; each new code is a child attempt of the one revised."""
     working = "asking the model which is wrong, the tests or the code"
 
     def prep(self, shared):
@@ -594,11 +505,9 @@ class Revise(ModelStep):
         names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
         parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=trusted)
-        return spent_budget(inputs) or self.ask_samples(inputs, request, parse)
+        return self.ask_samples(inputs, request, parse)
 
-    def post(self, shared, inputs, answers):
-        if isinstance(answers, ModelFailure):
-            return self.without_answer(shared, answers)
+    def use_answer(self, shared, inputs, answers):
         # Tests are shared by every branch: the first sample that corrects any sets them for all.
         answer = next((a for a in answers if a["test_cases"]), answers[0])
         tests = list(shared["test_cases"])
@@ -613,14 +522,15 @@ class Revise(ModelStep):
             tests.append({**case, "name": case["name"] or f"test_{index + 1}", "origin": "model"})
         if corrected or added:
             shared["test_cases"], shared["tests_version"] = _unique_names(tests), shared["tests_version"] + 1
-        parent = shared["current"]
-        new = [add_attempt(shared, a["function_code"], parent, "revise") for a in answers if a["function_code"]]
+        parent, attempts = shared["current"], shared["attempts"]
+        new = [attempts.add(a["function_code"], parent, "revise", shared["iteration"])
+               for a in answers if a["function_code"]]
         ignored = [text for a in answers for text in a["ignored"]]
         for text in ignored:
-            _note(shared["attempts"], parent, f"refused: {text}")
+            attempts.note(parent, f"refused: {text}")
         summary = f"  tests corrected: {', '.join(str(i + 1) for i in corrected) or 'none'}"
         summary += f"; tests added: {len(added)}" if added else ""
-        new_ids = [a["id"] for a in new if a]
+        new_ids = [a.id for a in new if a]
         summary += f"; new code: attempt {', '.join(map(str, new_ids))}" if new_ids else "; code unchanged"
         summary += f"; {len(ignored)} entries refused" if ignored else ""
         shared["record"].event("revision", say=summary, reasoning=answer["reasoning"], iteration=shared["iteration"],
@@ -654,32 +564,32 @@ class Finish(Step):
         self.status = status
 
     def prep(self, shared):
-        return {"attempts": shared.get("attempts") or [], "iteration": shared["iteration"],
+        return {"attempts": shared["attempts"], "iteration": shared["iteration"],
                 "message": shared.get("message", ""), "test_cases": shared["test_cases"]}
 
     def exec(self, state):
-        kept = best(state["attempts"]) if self.status not in ("solved", "untested") else None
+        kept = state["attempts"].best() if self.status not in ("solved", "untested") else None
         return kept, self.closing_message(state, kept)
 
     def closing_message(self, state, kept):
         if self.status == "untested":
-            return ("no tests to run: the code parses, imports and loads; nothing else was checked" if state["attempts"]
-                    else "code written without tests (single-shot)")
+            return ("no tests to run: the code parses, imports and loads; nothing else was checked"
+                    if len(state["attempts"]) else "code written without tests (single-shot)")
         if self.status == "model_failed":
             return f"the model failed: {state['message']}"
         if self.status == "solved":
-            solved = next(a for a in state["attempts"] if a["status"] == "solved")
-            trusted = f" ({origin_counts(state['test_cases'])})" if solved["trusted_total"] else ""
-            return f"solved: all {solved['total']} tests pass{trusted} after {state['iteration']} iteration(s)"
+            solved = next(a for a in state["attempts"] if a.status == "solved")
+            trusted = f" ({origin_counts(state['test_cases'])})" if solved.trusted_total else ""
+            return f"solved: all {solved.total} tests pass{trusted} after {state['iteration']} iteration(s)"
         lead = "stopped by the user" if self.status == "stopped" else "not solved"
         if kept is None:
             return f"{lead}: {state['message'] or 'no code was written'}"
         failing = [f"{case['name']}{ORIGIN_MARKS.get(case.get('origin'), '')}"
-                   for case, result in zip(state["test_cases"], kept["results"] or []) if not result["passed"]]
-        trusted = (f", {kept['trusted_passed']} of {kept['trusted_total']} {trusted_name(state['test_cases'])}"
-                   if kept["trusted_total"] else "")
-        return (f"{lead} after {state['iteration']} iteration(s): the best version (attempt {kept['id']}) "
-                f"passes {kept['passed']} of {kept['total']} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
+                   for case, result in zip(state["test_cases"], kept.results or []) if not result["passed"]]
+        trusted = (f", {kept.trusted_passed} of {kept.trusted_total} {trusted_name(state['test_cases'])}"
+                   if kept.trusted_total else "")
+        return (f"{lead} after {state['iteration']} iteration(s): the best version (attempt {kept.id}) "
+                f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
 
     def post(self, shared, state, outcome):
         kept, message = outcome

@@ -8,26 +8,22 @@ import argparse
 import importlib.util
 import os
 import shlex
-import signal
 import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from contextlib import nullcontext
 from datetime import datetime
 
+import app
+from app import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from bench import report
 from bench.datasets import DatasetError, load, select
 from bench.harness import Results, code_version, run_one
 from bench.strategies import STRATEGIES
-from main import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_MODEL, EXIT_USAGE, CliParser, UsageError, interrupt,
-                  uses_embedded_model)
-from utils.call_llm import ModelConfig, safe_url
-from utils.llama_server import LlamaServer
-from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
-from utils.sandbox import SandboxUnavailable, best_isolation, kill_running_sandboxes
+from utils.call_llm import safe_url
+from utils.sandbox import best_isolation, kill_running_sandboxes
 
-EXIT_DONE = 0  # the other exit codes are main.py's
+EXIT_DONE = 0  # the other exit codes are codeloop's (app.py)
 
 
 def epilog():
@@ -49,9 +45,9 @@ started, 4 internal error, 130 interrupted (finished problems are kept)
 
 
 def parse_args(argv):
-    parser = CliParser(prog="python -m bench", description="Run codeloop on a problem set and judge every final "
-                         "solution on the set's hidden tests.", epilog=epilog(),
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = app.OneLineParser(prog="python -m bench", description="Run codeloop on a problem set and judge every "
+                               "final solution on the set's hidden tests.", epilog=epilog(),
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dataset", action="append", metavar="NAME",
                         help="humaneval, leetcode or a FILE.jsonl (docs/benchmarks.md); repeat for several")
     parser.add_argument("--strategies", default="full", metavar="A,B",
@@ -79,10 +75,9 @@ def parse_args(argv):
         raise UsageError("--report-only needs --out")
     if args.workers < 1 or (args.limit is not None and args.limit < 1):
         raise UsageError("--workers and --limit must be at least 1")
-    if args.local and args.base_url:
-        raise UsageError("--local and --base-url contradict each other")
     if args.ray and importlib.util.find_spec("ray") is None:
         raise UsageError("--ray needs Ray: pip install -r requirements-ray.txt")
+    args.endpoint, args.embedded = app.choose_endpoint(args.model, args.base_url, args.local)
     args.ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
     args.out = args.out or os.path.join("bench-results", datetime.now().strftime("%Y%m%d-%H%M%S"))
     return args
@@ -110,15 +105,6 @@ def plan(args, results):
 def dataset_name(dataset):
     """How results.jsonl names a dataset: a file by its file name."""
     return os.path.basename(dataset) if dataset.endswith(".jsonl") else dataset
-
-
-def model_server(args, workers):
-    """The model config to use, and a context manager that runs the embedded server if that is the one."""
-    model = ModelConfig.from_env(model=args.model, base_url=args.base_url)
-    if not uses_embedded_model(model, args.local):
-        return model, nullcontext(None)
-    binary, weights = ensure_local_model(say)
-    return None, LlamaServer(binary, weights, slots=workers)
 
 
 def run_tasks(args, tasks, total, results, model, setup):
@@ -188,7 +174,7 @@ def summarize(args, results):
 
 
 def main(argv=None):
-    signal.signal(signal.SIGTERM, interrupt)  # kill (and a job scheduler's stop) ends like Ctrl-C
+    app.stop_on_sigterm()  # kill (and a job scheduler's stop) ends like Ctrl-C
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
         os.makedirs(args.out, exist_ok=True)
@@ -207,31 +193,30 @@ def main(argv=None):
     code = EXIT_DONE
     if tasks:
         try:
-            isolation = best_isolation()
-            model, server = model_server(args, args.workers)
-            with server as running:
-                if running is not None:
-                    say(f"bench: embedded model ready in {running.start_seconds:.1f} s ({args.workers} slot(s))")
-                    model = running.model_config(args.model or MODEL_NAME)
-                setup = {"model": model.model, "server": "embedded llama-server" if running else safe_url(model.base_url) or "OpenAI",
-                         **code_version(), "isolation": isolation, "workers": args.workers,
-                         "runner": "ray" if args.ray else "threads",
-                         "command": "python -m bench " + shlex.join(sys.argv[1:] if argv is None else argv)}
-                started = time.monotonic()
-                code = run_tasks(args, tasks, total, results, model, setup)
-                say(f"bench: {time.monotonic() - started:.0f} s for {len(tasks)} runs")
-        except SandboxUnavailable as exc:
-            say(f"bench: error: {exc}")
-            return EXIT_INTERNAL
-        except LocalModelError as exc:
-            say(f"bench: error: {exc}")
-            return EXIT_MODEL
+            code = run_all(args, tasks, total, results, argv)
         except KeyboardInterrupt:
             code = EXIT_INTERRUPTED
         except Exception as exc:  # noqa: BLE001 - a bug, or a Ray task's failure: one line, finished runs are kept
-            say(f"bench: internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
-            code = EXIT_INTERNAL
+            known = app.failure(exc)
+            message = known[1] if known else f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            say(f"bench: error: {message}")
+            code = known[0] if known else EXIT_INTERNAL
     summarize(args, results)
+    return code
+
+
+def run_all(args, tasks, total, results, argv):
+    """Start the model (the embedded one once, with a slot per worker) and run every task."""
+    isolation = best_isolation()
+    embedded = args.embedded
+    with app.model_server(args.endpoint, embedded, say, slots=args.workers, prefix="bench") as (model, _):
+        setup = {"model": model.model, "server": "embedded llama-server" if embedded else safe_url(model.base_url) or "OpenAI",
+                 **code_version(), "isolation": isolation, "workers": args.workers,
+                 "runner": "ray" if args.ray else "threads",
+                 "command": "python -m bench " + shlex.join(sys.argv[1:] if argv is None else argv)}
+        started = time.monotonic()
+        code = run_tasks(args, tasks, total, results, model, setup)
+        say(f"bench: {time.monotonic() - started:.0f} s for {len(tasks)} runs")
     return code
 
 

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 
 from bench.hidden_tests import judge_hidden
 from bench.strategies import STRATEGIES
-from main import solve
+from app import run_problem
 from utils.sandbox import best_isolation
 
 # Outcomes that are the problem's result. "error" (a bug or a sandbox that would not start) and
@@ -30,7 +30,7 @@ def run_one(problem, strategy, model, isolation, run_dir):
     settings, flow = STRATEGIES[strategy][1](model, isolation)
     os.makedirs(run_dir, exist_ok=True)
     started = time.monotonic()
-    final = solve(problem.statement, settings, run_dir, flow=flow)
+    final = run_problem(problem.statement, settings, run_dir, flow=flow)
     wall = time.monotonic() - started
     if final["status"] == "interrupted":
         raise KeyboardInterrupt

@@ -4,9 +4,9 @@ Like HumanEval's own harness, the statement's code, the solution and the checker
 (the checker may call the statement's helpers and the entry point by name); that namespace is not the
 sandbox's module, so a recursive run_code still calls itself and not the judge's wrapper.
 A `check` is called once with the solution's run_code; `cases` go through run_batch one by one and
-are judged as RunTests judges the flow's own tests (nodes.judge).
+are judged as RunTests judges the flow's own tests (utils/compare.judge).
 """
-from nodes import judge
+from utils.compare import judge
 from utils.sandbox import Limits, run_batch
 
 # Generous: hidden checks run many asserts (HumanEval/32 solves 100 polynomials) in one call.

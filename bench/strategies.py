@@ -5,7 +5,7 @@ To add one, write a function here and decorate it with @strategy("name", "what i
 `python -m bench --help` and can be run with --strategies name. Nothing in the harness changes.
 """
 from flow import create_flow, create_single_shot_flow
-from nodes import Settings
+from settings import Settings
 
 STRATEGIES = {}
 
@@ -27,7 +27,7 @@ DESIGN_DOC = dict(max_iterations=5, answer_attempts=1, revise_adds_tests=False, 
                   anchors=False, feedback="plain", samples=1, search="latest")
 TRUST = {**DESIGN_DOC, "trust_examples": True, "anchors": True, "search": "best"}
 FEEDBACK = {**TRUST, "feedback": "classified"}
-REFLECT = {**FEEDBACK, "reflect": True, "reflect_on_failures": True}
+REFLECT = {**FEEDBACK, "reflect": True, "reflect_failures": True}
 UCT = {**FEEDBACK, "samples": 2, "search": "uct"}
 THOMPSON = {**FEEDBACK, "samples": 2, "search": "thompson"}
 

@@ -7,8 +7,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from main import new_store  # noqa: E402
-from nodes import Settings  # noqa: E402
+from app import new_store  # noqa: E402
+from settings import Settings  # noqa: E402
 from tests.local_packages import build_wheel  # noqa: E402
 from tests.stub_openai_server import StubOpenAIServer  # noqa: E402
 from utils.call_llm import ModelConfig  # noqa: E402
@@ -23,17 +23,14 @@ def stub():
         yield server
 
 
-ONE_PATH = {"samples": 1, "search": "best", "revise_adds_tests": True}
-
-
 @pytest.fixture
 def make_shared(stub, tmp_path):
-    """A fresh shared store talking to the stub server, as main.py builds it. The scripts hold one
-    answer per model step, so one sample per step unless a test asks for more."""
+    """A fresh shared store talking to the stub server, as app.py builds it, with the shipped defaults;
+    a test that needs another configuration passes it (samples=1 where its script has one answer a step)."""
     def make(problem="Return the indices of two numbers in nums that add up to target.", **overrides):
         model = ModelConfig(model="stub-model", base_url=stub.base_url, max_retries=2, timeout_s=5)
         settings = Settings(model=model, limits=Limits(test_timeout=1, batch_timeout=10),
-                            isolation=best_isolation(), **{**ONE_PATH, **overrides})
+                            isolation=best_isolation(), **overrides)
         record = RunRecord(str(tmp_path / "run.json"), problem, settings.describe())
         return new_store(problem, settings, record)
     return make

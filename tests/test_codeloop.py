@@ -55,10 +55,10 @@ def test_options_are_the_cli_flags_and_mean_the_same(endpoint, tmp_path):
 
 
 def test_bad_options_raise_the_clis_one_line_error(endpoint, tmp_path):
-    with pytest.raises(CodeloopError, match="expected a whole number from 1 to 1000, not '0'") as caught:
+    with pytest.raises(CodeloopError, match="--max-iterations must be a whole number from 1 to 1,000, not 0") as caught:
         solve(a.SUM_OF_EVENS, max_iterations=0, out=tmp_path)
     assert caught.value.exit_code == 2
-    with pytest.raises(CodeloopError, match="the problem from argument is blank"):
+    with pytest.raises(CodeloopError, match="the problem argument is empty"):
         solve("   ", out=tmp_path)
     with pytest.raises(CodeloopError, match="tests=: case 1 has no input"):
         solve(a.SUM_OF_EVENS, tests=[{"expected": 1}], out=tmp_path)
@@ -87,7 +87,7 @@ def test_agent_tool_turns_bad_calls_into_messages(endpoint):
     assert call_tool({"problem": 3})["status"] == "error"
     assert call_tool({"problem": "x", "rm": "-rf"}) == {"status": "error", "message": "unknown arguments rm; known: "
                                                         "max_iterations, problem, tests"}
-    assert call_tool({"problem": "x", "max_iterations": 0})["message"].startswith("argument --max-iterations")
+    assert call_tool({"problem": "x", "max_iterations": 0})["message"].startswith("--max-iterations must be")
     assert endpoint.requests == []
 
 

@@ -7,6 +7,8 @@ import pytest
 from flow import create_flow
 from tests import scripted_answers as a
 
+# Most scripts below hold one answer per model step: those tests ask for one sample (samples=1).
+
 
 def run_flow(shared):
     with warnings.catch_warnings(record=True) as caught:
@@ -16,14 +18,17 @@ def run_flow(shared):
     return shared
 
 
+# The shipped defaults ask for two samples of each code-writing step, so these scripts answer each twice.
 @pytest.mark.parametrize("script, iterations", [
-    pytest.param([a.TESTS, a.GOOD_CODE], 1, id="pass_first_time"),
-    pytest.param([a.TESTS, a.BUGGY_CODE, a.REVISE_CODE], 2, id="code_fixed"),
-    pytest.param([a.TESTS_WITH_A_WRONG_ONE, a.GOOD_CODE, a.REVISE_TEST], 2, id="wrong_test_fixed"),
-    pytest.param([a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH], 2, id="both_fixed"),
+    pytest.param([a.TESTS, a.GOOD_CODE, a.GOOD_CODE], 1, id="pass_first_time"),
+    pytest.param([a.TESTS, a.BUGGY_CODE, a.BUGGY_CODE, a.REVISE_CODE, a.REVISE_CODE], 2, id="code_fixed"),
+    pytest.param([a.TESTS_WITH_A_WRONG_ONE, a.GOOD_CODE, a.GOOD_CODE, a.REVISE_TEST, a.REVISE_TEST], 2,
+                 id="wrong_test_fixed"),
+    pytest.param([a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.BUGGY_CODE, a.REVISE_BOTH, a.REVISE_BOTH], 2,
+                 id="both_fixed"),
     pytest.param([a.GARBAGE, a.TESTS, {"text": "test_cases:\n  - name: cut", "finish_reason": "length"},
-                  a.GOOD_CODE], 1, id="garbage_then_recovery"),
-    pytest.param([{"status": 503}, a.TESTS, {"status": 500}, a.GOOD_CODE], 1, id="transient_http_errors"),
+                  a.GOOD_CODE, a.GOOD_CODE], 1, id="garbage_then_recovery"),
+    pytest.param([{"status": 503}, a.TESTS, {"status": 500}, a.GOOD_CODE, a.GOOD_CODE], 1, id="transient_http_errors"),
 ])
 def test_solved_branches(make_shared, stub, script, iterations):
     stub.add(*script)
@@ -36,14 +41,14 @@ def test_solved_branches(make_shared, stub, script, iterations):
 
 def test_the_fixed_test_and_code_are_the_final_ones(make_shared, stub):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
-    shared = run_flow(make_shared())
+    shared = run_flow(make_shared(samples=1))
     assert shared["test_cases"][2]["expected"] == [0, 1] and shared["test_cases"][2]["name"] == "duplicates"
     assert "seen = {}" in shared["function_code"]
 
 
 def test_budget_exhausted_keeps_the_best_version_not_the_last(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_USELESS, a.REVISE_USELESS)
-    shared = run_flow(make_shared(max_iterations=3, anchors=False, search="latest"))
+    shared = run_flow(make_shared(max_iterations=3, anchors=False, search="latest", samples=1))
     assert shared["status"] == "unsolved" and shared["iteration"] == 3 and len(stub.requests) == 4
     assert "range(len(nums))" in shared["function_code"], "the buggy code passes 1 test, the useless one none"
     assert shared["message"] == ("not solved after 3 iteration(s): the best version (attempt 1) passes 1 of 3 "
@@ -52,27 +57,27 @@ def test_budget_exhausted_keeps_the_best_version_not_the_last(make_shared, stub)
 
 def test_garbage_forever_fails_the_run(make_shared, stub):
     stub.add(*[a.GARBAGE] * 3)
-    shared = run_flow(make_shared())
+    shared = run_flow(make_shared(samples=1))
     assert shared["status"] == "model_failed" and "no usable answer in 3 attempts" in shared["message"]
     assert shared["test_cases"] == [] and len(stub.requests) == 3
 
 
 def test_http_errors_that_outlast_the_retries_fail_the_run(make_shared, stub):
     stub.add(a.TESTS, *[{"status": 500, "body": "model crashed"}] * 3)
-    shared = run_flow(make_shared())
+    shared = run_flow(make_shared(samples=1))
     assert shared["status"] == "model_failed" and "HTTP 500: model crashed" in shared["message"]
     assert len(shared["test_cases"]) == 3, "what was done before the failure is kept"
 
 
 def test_revise_failing_mid_loop_keeps_tests_and_code(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, *[a.GARBAGE] * 3)
-    shared = run_flow(make_shared())
+    shared = run_flow(make_shared(samples=1))
     assert shared["status"] == "model_failed" and shared["function_code"] and shared["iteration"] == 1
 
 
 def test_every_call_starts_with_the_same_system_prompt(make_shared, stub):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
-    run_flow(make_shared())
+    run_flow(make_shared(samples=1))
     systems = {json.dumps(r["messages"][0]) for r in stub.requests}
     assert len(systems) == 1 and "Return the indices of two numbers" in systems.pop()
     assert all(r["temperature"] == 0 and r["max_tokens"] for r in stub.requests)
@@ -80,7 +85,7 @@ def test_every_call_starts_with_the_same_system_prompt(make_shared, stub):
 
 def test_the_record_holds_every_version_result_and_call(make_shared, stub, tmp_path):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
-    run_flow(make_shared())
+    run_flow(make_shared(samples=1))
     record = json.loads((tmp_path / "run.json").read_text())
     kinds = [e["kind"] for e in record["events"] if e["kind"] != "node_started"]
     assert kinds == ["test_cases", "function_code", "test_run", "revision", "test_run"]
@@ -93,7 +98,7 @@ def test_the_record_holds_every_version_result_and_call(make_shared, stub, tmp_p
 
 def test_statement_examples_become_trusted_tests_ahead_of_the_models(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM))
+    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
     assert shared["status"] == "solved" and "(1 from the statement)" in shared["message"]
     assert [(c["name"], c["origin"]) for c in shared["test_cases"]] == [
         ("example_1", "statement"), ("pair_at_the_end", "model"), ("duplicates", "model")]
@@ -102,7 +107,7 @@ def test_statement_examples_become_trusted_tests_ahead_of_the_models(make_shared
 
 def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_success(make_shared, stub):
     stub.add(a.TESTS, a.BACKWARDS_CODE, *[a.REVISE_EVERY_TEST_TO_MATCH] * 2)
-    shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3))
+    shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3, samples=1))
     assert shared["status"] == "unsolved", shared["message"]
     assert shared["test_cases"][0]["expected"] == [0, 1], "the statement's example was not rewritten"
     assert "failing: example_1 (statement)" in shared["message"]
@@ -113,11 +118,11 @@ def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_succ
 
 def test_a_code_fix_that_breaks_a_passing_test_is_rejected_and_its_parent_revised_again(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM))
+    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
     assert shared["status"] == "solved" and shared["iteration"] == 3
     first, breaker, fixed = shared["attempts"]
-    assert breaker["status"] == "rejected" and breaker["broke"] == ["test 1"] and breaker["parent"] == first["id"]
-    assert fixed["parent"] == first["id"] and fixed["status"] == "solved" and shared["function_code"] == fixed["code"]
+    assert breaker.status == "rejected" and breaker.broke == ["test 1"] and breaker.parent == first.id
+    assert fixed.parent == first.id and fixed.status == "solved" and shared["function_code"] == fixed.code
     third_revise_prompt = stub.requests[3]["messages"][-1]["content"]
     assert "a revision was rejected: it broke test 1, which passed before" in third_revise_prompt
     assert "range(len(nums))" in third_revise_prompt, "the rejected code's parent is revised, not the rejected code"
@@ -125,24 +130,24 @@ def test_a_code_fix_that_breaks_a_passing_test_is_rejected_and_its_parent_revise
 
 def test_without_anchors_the_breaking_fix_is_kept_and_revised(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, anchors=False, search="latest"))
-    assert shared["status"] == "solved" and [t["status"] for t in shared["attempts"]] == ["kept", "kept", "solved"]
+    shared = run_flow(make_shared(a.TWO_SUM, anchors=False, search="latest", samples=1))
+    assert shared["status"] == "solved" and [t.status for t in shared["attempts"]] == ["kept", "kept", "solved"]
     assert "return [1, 2]" in stub.requests[3]["messages"][-1]["content"]
 
 
 def test_samples_are_several_candidates_scored_by_the_tests(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.GOOD_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, samples=2, search="uct"))
+    shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved" and shared["iteration"] == 1
-    assert [(t["id"], t["parent"], t["status"]) for t in shared["attempts"]] == [(1, None, "kept"), (2, None, "solved")]
+    assert [(t.id, t.parent, t.status) for t in shared["attempts"]] == [(1, None, "kept"), (2, None, "solved")]
     assert [r["temperature"] for r in stub.requests] == [0, 0, 0.8]
-    assert shared["function_code"] == shared["attempts"][1]["code"]
+    assert shared["function_code"] == shared["attempts"][1].code
 
 
 def test_reflection_before_tests_and_before_each_revision(make_shared, stub):
     stub.add(a.REFLECTION, a.TESTS, a.BUGGY_CODE, a.FAILURE_ANALYSIS, a.REVISE_CODE)
-    settings = {"reflect": True, "reflect_on_failures": True}
-    shared = make_shared(a.TWO_SUM, **settings)
+    settings = {"reflect": True, "reflect_failures": True}
+    shared = make_shared(a.TWO_SUM, **settings, samples=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         create_flow(shared["settings"]).run(shared)
@@ -154,8 +159,8 @@ def test_reflection_before_tests_and_before_each_revision(make_shared, stub):
 
 def test_the_import_check_fails_before_any_test_with_its_own_feedback(make_shared, stub):
     stub.add(a.TESTS, a.NUMPY_CODE, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM))
-    assert shared["status"] == "solved" and shared["attempts"][0]["check"]["check"] == "import"
+    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
+    assert shared["status"] == "solved" and shared["attempts"][0].check["check"] == "import"
     prompt = stub.requests[2]["messages"][-1]["content"]
     assert "The import check failed: ModuleNotFoundError: No module named 'numpy'" in prompt
     assert "No test ran (3 tests)" in prompt
@@ -163,14 +168,14 @@ def test_the_import_check_fails_before_any_test_with_its_own_feedback(make_share
 
 def test_the_execution_check_catches_code_that_fails_while_loading(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE.replace("  def run_code", "  print(run_code([1], 2))\n  def run_code"), a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM))
-    assert shared["status"] == "solved" and shared["attempts"][0]["check"]["check"] == "execution"
+    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
+    assert shared["status"] == "solved" and shared["attempts"][0].check["check"] == "execution"
     assert "fails while loading, before any test runs: NameError" in stub.requests[2]["messages"][-1]["content"]
 
 
 def test_the_call_budget_ends_the_run_with_the_best_version(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, max_calls=2))
+    shared = run_flow(make_shared(a.TWO_SUM, max_calls=2, samples=1))
     assert shared["status"] == "unsolved" and len(stub.requests) == 2
     assert "range(len(nums))" in shared["function_code"] and "passes 1 of 3 tests" in shared["message"]
 
@@ -178,7 +183,7 @@ def test_the_call_budget_ends_the_run_with_the_best_version(make_shared, stub):
 def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
     runaway = {"text": "goal: x\nedge_cases:\n  - a\n  - a", "finish_reason": "length"}
     stub.add(runaway, runaway, runaway, a.TESTS, a.BUGGY_CODE, " ", " ", " ", a.REVISE_CODE)
-    shared = make_shared(a.TWO_SUM, reflect=True, reflect_on_failures=True)
+    shared = make_shared(a.TWO_SUM, reflect=True, reflect_failures=True, samples=1)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved" and shared["reflection"] == ""
     kinds = [e["kind"] for e in shared["record"].data["events"]]
@@ -191,24 +196,24 @@ GOOD_BUT_LINTY = a.GOOD_CODE.replace("function_code: |\n", "function_code: |\n  
 
 def test_among_passing_candidates_the_one_with_fewer_linter_findings_is_handed_over(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)  # on a tie the newer would win; ruff's findings decide first
-    shared = run_flow(make_shared(samples=2))
+    shared = run_flow(make_shared())
     assert shared["status"] == "solved" and "import os" not in shared["function_code"]
     linty = shared["attempts"][1]
-    assert linty["passed"] == 3 and [f["code"] for f in linty["lint"]] == ["F401"]
-    assert shared["attempts"][0]["lint"] == []
+    assert linty.passed == 3 and [f["code"] for f in linty.lint] == ["F401"]
+    assert shared["attempts"][0].lint == []
 
 
 def test_without_lint_the_newer_passing_candidate_wins_the_tie(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)
-    shared = run_flow(make_shared(samples=2, lint=False))
-    assert "import os" in shared["function_code"] and shared["attempts"][1]["lint"] is None
+    shared = run_flow(make_shared(lint=False))
+    assert "import os" in shared["function_code"] and shared["attempts"][1].lint is None
 
 
 def test_linter_findings_reach_the_revision_prompt(make_shared, stub):
     misspelt = a.BUGGY_CODE.replace("                  return [i, j]",
                                     "                  return [i, j]\n      return [totl]")
     stub.add(a.TESTS, misspelt, a.REVISE_CODE)
-    shared = run_flow(make_shared())
+    shared = run_flow(make_shared(samples=1))
     assert shared["status"] == "solved"
     revise_prompt = stub.requests[2]["messages"][1]["content"]
     assert "The linter (ruff) also found:\nline 6: F821 Undefined name `totl`" in revise_prompt
@@ -239,7 +244,7 @@ def test_with_allow_install_an_imported_package_is_installed_for_the_sandbox(mak
                                                                               monkeypatch):
     monkeypatch.setenv("CODELOOP_PACKAGES", cache)
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE)
-    shared = make_shared("Return twice x.", allow_install=True)
+    shared = make_shared("Return twice x.", allow_install=True, samples=1)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved", shared["message"]
     assert shared["packages"]["installed"] == ["codeloop_demo_pkg"] and shared["packages"]["path"].startswith(cache)
@@ -249,7 +254,7 @@ def test_with_allow_install_an_imported_package_is_installed_for_the_sandbox(mak
 
 def test_without_allow_install_the_model_is_told_to_use_the_standard_library(make_shared, stub):
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE, DOUBLE_PLAIN)
-    shared = make_shared("Return twice x.")
+    shared = make_shared("Return twice x.", samples=1)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved" and shared["packages"] is None
     assert "Use only the Python standard library." in stub.requests[0]["messages"][0]["content"]
@@ -261,7 +266,7 @@ def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make
                                                                              monkeypatch):
     monkeypatch.setenv("CODELOOP_PACKAGES", cache)
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE.replace("codeloop_demo_pkg", "codeloop_no_such_pkg"), DOUBLE_PLAIN)
-    shared = make_shared("Return twice x.", allow_install=True)
+    shared = make_shared("Return twice x.", allow_install=True, samples=1)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved"
     assert shared["packages"]["failed"] == {"codeloop_no_such_pkg": "no wheel found"}

@@ -21,7 +21,8 @@ QUESTION = "```yaml\nquestion: If two pairs add up to target, which one should b
 
 
 def interactive_run(make_shared, typed, **settings):
-    shared = make_shared(interactive=True, **settings)
+    """The scripts hold one answer per model step, so one sample per step unless a test says otherwise."""
+    shared = make_shared(interactive=True, **{"samples": 1, **settings})
     screen = io.StringIO()
     shared["terminal"] = Terminal(stdin=io.StringIO(typed), stdout=screen)
     create_flow(shared["settings"]).run(shared)
@@ -110,8 +111,8 @@ def test_code_edited_in_the_editor_is_tested_without_asking_the_model(make_share
     stub.add(NO_QUESTION, a.TESTS, a.BUGGY_CODE)  # no revision in the script: the person fixes the code
     shared = interactive_run(make_shared, "a\nc\n")
     assert shared["status"] == "solved" and len(stub.requests) == 3
-    solved = next(x for x in shared["attempts"] if x["status"] == "solved")
-    assert solved["source"] == "user" and solved["parent"] == 1
+    solved = next(x for x in shared["attempts"] if x.status == "solved")
+    assert solved.source == "user" and solved.parent == 1
 
 
 def test_finishing_after_a_round_hands_over_the_best_version(make_shared, stub):

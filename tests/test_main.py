@@ -100,9 +100,9 @@ def test_model_and_base_url_flags_override_the_environment(stub, tmp_path):
 
 
 @pytest.mark.parametrize("args, stdin, complaint", [
-    (["   "], None, "is blank"),
-    (["-"], "\n\n", "is blank"),
-    (["--problem-file", "/nonexistent/problem.md"], None, "not found"),
+    (["   "], None, "the problem argument is empty"),
+    (["-"], "\n\n", "the problem from standard input is empty"),
+    (["--problem-file", "/nonexistent/problem.md"], None, "problem file /nonexistent/problem.md: no such file"),
     (["--problem-file", "/usr/bin/python3"], None, "binary"),
     (["x" * 60_000], None, "longer than"),
     ([], None, "no problem given"),
@@ -214,9 +214,10 @@ def test_docs_go_to_the_model_with_the_problem(stub, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--docs", "no/such/file.md"], "--docs no/such/file.md: no such file or folder"),
-    (["--samples", "0"], "argument --samples: expected a whole number from 1 to 1000"),
+    (["--samples", "0"], "--samples must be a whole number from 1 to 1,000, not 0"),
     (["--search", "random"], "argument --search: invalid choice: 'random'"),
-    (["--max-tokens", "lots"], "argument --max-tokens: expected a whole number of tokens"),
+    (["--token-budget", "lots"], "argument --token-budget: invalid int value: 'lots'"),
+    (["--token-budget", "0"], "--token-budget must be a whole number from 1 to 1,000,000,000, not 0"),
 ])
 def test_bad_search_and_docs_options_exit_2_with_one_line(tmp_path, args, message):
     result = codeloop(a.TWO_SUM, "--out", str(tmp_path), *args, env=cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1"))

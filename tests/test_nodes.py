@@ -1,6 +1,5 @@
 """nodes.py: each node's prep, exec and post on its own, with scripted model answers and the real sandbox."""
-from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests, add_attempt
-from utils.search_tree import score
+from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests
 from tests import scripted_answers as answers
 
 GOOD = "def run_code(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n" \
@@ -24,7 +23,7 @@ def test_generate_test_cases(make_shared, stub):
 
 
 def test_implement_function_shows_the_tests_to_the_model(make_shared, stub):
-    shared = make_shared()
+    shared = make_shared(samples=1)
     shared["test_cases"] = TESTS
     node = ImplementFunction()
     inputs = node.prep(shared)
@@ -36,9 +35,11 @@ def test_implement_function_shows_the_tests_to_the_model(make_shared, stub):
 
 def with_attempt(shared, code, tests=TESTS, results=None):
     """A store as RunTests leaves it: one attempt of `code`, current, with `results` (or not run yet)."""
-    attempt = add_attempt(shared, code, None, "implement")
-    attempt.update(check="ok", status="new" if results is None else "kept", results=results)
-    shared.update(test_cases=tests, function_code=code, current=attempt["id"], test_results=results or [])
+    attempt = shared["attempts"].add(code, None, "implement", 0)
+    attempt.check, attempt.status = "ok", "new" if results is None else "kept"
+    if results is not None:
+        attempt.score(results, tests, shared["tests_version"])
+    shared.update(test_cases=tests, function_code=code, current=attempt.id, test_results=results or [])
     return attempt
 
 
@@ -72,7 +73,7 @@ FAILED = {"passed": False, "actual": "[0, 0]", "error_type": None, "message": ""
 
 
 def test_revise_applies_corrected_tests_and_makes_a_child_attempt(make_shared, stub):
-    shared = make_shared()
+    shared = make_shared(samples=1)
     parent = with_attempt(shared, "def run_code(nums, target):\n    return [0, 0]\n", results=[FAILED] * 3)
     node = Revise()
     inputs = node.prep(shared)
@@ -81,13 +82,13 @@ def test_revise_applies_corrected_tests_and_makes_a_child_attempt(make_shared, s
     assert shared["test_cases"][2]["expected"] == [0, 1] and shared["test_cases"][2]["origin"] == "model"
     assert shared["test_cases"][:2] == TESTS[:2] and shared["tests_version"] == 1
     child = shared["attempts"][-1]
-    assert child["code"] == GOOD and child["parent"] == parent["id"] and child["status"] == "new"
+    assert child.code == GOOD and child.parent == parent.id and child.status == "new"
     prompt = stub.requests[0]["messages"][-1]["content"]
     assert "returned [0, 0], expected [1, 2]" in prompt and "return [0, 0]" in prompt
 
 
 def test_revise_may_not_change_a_statement_example(make_shared, stub):
-    shared = make_shared()
+    shared = make_shared(samples=1)
     tests = [{**TESTS[0], "origin": "statement"}, *TESTS[1:]]
     with_attempt(shared, GOOD, tests=tests, results=[FAILED] * 3)
     node = Revise()
@@ -117,18 +118,16 @@ def test_finish_keeps_the_best_attempt_and_says_what_fails(make_shared):
     shared = make_shared()
     passing = {**FAILED, "passed": True}
     better = with_attempt(shared, GOOD, results=[passing, passing, FAILED])
-    worse = with_attempt(shared, "def run_code(nums, target):\n    return [0, 0]\n", results=[FAILED] * 3)
-    for attempt in (better, worse):
-        score(attempt, TESTS)
+    with_attempt(shared, "def run_code(nums, target):\n    return [0, 0]\n", results=[FAILED] * 3)
     shared["iteration"] = 5
     assert Finish("unsolved")._run(shared) is None
-    assert shared["status"] == "unsolved" and shared["function_code"] == GOOD and shared["current"] == better["id"]
+    assert shared["status"] == "unsolved" and shared["function_code"] == GOOD and shared["current"] == better.id
     assert shared["message"] == ("not solved after 5 iteration(s): the best version (attempt 1) passes 2 of 3 tests; "
                                  "failing: c")
 
 
 def test_revise_appends_tests_numbered_past_the_last(make_shared, stub):
-    shared = make_shared()
+    shared = make_shared(samples=1, revise_adds_tests=True)
     with_attempt(shared, GOOD, results=[FAILED] * 3)
     node = Revise()
     inputs = node.prep(shared)

@@ -1,61 +1,97 @@
-"""utils/search_tree.py: scores, rewards flowing up the tree, and each policy's choice."""
+"""utils/search_tree.py: an attempt's score, its life in the tree (kept, rejected, notes), rewards flowing
+up the tree, and each policy's choice."""
 import random
 
-from utils.search_tree import backpropagate, best, choose, render, score
+from utils.search_tree import AttemptTree
 
 TESTS = [{"origin": "statement"}, {"origin": "model"}, {"origin": "model"}, {"origin": "model"}]
 
 
-def attempt(id_, parent, passes, status="kept"):
-    a = {"id": id_, "parent": parent, "source": "revise" if parent else "implement", "round": 0, "status": status,
-         "results": [{"passed": p} for p in passes], "visits": 0, "value": 0.0, "broke": []}
-    score(a, TESTS)
-    return a
+def results(passes):
+    return [{"passed": p} for p in passes]
+
+
+def grow(tree, parent, passes, code=None, anchors=False):
+    """Add an attempt under `parent`, score it on TESTS and settle it, as RunTests does."""
+    attempt = tree.add(code or f"def run_code():\n    return {len(tree)}\n", parent, "revise" if parent else "implement", 0)
+    attempt.score(results(passes), TESTS, 0)
+    tree.settle(attempt, anchors)
+    return attempt
 
 
 def test_score_weighs_statement_examples_as_much_as_all_tests():
-    a = attempt(1, None, [True, False, False, False])
-    assert (a["passed"], a["total"], a["trusted_passed"], a["trusted_total"]) == (1, 4, 1, 1)
-    assert a["reward"] == 0.625  # (1/4 + 1/1) / 2
-    assert attempt(2, None, [False, True, True, True])["reward"] == 0.375
+    tree = AttemptTree()
+    a = grow(tree, None, [True, False, False, False])
+    assert (a.passed, a.total, a.trusted_passed, a.trusted_total) == (1, 4, 1, 1)
+    assert a.reward == 0.625  # (1/4 + 1/1) / 2
+    assert grow(tree, None, [False, True, True, True]).reward == 0.375
+
+
+def test_the_same_code_twice_is_one_attempt_and_the_parent_hears_of_it():
+    tree = AttemptTree()
+    root = grow(tree, None, [True] * 4, code="def run_code():\n    return 1\n")
+    assert tree.add("def run_code():\n    return 1\n", root.id, "revise", 1) is None and len(tree) == 1
+    assert root.notes == ["a revision repeated the code of attempt 1 unchanged"]
+
+
+def test_a_revision_that_breaks_a_test_its_parent_passes_is_rejected_and_noted():
+    tree = AttemptTree()
+    root = grow(tree, None, [True, True, False, False])
+    child = grow(tree, root.id, [False, True, True, True], anchors=True)
+    assert child.status == "rejected" and child.broke == ["test 1"]
+    assert tree.branch_notes(child.id) == ["a revision was rejected: it broke test 1, which passed before"]
+    assert grow(tree, root.id, [True, True, True, False], anchors=True).status == "kept"
+    assert tree.best().id == 3, "a rejected attempt is never handed over"
+
+
+def test_notes_flow_along_a_branch_only():
+    tree = AttemptTree()
+    root, sibling = grow(tree, None, [False] * 4), grow(tree, None, [False] * 4)
+    child = grow(tree, root.id, [False] * 4)
+    tree.note(root.id, "root note")
+    tree.note(sibling.id, "sibling note")
+    tree.note(child.id, "child note")
+    assert tree.branch_notes(child.id) == ["root note", "child note"]
 
 
 def test_rewards_flow_up_to_every_ancestor():
-    root, child, grandchild = attempt(1, None, [True] * 2 + [False] * 2), attempt(2, 1, [True] * 3 + [False]), \
-        attempt(3, 2, [False] * 4)
-    tree = [root, child, grandchild]
-    for a in tree:
-        backpropagate(tree, a)
-    assert [a["visits"] for a in tree] == [3, 2, 1]
-    assert root["value"] == round(root["reward"] + child["reward"] + grandchild["reward"], 4)
+    tree = AttemptTree()
+    root = grow(tree, None, [True] * 2 + [False] * 2)
+    child = grow(tree, root.id, [True] * 3 + [False])
+    grandchild = grow(tree, child.id, [False] * 4)
+    assert [a.visits for a in tree] == [3, 2, 1]
+    assert root.value == round(root.reward + child.reward + grandchild.reward, 4)
 
 
 def test_each_policy_chooses_as_documented():
-    good, newer_worse = attempt(1, None, [True, True, False, False]), attempt(2, None, [False, True, False, False])
-    rejected = attempt(3, 1, [True, True, True, False], status="rejected")
-    tree = [good, newer_worse, rejected]
-    for a in tree:
-        backpropagate(tree, a)
-    assert choose(tree, "latest")["id"] == 2
-    assert choose(tree, "best")["id"] == 1 and best(tree)["id"] == 1, "the rejected attempt is never chosen"
-    assert choose(tree, "uct")["id"] in (1, 2)
-    picks = {choose(tree, "thompson", random.Random(seed))["id"] for seed in range(40)}
-    assert picks == {1, 2}, "Thompson sampling explores both open attempts"
-    assert choose([rejected], "best") is None
+    tree = AttemptTree()
+    good, newer_worse = grow(tree, None, [True, True, False, False]), grow(tree, None, [False, True, False, False])
+    rejected = grow(tree, good.id, [False, True, True, True], anchors=True)
+    assert rejected.status == "rejected"
+    assert tree.choose("latest").id == 2
+    assert tree.choose("best").id == 1 and tree.best().id == 1, "the rejected attempt is never chosen"
+    assert tree.choose("uct").id in (1, 2)
+    picks = {tree.choose("thompson", random.Random(seed)).id for seed in range(40)}
+    assert picks == {good.id, newer_worse.id}, "Thompson sampling explores both open attempts"
+    only_rejected = AttemptTree()
+    grow(only_rejected, None, [False] * 4).status = "rejected"
+    assert only_rejected.choose("best") is None
 
 
 def test_uct_prefers_the_rarely_revised_attempt_when_means_are_equal():
-    often, rarely = attempt(1, None, [True, False, True, False]), attempt(2, None, [True, False, True, False])
-    often["visits"], often["value"] = 5, 5 * often["reward"]
-    rarely["visits"], rarely["value"] = 1, rarely["reward"]
-    assert choose([often, rarely], "uct")["id"] == 2
+    tree = AttemptTree()
+    often, rarely = grow(tree, None, [True, False, True, False]), grow(tree, None, [True, False, True, False])
+    often.visits, often.value = 5, 5 * often.reward
+    assert tree.choose("uct").id == rarely.id
 
 
 def test_render_draws_children_under_their_parent():
-    tree = [attempt(1, None, [True, False, False, False]), attempt(2, 1, [True, True, False, False]),
-            attempt(3, 1, [False] * 4, status="rejected")]
-    tree[2]["broke"] = ["test 1"]
-    lines = render(tree)
+    from utils.search_tree import render
+    tree = AttemptTree()
+    root = grow(tree, None, [True, False, False, False])
+    grow(tree, root.id, [True, True, False, False])
+    grow(tree, root.id, [False] * 4, anchors=True)
+    lines = render(tree.records())
     assert lines[0].startswith("attempt 1 (implement, round 0): tests 1/4, statement 1/1, score 0.62")
     assert lines[1].startswith("├─ attempt 2 (revise") and lines[2].startswith("└─ attempt 3 (revise")
     assert lines[2].endswith("rejected, broke test 1")

@@ -4,6 +4,7 @@ import json
 import pytest
 
 from utils.export import pytest_source
+from utils.text_files import InputError
 from utils.user_tests import MAX_CASES, UserTestsError, read_user_tests
 
 TWO_SUM = {"nums": [2, 7, 11, 15], "target": 9}
@@ -132,27 +133,39 @@ def test_a_computed_case_is_refused_not_evaluated(tmp_path):
     ("nan.py", "CASES = [({'a': 1}, float('nan'))]\n", r"case 1 \(line 1\) is not a literal: float\('nan'\)"),
 ])
 def test_refusals_are_one_line_naming_the_file(tmp_path, name, text, complaint):
-    with pytest.raises(UserTestsError, match=complaint) as refused:
+    with pytest.raises(InputError, match=complaint) as refused:  # a UserTestsError is an InputError
         read_user_tests(write(tmp_path, name, text))
     assert name in str(refused.value) and "\n" not in str(refused.value)
 
 
 def test_a_missing_file_or_a_directory_is_refused(tmp_path):
-    with pytest.raises(UserTestsError, match=r"missing\.yaml: no such file"):
+    with pytest.raises(InputError, match=r"missing\.yaml: no such file"):
         read_user_tests(tmp_path / "missing.yaml")
-    with pytest.raises(UserTestsError, match="is a directory"):
+    with pytest.raises(InputError, match="is a directory"):
         read_user_tests(tmp_path)
 
 
 def test_a_file_that_is_not_utf8_text_is_refused(tmp_path):
     latin = tmp_path / "latin.yaml"
     latin.write_bytes("- {input: {s: caf\xe9}, expected: 1}\n".encode("latin-1"))
-    with pytest.raises(UserTestsError, match=r"latin\.yaml is not UTF-8 text"):
+    with pytest.raises(InputError, match=r"latin\.yaml is not UTF-8 text"):
         read_user_tests(latin)
     binary = tmp_path / "cases.py"
     binary.write_bytes(b"CASES = []\x00\x01")
-    with pytest.raises(UserTestsError, match=r"cases\.py is binary"):
+    with pytest.raises(InputError, match=r"cases\.py is binary"):
         read_user_tests(binary)
+
+
+def test_a_byte_order_mark_is_dropped(tmp_path):
+    path = tmp_path / "bom.yaml"
+    path.write_bytes("\ufeff- {input: {a: 1}, expected: 1}\n".encode("utf-8"))
+    assert read_user_tests(path) == [{"name": "user_1", "input": {"a": 1}, "expected": 1, "origin": "user"}]
+
+
+def test_a_bare_none_is_null_as_in_the_models_answers(tmp_path):
+    # the model's `expected: None` is null (utils/yaml_answer.py); a person's must be the same, not "None"
+    path = write(tmp_path, "none.yaml", "- {input: {nums: []}, expected: None}\n- {input: {nums: [1]}, expected: 'None'}\n")
+    assert [case["expected"] for case in read_user_tests(path)] == [None, "None"]
 
 
 def test_more_than_the_maximum_of_cases_is_refused(tmp_path):

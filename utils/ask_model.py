@@ -5,8 +5,11 @@ attempt with the error in the conversation, up to `attempts` in all; then Invali
 good or bad, is handed to `on_call` as soon as it returns, so the run record has it even if the run
 is interrupted a moment later.
 
-Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at SAMPLE_TEMPERATURE): at temperature 0 a small model, shown its error,
-was seen to repeat the very same answer three times.
+Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at SAMPLE_TEMPERATURE): at
+temperature 0 a small model, shown its error, was seen to repeat the very same answer three times.
+
+`budget`, when given, is asked before every request (the first and each retry) and returns why the run
+may not send another one (its call or token budget is spent), or None; then BudgetSpent is raised.
 """
 from dataclasses import replace
 
@@ -23,10 +26,17 @@ class InvalidAnswers(RuntimeError):
     """The model kept giving answers that could not be used."""
 
 
-def ask_for_yaml(messages, parse, config, on_call, attempts=3):
+class BudgetSpent(RuntimeError):
+    """The run's call or token budget is used up; no request was sent."""
+
+
+def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None):
     conversation = list(messages)
     error = None
     for attempt in range(1, attempts + 1):
+        spent = budget() if budget else None
+        if spent:
+            raise BudgetSpent(spent)
         sampling = config if attempt == 1 else replace(config, temperature=max(config.temperature, RETRY_TEMPERATURE))
         try:
             reply = call_llm(conversation, sampling)

@@ -5,7 +5,8 @@ None). Numbers compare with a tolerance when either side is a float; a boolean o
 boolean (True is not 1 here, though Python says it is); tuples already arrived as lists. When the
 statement says the answer may come "in any order", the returned list's items are compared as a
 multiset (its top level only: [[1, 2]] still differs from [[2, 1]]).
-The exported pytest file embeds the code below (utils/export.py), so it judges exactly as the run did;
+`judge` turns one sandbox result into a test's verdict; the expected value never leaves this process.
+The exported pytest file embeds this file's code (utils/export.py), so it judges exactly as the run did;
 keep this file self-contained: standard library only.
 """
 import json
@@ -33,3 +34,11 @@ def outputs_match(actual, expected, any_order=False):
 
 def _order_key(value):
     return json.dumps(value, sort_keys=True)
+
+
+def judge(result, expected, any_order=False):
+    """A sandbox result (utils/sandbox.run_batch) and the verdict on it against `expected`."""
+    return {"passed": bool(result["ok"]) and outputs_match(result["value"], expected, any_order),
+            "actual": result["repr"], "error_type": result["error_type"], "message": result["message"],
+            "traceback": result["traceback"], "timed_out": result["timed_out"], "ms": result["ms"],
+            "output": result["output"]}

@@ -11,12 +11,11 @@ Run alone:  python -m utils.docs_context docs/ notes.md
 import os
 import sys
 
+from utils.text_files import InputError, read_text_file
+
 MAX_CHARS = 6000  # about 1,500 tokens
+MAX_FILE_CHARS = 1_000_000  # a file is read whole before the total is checked, so the message can say how much
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
-
-
-class DocsError(ValueError):
-    """The docs cannot be used; the message is one line for the user."""
 
 
 def read_docs(paths):
@@ -24,18 +23,12 @@ def read_docs(paths):
     parts = []
     for path in paths:
         for file in _files(path):
-            try:
-                with open(file, encoding="utf-8") as f:
-                    text = f.read()
-            except UnicodeDecodeError:
-                raise DocsError(f"--docs {file} is not UTF-8 text") from None
-            except OSError as exc:
-                raise DocsError(f"--docs {file}: {exc.strerror or exc}") from None
+            text = read_text_file(file, f"--docs {file}", MAX_FILE_CHARS, empty_ok=True)
             if text.strip():
                 parts.append(f"# {file}\n{text.strip()}")
     docs = "\n\n".join(parts)
     if len(docs) > MAX_CHARS:
-        raise DocsError(f"--docs has {len(docs):,} characters; at most {MAX_CHARS:,} fit the model's context "
+        raise InputError(f"--docs has {len(docs):,} characters; at most {MAX_CHARS:,} fit the model's context "
                         "next to the problem: point at the relevant pages only")
     return docs
 
@@ -47,13 +40,13 @@ def _files(path):
         found = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path) for name in names
                        if name.lower().endswith(TEXT_SUFFIXES))
         if not found:
-            raise DocsError(f"--docs {path} has no {', '.join(TEXT_SUFFIXES)} files")
+            raise InputError(f"--docs {path} has no {', '.join(TEXT_SUFFIXES)} files")
         return found
-    raise DocsError(f"--docs {path}: no such file or folder")
+    raise InputError(f"--docs {path}: no such file or folder")
 
 
 if __name__ == "__main__":
     try:
         print(read_docs(sys.argv[1:]))
-    except DocsError as exc:
+    except InputError as exc:
         sys.exit(f"error: {exc}")

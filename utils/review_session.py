@@ -10,6 +10,7 @@ import yaml
 
 from utils.feedback import compact, is_trusted
 from utils.user_tests import UserTestsError, cases_from_data
+from utils.yaml_answer import load_yaml
 
 COMMANDS = """  a          accept and go on ({go_on})
   t          edit the tests in $EDITOR (YAML; delete an entry to delete its test)
@@ -105,8 +106,8 @@ def _add(terminal, tests, change):
         terminal.say("no test added")
         return tests
     try:
-        case = {"name": f"user_{len(tests) + 1}", "input": yaml.safe_load(typed_input),
-                "expected": yaml.safe_load(typed_expected)}
+        case = {"name": f"user_{len(tests) + 1}", "input": load_yaml(typed_input),
+                "expected": load_yaml(typed_expected)}
         [added] = cases_from_data([case], "your test")
     except (yaml.YAMLError, UserTestsError) as exc:
         terminal.say(f"not added: {_first_line(exc)}")
@@ -122,7 +123,7 @@ def _edit_tests(terminal, tests, change):
     if text is None:
         return tests
     try:
-        data = yaml.safe_load(text) or []
+        data = load_yaml(text) or []
         edited = cases_from_data(data, "the edited tests")
     except (yaml.YAMLError, UserTestsError) as exc:
         terminal.say(f"tests unchanged: {_first_line(exc)}")

@@ -1,9 +1,21 @@
 """run.json: the whole record of a run, rewritten after every event so an interrupted run keeps its past.
 
 The file is replaced atomically (write a temporary file, then rename), so a reader or a crash never
-sees half a file. It holds the problem, the settings, every version of the tests and the code, every
-test run, every model call with its prompt, answer, tokens and latency, node timings and the outcome.
-`echo`, when given, receives a one-line progress message for each event that has one.
+sees half a file. `echo`, when given, receives a one-line progress message for each event that has one.
+
+  status, message, started_at, finished_at, wall_s, problem
+  settings      Settings.describe(): the model without its key (with `embedded`, `server_start_s` for
+                the embedded model), every option, the sandbox's limits and isolation
+  events[]      {at_s, kind, ...}: node_started, test_cases, function_code, check_failed, test_run (every
+                result, each judged attempt's summary), revision (reasoning, changed tests and code,
+                refused entries, new attempts), reflection, failure_reflection, question, review,
+                packages, *_skipped, budget_spent, model_failed, error (with the traceback)
+  model_calls[] {at_s, node, attempt, messages, answer, finish_reason, prompt_tokens, completion_tokens,
+                latency_ms, server_timings (llama-server's own), error}, journaled as each call returns,
+                so an interrupted run keeps every call that happened
+  node_timings[], usage {model_calls, prompt_tokens, completion_tokens, model_seconds}
+  final         what --json prints: the outcome, the tests and results, and the attempt tree without
+                per-test results (`python -m utils.search_tree run.json` draws it)
 """
 import json
 import os

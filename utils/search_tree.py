@@ -1,19 +1,20 @@
 """The tree of attempts: every version of run_code, its score, and which one to revise next.
 
-An attempt is a dict in the shared store's `attempts` list (the fields are in docs/design.md). Its
-parent is the attempt Revise started from; ImplementFunction's attempts are roots. Revising an
-attempt is expanding it; its children's rewards flow back up to it and its ancestors, as in a Monte
-Carlo tree search (PromptingTools' airetry!, LATS). How the next attempt to revise is chosen:
+`Attempt` is one version; `AttemptTree` (the shared store's `attempts`) owns every change to them:
+`add` (a new version, or None when the same code was tried before), `score` (its results on the
+current tests), `settle` (kept, or rejected for breaking an anchor), `note` (feedback for its
+next revision), and the choice of what to revise next. An attempt's parent is the attempt Revise
+started from; ImplementFunction's attempts are roots. Revising an attempt is expanding it; its
+children's rewards flow back up to it and its ancestors, as in a Monte Carlo tree search
+(PromptingTools' airetry!, LATS). How the next attempt to revise is chosen:
 
   latest    the newest attempt, whatever it scored: the design doc's straight line
   best      the best score so far (trusted tests first, then all tests, then fewer linter findings),
-            newest on ties: a
-            revision that made things worse is dropped and its parent revised again
+            newest on ties: a revision that made things worse is dropped and its parent revised again
   uct       upper confidence bound: mean reward plus an exploration bonus for rarely revised attempts
   thompson  a draw from each attempt's Beta(successes, failures), the largest wins
 
-Rejected attempts (they broke a test that passed before, see nodes.RunTests) and solved ones are
-never revised.
+Rejected attempts (they broke a test their parent passes) and solved ones are never revised.
 
 Run alone to print the tree of a finished run:  python -m utils.search_tree runs/<run>/run.json
 """
@@ -21,74 +22,171 @@ import json
 import math
 import random
 import sys
+from dataclasses import asdict, dataclass, field
 
 from utils.feedback import is_trusted
 
 POLICIES = ("latest", "best", "uct", "thompson")
 EXPLORATION = 1.0  # UCT's c; rewards lie in [0, 1]
+NOTES_KEPT = 3     # feedback notes an attempt carries into its next revision
+NOT_RUN = {"passed": False, "actual": "", "error_type": None, "message": "", "traceback": "", "timed_out": False,
+           "ms": 0.0, "output": ""}
 
 
-def score(attempt, test_cases):
-    """Fill in the attempt's counts and reward from its results on the current tests."""
-    results = attempt["results"] = attempt["results"] or []
-    trusted = [r["passed"] for case, r in zip(test_cases, results) if is_trusted(case)]
-    attempt.update(passed=sum(r["passed"] for r in results), total=len(results),
-                   trusted_passed=sum(trusted), trusted_total=len(trusted))
-    share = attempt["passed"] / attempt["total"] if attempt["total"] else 0.0
-    if trusted:  # the statement's examples weigh as much as all the model's own tests together
-        share = (share + attempt["trusted_passed"] / attempt["trusted_total"]) / 2
-    attempt["reward"] = round(share, 4)
+@dataclass
+class Attempt:
+    id: int
+    parent: int | None
+    source: str                 # implement, revise or user (the person's edit, --interactive)
+    round: int                  # the iteration it was written in
+    code: str
+    results: list | None = None  # one per test, aligned with the tests of `tests_version`
+    tests_version: int | None = None
+    check: object = None        # "ok", or the failed import/execution check (utils/code_checks.py)
+    lint: list | None = None    # ruff's findings (utils/lint.py); None when not linted
+    status: str = "new"         # new, kept, rejected, solved
+    passed: int = 0
+    total: int = 0
+    trusted_passed: int = 0
+    trusted_total: int = 0
+    reward: float = 0.0
+    visits: int = 0
+    value: float = 0.0
+    broke: list = field(default_factory=list)  # "test N" for each anchor it broke
+    notes: list = field(default_factory=list)
+
+    def score(self, results, test_cases, tests_version):
+        """Take results on the current tests and score them: counts, and a reward in [0, 1] in which the
+        trusted tests weigh as much as all the tests together."""
+        self.results, self.tests_version = list(results), tests_version
+        trusted = [r["passed"] for case, r in zip(test_cases, self.results) if is_trusted(case)]
+        self.passed, self.total = sum(r["passed"] for r in self.results), len(self.results)
+        self.trusted_passed, self.trusted_total = sum(trusted), len(trusted)
+        share = self.passed / self.total if self.total else 0.0
+        if trusted:
+            share = (share + self.trusted_passed / self.trusted_total) / 2
+        self.reward = round(share, 4)
+
+    def failed_check(self, test_cases, tests_version):
+        """The import or execution check failed: every test counts as failed with the check's error."""
+        self.score([{**NOT_RUN, **self.check} for _ in test_cases], test_cases, tests_version)
+
+    def rank(self):
+        """Higher is better: trusted tests passed, then all tests passed, then fewer linter findings (ruff),
+        then the newer attempt."""
+        return self.trusted_passed, self.passed, -len(self.lint or ()), self.id
+
+    @property
+    def solves(self):
+        return self.status in ("kept", "solved") and self.passed == self.total > 0
+
+    def record(self):
+        """The attempt as run.json's final tree keeps it: everything but the per-test results."""
+        return {k: v for k, v in asdict(self).items() if k != "results"}
+
+    def summary(self):
+        """The attempt in a test_run event."""
+        return {k: getattr(self, k) for k in ("id", "parent", "passed", "total", "trusted_passed", "trusted_total",
+                                              "reward", "status", "broke")}
 
 
-def rank(attempt):
-    """Higher is better: trusted tests passed, then all tests passed, then fewer linter findings (ruff),
-    then the newer attempt."""
-    return attempt["trusted_passed"], attempt["passed"], -len(attempt.get("lint") or ()), attempt["id"]
+class AttemptTree:
+    def __init__(self):
+        self.attempts = []
+
+    def __iter__(self):
+        return iter(self.attempts)
+
+    def __len__(self):
+        return len(self.attempts)
+
+    def __getitem__(self, index):
+        return self.attempts[index]
+
+    def get(self, attempt_id):
+        return next((a for a in self.attempts if a.id == attempt_id), None)
+
+    def add(self, code, parent, source, round_):
+        """A new attempt, or None (and a note on the parent) when the same code was tried before."""
+        same = next((a for a in self.attempts if a.code == code), None)
+        if same is not None:
+            if parent is not None:
+                self.note(parent, f"a revision repeated the code of attempt {same.id} unchanged")
+            return None
+        attempt = Attempt(id=len(self.attempts) + 1, parent=parent, source=source, round=round_, code=code)
+        self.attempts.append(attempt)
+        return attempt
+
+    def note(self, attempt_id, text):
+        """Feedback for the next revision of this attempt; the last few are kept."""
+        attempt = self.get(attempt_id)
+        if attempt is not None:
+            attempt.notes = (attempt.notes + [text])[-NOTES_KEPT:]
+
+    def branch_notes(self, attempt_id, last=4):
+        """The notes of the attempt and its ancestors, oldest first: feedback flows along a branch only."""
+        notes, node = [], self.get(attempt_id)
+        while node is not None:
+            notes = node.notes + notes
+            node = self.get(node.parent)
+        return notes[-last:]
+
+    def settle(self, attempt, anchors):
+        """Keep a new attempt, or reject it when it fails a test its parent passes on the same tests (an
+        anchor). A test Revise corrected is judged anew for the parent too, so it is no anchor then.
+        The person's own edit of the code (--interactive) is always kept. The reward then counts on the
+        attempt and each of its ancestors."""
+        parent = self.get(attempt.parent)
+        attempt.status = "kept"
+        if anchors and attempt.source != "user" and parent is not None and parent.results is not None:
+            broke = [i for i, (mine, theirs) in enumerate(zip(attempt.results, parent.results))
+                     if theirs["passed"] and not mine["passed"]]
+            if broke:
+                attempt.status, attempt.broke = "rejected", [f"test {i + 1}" for i in broke]
+                self.note(parent.id, f"a revision was rejected: it broke {', '.join(attempt.broke)}, which passed before")
+        node = attempt
+        while node is not None:
+            node.visits += 1
+            node.value = round(node.value + attempt.reward, 4)
+            node = self.get(node.parent)
+
+    def best(self):
+        """The attempt to hand over: the best ranked that was not rejected (any judged one if all were)."""
+        judged = [a for a in self.attempts if a.results is not None]
+        return max([a for a in judged if a.status != "rejected"] or judged, key=Attempt.rank, default=None)
+
+    def choose(self, policy, rng=None):
+        """The attempt to revise next, or None when none is left to revise."""
+        open_ = [a for a in self.attempts if a.status == "kept"]
+        if not open_:
+            return None
+        if policy == "latest":
+            return max(open_, key=lambda a: a.id)
+        if policy == "best":
+            return max(open_, key=Attempt.rank)
+        if policy == "uct":
+            total = sum(a.visits for a in self.attempts if a.parent is None) or 1
+
+            def uct(a):
+                parent = self.get(a.parent)
+                parent_visits = parent.visits if parent else total
+                mean = a.value / a.visits if a.visits else 0.0
+                return mean + EXPLORATION * math.sqrt(math.log(max(parent_visits, 1)) / max(a.visits, 1)), a.id
+            return max(open_, key=uct)
+        if policy == "thompson":
+            rng = rng or random.Random(len(self.attempts))
+            return max(open_, key=lambda a: (rng.betavariate(1 + a.value, 1 + a.visits - a.value), a.id))
+        raise ValueError(f"unknown search policy {policy!r}; expected one of {', '.join(POLICIES)}")
+
+    def records(self):
+        return [a.record() for a in self.attempts]
 
 
-def best(attempts):
-    usable = [a for a in attempts if a["results"] is not None and a["status"] != "rejected"]
-    return max(usable or [a for a in attempts if a["results"] is not None], key=rank, default=None)
-
-
-def backpropagate(attempts, attempt):
-    """One visit with the attempt's reward, counted on it and on each of its ancestors."""
-    by_id = {a["id"]: a for a in attempts}
-    node = attempt
-    while node is not None:
-        node["visits"] += 1
-        node["value"] = round(node["value"] + attempt["reward"], 4)
-        node = by_id.get(node["parent"])
-
-
-def choose(attempts, policy, rng=None):
-    """The attempt to revise next, or None when none is left to revise."""
-    open_ = [a for a in attempts if a["status"] == "kept"]
-    if not open_:
-        return None
-    if policy == "latest":
-        return max(open_, key=lambda a: a["id"])
-    if policy == "best":
-        return max(open_, key=rank)
-    if policy == "uct":
-        total = sum(a["visits"] for a in attempts if a["parent"] is None) or 1
-        by_id = {a["id"]: a for a in attempts}
-
-        def uct(a):
-            parent_visits = by_id[a["parent"]]["visits"] if a["parent"] in by_id else total
-            mean = a["value"] / a["visits"] if a["visits"] else 0.0
-            return mean + EXPLORATION * math.sqrt(math.log(max(parent_visits, 1)) / max(a["visits"], 1)), a["id"]
-        return max(open_, key=uct)
-    if policy == "thompson":
-        rng = rng or random.Random(len(attempts))
-        return max(open_, key=lambda a: (rng.betavariate(1 + a["value"], 1 + a["visits"] - a["value"]), a["id"]))
-    raise ValueError(f"unknown search policy {policy!r}; expected one of {', '.join(POLICIES)}")
-
-
-def render(attempts):
-    """The tree as text lines, children under their parent (like PromptingTools' print_samples)."""
+def render(records):
+    """The tree as text lines, children under their parent (like PromptingTools' print_samples).
+    Takes attempt records (dicts), as run.json's final tree holds them."""
     children = {}
-    for a in attempts:
+    for a in records:
         children.setdefault(a["parent"], []).append(a)
     lines = []
 

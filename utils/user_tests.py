@@ -13,7 +13,8 @@ The pytest file is parsed with `ast` and its values read with `ast.literal_eval`
 imported, so nothing in it runs, and a case computed by code (a call, a comprehension) is refused
 rather than guessed. A case is checked by the same rule as the model's tests (utils/yaml_answer.py).
 
-Every refusal is a UserTestsError whose message is one line for the user, naming the file.
+The file is read by utils/text_files.py's rules and its YAML by the one loader (utils/yaml_answer.py).
+Every refusal is a UserTestsError (an InputError) whose message is one line for the user, naming the file.
 
 Run alone:  python -m utils.user_tests my_tests.yaml
 """
@@ -24,22 +25,23 @@ import sys
 
 import yaml
 
-from utils.yaml_answer import AnswerError, check_test_case
+from utils.text_files import InputError, read_text_file
+from utils.yaml_answer import AnswerError, check_test_case, load_yaml
 
 MAX_CASES = 200  # each case is a sandbox run per attempt; past this it is a data set, not a test file
-MAX_FILE_BYTES = 5_000_000  # also keeps a mistaken path (a device, a log) from being read forever
+MAX_FILE_CHARS = 2_000_000
 LIST_NAMES = ("CASES", "TEST_CASES", "TESTS")  # in the order preferred when a file has several
 LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, RecursionError, MemoryError)
 
 
-class UserTestsError(ValueError):
+class UserTestsError(InputError):
     """The test file cannot be used; the message is one line for the user."""
 
 
 def read_user_tests(path):
     """The file's cases as [{name, input, expected, origin: "user"}], in file order; [] for an empty list."""
     path = os.fspath(path)
-    text = _read_text(path)
+    text = read_text_file(path, f"--tests {path}", MAX_FILE_CHARS)
     if path.endswith(".py"):
         return _checked(_pytest_cases(text, path), f"--tests {path}")
     return cases_from_data(_yaml_list(text, path), f"--tests {path}")
@@ -67,32 +69,9 @@ def _checked(found, source):
     return cases
 
 
-def _read_text(path):
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise UserTestsError(f"--tests {path}: no such file") from None
-    except IsADirectoryError:
-        raise UserTestsError(f"--tests {path} is a directory, not a file of test cases") from None
-    except OSError as exc:
-        raise UserTestsError(f"--tests {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise UserTestsError(f"--tests {path} is larger than {MAX_FILE_BYTES // 1_000_000} MB")
-    if b"\x00" in raw:
-        raise UserTestsError(f"--tests {path} is binary, not text")
-    try:
-        text = raw.decode("utf-8-sig")  # a BOM, as some Windows editors write, is not an error
-    except UnicodeDecodeError:
-        raise UserTestsError(f"--tests {path} is not UTF-8 text") from None
-    if not text.strip():
-        raise UserTestsError(f"--tests {path} is empty")
-    return text
-
-
 def _yaml_list(text, path):
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

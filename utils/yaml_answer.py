@@ -1,4 +1,6 @@
-"""The one YAML parser: pull a YAML answer out of a model's reply and check it against its schema.
+"""The one YAML parser: `load_yaml` reads whatever YAML a model or a person writes (model answers,
+--tests files, the tests a person edits); the rest pulls a YAML answer out of a model's reply and
+checks it against its schema.
 
 Schemas (from docs/design.md):
   tests   {reasoning, test_cases: [{name, input: {param: value}, expected}]}
@@ -30,6 +32,12 @@ class AnswerLoader(yaml.SafeLoader):
 
 
 AnswerLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^None$"), ["N"])
+
+
+def load_yaml(text):
+    """The data in a YAML text, for model answers and people's files alike (a bare None is null in both);
+    raises yaml.YAMLError."""
+    return yaml.load(text, Loader=AnswerLoader)
 
 
 def extract_yaml(text):
@@ -66,7 +74,7 @@ def repaired_yaml(text):
 
 def _is_mapping(body):
     try:
-        return isinstance(yaml.load(body, Loader=AnswerLoader), dict)
+        return isinstance(load_yaml(body), dict)
     except yaml.YAMLError:
         return False
 
@@ -76,7 +84,7 @@ def load_mapping(text):
     if not body.strip():
         raise AnswerError("The answer was empty. Reply with one YAML block.")
     try:
-        data = yaml.load(body, Loader=AnswerLoader)
+        data = load_yaml(body)
     except yaml.YAMLError as exc:
         data = _load_repaired(text, exc)
     if not isinstance(data, dict):
@@ -87,7 +95,7 @@ def load_mapping(text):
 
 def _load_repaired(text, original_error):
     try:
-        return yaml.load(repaired_yaml(text), Loader=AnswerLoader)
+        return load_yaml(repaired_yaml(text))
     except yaml.YAMLError:
         pass
     mark = getattr(original_error, "problem_mark", None)

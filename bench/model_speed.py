@@ -1,7 +1,7 @@
 """Print what the embedded model costs on Two Sum: set-up, start, time per node, tokens, tokens/s.
 
-    python benchmarks/local_model.py            # warm start and a Two Sum run (model already set up)
-    python benchmarks/local_model.py --cold     # also a cold set-up into a fresh cache (6-10 minutes)
+    python -m bench.model_speed            # warm start and a Two Sum run (model already set up)
+    python -m bench.model_speed --cold     # also a cold set-up into a fresh cache (6-10 minutes)
 
 Numbers come from a real `main.py` run (its run.json) and llama-server's own timings.
 """
@@ -16,11 +16,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from utils.llama_server import LlamaServer
+from utils.local_model import ensure_local_model
 
-from utils.llama_server import LlamaServer  # noqa: E402
-from utils.local_model import ensure_local_model  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def no_endpoint_env(**extra):

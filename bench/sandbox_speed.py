@@ -1,6 +1,6 @@
 """Print what the sandbox costs: a batch of 1 and of 100 tests, per isolation level, against an in-process call.
 
-    python benchmarks/sandbox_cost.py [--repeat 15]
+    python -m bench.sandbox_speed [--repeat 15]
 
 The goal (issue 2): 100 tests in at most 25 ms with isolation on. "in-process" calls the function
 directly in this interpreter, which codeloop never does with generated code; it is the floor.
@@ -9,13 +9,10 @@ directly in this interpreter, which codeloop never does with generated code; it 
 import argparse
 import os
 import statistics
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from utils.sandbox import ISOLATION_LEVELS, Limits, isolation_works, run_batch  # noqa: E402
+from utils.sandbox import ISOLATION_LEVELS, Limits, isolation_works, run_batch
 
 CODE = """def run_code(nums, target):
     seen = {}

@@ -1,0 +1,183 @@
+"""Running one problem, for every entry point: main.py (the CLI), codeloop.py (the library) and bench.
+
+    job = prepare(problem_text, max_iterations=3, tests="mine.yaml")   # reads input; checks every option
+    final = run(job, echo=print)                                        # the flow, with the model it needs
+
+`prepare` takes the options by their flag names (`--max-iterations` -> max_iterations) and builds the
+Settings; `run` starts the embedded model when no endpoint is configured, runs the flow on a fresh
+shared store, and always leaves run.json, solution.py and test_solution.py behind. `failure(exc)`
+maps what can stop a run before or around the flow to an exit code and a one-line message, for all
+entry points alike.
+"""
+import argparse
+import os
+import re
+import signal
+import traceback
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from flow import create_flow
+from settings import Settings, SettingsError
+from utils.call_llm import ModelConfig, safe_url
+from utils.docs_context import read_docs
+from utils.export import write_outputs
+from utils.llama_server import LlamaServer
+from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
+from utils.problem_input import read_problem
+from utils.run_record import RunRecord
+from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
+from utils.search_tree import AttemptTree
+from utils.terminal import NoTerminal, Terminal, require_terminal
+from utils.text_files import InputError
+from utils.user_tests import cases_from_data, read_user_tests
+
+EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_failed": EXIT_MODEL,
+                  "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED,
+                  "stopped": EXIT_UNSOLVED,  # the person finished early (--interactive)
+                  "untested": EXIT_SOLVED}  # no tests to run: the single-shot baseline, or every test deleted
+
+
+class UsageError(Exception):
+    """Bad usage; the message is one line for the user (exit 2)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and exit 2) instead of the usage dump."""
+
+    def error(self, message):
+        raise UsageError(f"{message} (see --help)")
+
+
+def failure(exc):
+    """(exit code, one-line message) for an exception that stops a run outside the flow; None for a bug."""
+    if isinstance(exc, (UsageError, InputError, SettingsError, NoTerminal)):
+        return EXIT_USAGE, str(exc)
+    if isinstance(exc, LocalModelError):
+        return EXIT_MODEL, str(exc)
+    if isinstance(exc, SandboxUnavailable):
+        return EXIT_INTERNAL, str(exc)
+    return None
+
+
+def stop_on_sigterm():
+    """A polite kill ends the run like Ctrl-C: the embedded server stops and the record is kept."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+@dataclass(frozen=True)
+class Job:
+    problem: str
+    settings: Settings
+    out_dir: str
+    embedded: bool  # the model is the embedded one, to be started for the run
+
+
+def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, model=None, base_url=None,
+            local=False, test_timeout=None, **options):
+    """A Job from the user's input and options; raises what failure() maps to exit 2 on bad input.
+    `tests` is a file (--tests) or the cases themselves; `docs` lists files or folders; `options` are
+    Settings fields (max_iterations, samples, lint, ...)."""
+    text = read_problem(problem, problem_file)
+    endpoint, embedded = choose_endpoint(model, base_url, local)
+    cases = cases_from_data(list(tests), "tests=") if isinstance(tests, (list, tuple)) else \
+        read_user_tests(tests) if tests else []
+    limits = Limits() if test_timeout is None else Limits(test_timeout=test_timeout)
+    settings = Settings(model=endpoint, docs=read_docs(docs), tests=tuple(cases), limits=limits,
+                        isolation=best_isolation(), **options)
+    if settings.interactive:
+        require_terminal()
+    out_dir = out or default_out_dir(text)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
+    return Job(text, settings, os.fspath(out_dir), embedded)
+
+
+def choose_endpoint(model=None, base_url=None, local=False):
+    """(ModelConfig, embedded): the endpoint configured (flags, then OPENAI_BASE_URL / OPENAI_API_KEY), or
+    the embedded model when none is configured or --local asks for it (its address is known once started)."""
+    if local and base_url:
+        raise UsageError("--local and --base-url contradict each other")
+    endpoint = ModelConfig.from_env(model=model, base_url=base_url)
+    embedded = local or (not endpoint.base_url and "OPENAI_API_KEY" not in os.environ)
+    return (replace(endpoint, model=model or MODEL_NAME) if embedded else endpoint), embedded
+
+
+def default_out_dir(problem):
+    words = re.findall(r"[a-z0-9]+", problem.lower())[:5]
+    base = os.path.join("runs", datetime.now().strftime("%Y%m%d-%H%M%S") + "-" + ("-".join(words) or "problem"))
+    path, n = base, 1
+    while os.path.exists(path):
+        n += 1
+        path = f"{base}-{n}"
+    return path
+
+
+def run(job, echo=None, flow=None, announce=None):
+    """Run the job (with the embedded model when it needs it); the final summary, as --json prints it.
+    `echo` gets the run's progress lines; `announce` what the embedded model's set-up and start say."""
+    with model_server(job.settings.model, job.embedded, announce) as (model, notes):
+        return run_problem(job.problem, replace(job.settings, model=model), job.out_dir, echo, flow, notes)
+
+
+@contextmanager
+def model_server(model, embedded, say=None, slots=1, prefix="codeloop"):
+    """Yields (the ModelConfig to use, notes for the record). For the embedded model, the server is set up
+    if needed, started, and stopped however the block ends."""
+    if not embedded:
+        yield model, {}
+        return
+    binary, weights = ensure_local_model(say or (lambda text: None))
+    with LlamaServer(binary, weights, slots=slots) as server:
+        if say:
+            say(f"{prefix}: embedded model ready in {server.start_seconds:.1f} s"
+                + (f" ({slots} slots)" if slots > 1 else ""))
+        yield server.model_config(model.model), {"embedded": True, "server_start_s": round(server.start_seconds, 2)}
+
+
+def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=None):
+    """Run a flow (the product's by default) on one problem; run.json and the exports land in out_dir."""
+    described = settings.describe()
+    described["model"].update(model_notes or {})
+    record = RunRecord(os.path.join(out_dir, "run.json"), problem, described, echo)
+    if echo:
+        echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
+             f"sandbox {settings.isolation}; output in {out_dir}")
+    shared = new_store(problem, settings, record)
+    try:
+        (flow or create_flow(settings)).run(shared)
+    except KeyboardInterrupt:
+        kill_running_sandboxes()
+        shared["status"], shared["message"] = "interrupted", "interrupted by the user"
+    except Exception as exc:  # noqa: BLE001 - a bug must still leave a complete record behind
+        shared["status"], shared["message"] = "error", f"internal error: {type(exc).__name__}: {exc}"
+        record.event("error", traceback=traceback.format_exc())
+    finally:
+        files = write_outputs(out_dir, shared["function_code"], shared["test_cases"], shared["any_order"])
+        final = result_summary(shared, out_dir, files + [record.path], record.usage())
+        record.finish(shared["status"], shared["message"], final)
+    return final
+
+
+def new_store(problem, settings, record):
+    """The shared store at the start of a run; docs/design.md documents every key."""
+    return {"problem": problem, "settings": settings, "record": record, "reflection": "", "guidance": [],
+            "terminal": Terminal() if settings.interactive else None, "packages": None, "test_cases": [],
+            "tests_version": 0, "any_order": False, "attempts": AttemptTree(), "current": None,
+            "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
+
+
+def result_summary(shared, out_dir, files, usage):
+    results = shared["test_results"]
+    return {"status": shared["status"], "solved": shared["status"] == "solved", "message": shared["message"],
+            "exit_code": EXIT_BY_STATUS[shared["status"]], "iterations": shared["iteration"],
+            "tests_passed": sum(r["passed"] for r in results), "tests_total": len(results),
+            "out_dir": out_dir, "files": files, "usage": usage,
+            "function_code": shared["function_code"], "test_cases": shared["test_cases"], "test_results": results,
+            "attempt": shared["current"], "attempts": shared["attempts"].records()}

@@ -1,0 +1,80 @@
+"""Settings: everything that shapes a run, in one frozen value the whole app reads.
+
+A field that has a command-line flag is named like it (`--reflect-failures` -> `reflect_failures`,
+`--token-budget` -> `token_budget`), so the CLI, the library's keyword arguments (`codeloop.solve`)
+and run.json's `settings` use the same words. The values are checked here, once, whoever builds the
+Settings: a bad value raises SettingsError with a one-line message naming the option.
+
+To add an option: a field here (with its check, if it has limits), then its flag in main.py.
+"""
+from dataclasses import dataclass, field, fields
+
+from utils.call_llm import ModelConfig
+from utils.sandbox import Limits
+from utils.search_tree import POLICIES
+
+FEEDBACK_KINDS = ("classified", "plain")
+
+
+class SettingsError(ValueError):
+    """A setting is out of range; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    model: ModelConfig = field(default_factory=ModelConfig)
+    max_iterations: int = 5    # rounds of RunTests; so at most max_iterations - 1 revisions
+    min_tests: int = 5         # asked for; small models asked for "comprehensive" tests never stop
+    max_tests: int = 8
+    answer_attempts: int = 3   # tries per structured answer before the run gives up (exit 3)
+    # The defaults below are the benchmark's best per solved problem and token (docs/benchmarks.md).
+    revise_adds_tests: bool = False  # Revise may add tests (up to max_tests), not only correct them
+    trust_examples: bool = True     # the statement's worked examples become tests Revise may not change
+    anchors: bool = True            # a revision that breaks a test its parent passed is rejected; keep the best
+    feedback: str = "classified"    # "classified": one short line per failure kind; "plain": every result
+    reflect: bool = False           # ReflectOnProblem before the tests and the code
+    reflect_failures: bool = False  # ReflectOnFailure before each Revise
+    samples: int = 2                # candidates per ImplementFunction / Revise step
+    search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
+    max_calls: int | None = None    # model calls in all; checked before every request
+    token_budget: int | None = None  # prompt + completion tokens in all; checked the same way
+    docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
+    tests: tuple = ()               # the person's own tests (--tests FILE): trusted, like the statement's examples
+    interactive: bool = False       # the person reviews the tests and each failed round (--interactive)
+    allow_install: bool = False     # third-party imports are installed into the run's package folder
+    lint: bool = True               # ruff findings go into the feedback and break ties between attempts
+    limits: Limits = field(default_factory=Limits)
+    isolation: str = "process"
+
+    def __post_init__(self):
+        for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts"):
+            _whole(name, getattr(self, name), 1, 1000)
+        if self.max_calls is not None:
+            _whole("max_calls", self.max_calls, 1, 1000)
+        if self.token_budget is not None:
+            _whole("token_budget", self.token_budget, 1, 10**9)
+        if not 0 < self.limits.test_timeout <= 600:
+            raise SettingsError(f"--test-timeout must be seconds between 0 and 600, not {self.limits.test_timeout!r}")
+        _one_of("search", self.search, POLICIES)
+        _one_of("feedback", self.feedback, FEEDBACK_KINDS)
+
+    def describe(self):
+        """The settings as run.json records them: the model without its key, docs and tests by size."""
+        plain = {item.name: getattr(self, item.name) for item in fields(self)
+                 if item.name not in ("model", "docs", "tests", "limits", "isolation")}
+        return {"model": self.model.describe(), **plain, "docs_chars": len(self.docs), "tests": len(self.tests),
+                "sandbox": {"isolation": self.isolation, **vars(self.limits)}}
+
+
+def flag(name):
+    return "--" + name.replace("_", "-")
+
+
+def _whole(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SettingsError(f"{flag(name)} must be a whole number from {low:,} to {high:,}, not {value!r}")
+
+
+def _one_of(name, value, choices):
+    if value not in choices:
+        raise SettingsError(f"{flag(name)} must be one of {', '.join(choices)}, not {value!r}")
