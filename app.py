@@ -13,6 +13,7 @@ import argparse
 import os
 import re
 import signal
+import tempfile
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -30,7 +31,7 @@ from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
 from utils.search_tree import AttemptTree
 from utils.terminal import NoTerminal, Terminal, require_terminal
-from utils.text_files import InputError
+from utils.text_files import InputError, WriteError
 from utils.user_tests import cases_from_data, read_user_tests
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
@@ -57,7 +58,7 @@ def failure(exc):
         return EXIT_USAGE, str(exc)
     if isinstance(exc, LocalModelError):
         return EXIT_MODEL, str(exc)
-    if isinstance(exc, SandboxUnavailable):
+    if isinstance(exc, (SandboxUnavailable, WriteError)):
         return EXIT_INTERNAL, str(exc)
     return None
 
@@ -91,12 +92,14 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
                         isolation=best_isolation(), **options)
     if settings.interactive:
         require_terminal()
-    out_dir = out or default_out_dir(text)
+    out_dir = os.fspath(out or default_out_dir(text))
     try:
         os.makedirs(out_dir, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out_dir):  # can we write there at all (a read-only folder, a full disk)?
+            pass
     except OSError as exc:
-        raise UsageError(f"cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
-    return Job(text, settings, os.fspath(out_dir), embedded)
+        raise UsageError(f"cannot write to the output folder {out_dir}: {exc.strerror or exc}") from None
+    return Job(text, settings, out_dir, embedded)
 
 
 def choose_endpoint(model=None, base_url=None, local=False):
@@ -155,14 +158,36 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
     except KeyboardInterrupt:
         kill_running_sandboxes()
         shared["status"], shared["message"] = "interrupted", "interrupted by the user"
+    except WriteError as exc:  # run.json could not be written (a full disk): stop, keep what is in memory
+        shared["status"], shared["message"] = "error", str(exc)
     except Exception as exc:  # noqa: BLE001 - a bug must still leave a complete record behind
         shared["status"], shared["message"] = "error", f"internal error: {type(exc).__name__}: {exc}"
-        record.event("error", traceback=traceback.format_exc())
-    finally:
+        _unless_unwritable(record.event, "error", traceback=traceback.format_exc())
+    return finish(shared, record, out_dir)
+
+
+def finish(shared, record, out_dir):
+    """Write the outputs and finalise run.json, as far as the disk allows; the final summary either way
+    (a file that could not be written is not among its `files`, and the message says why)."""
+    files = []
+    try:
         files = write_outputs(out_dir, shared["function_code"], shared["test_cases"], shared["any_order"])
-        final = result_summary(shared, out_dir, files + [record.path], record.usage())
-        record.finish(shared["status"], shared["message"], final)
+    except WriteError as exc:
+        if shared["status"] != "error":
+            shared["status"], shared["message"] = "error", str(exc)
+    final = result_summary(shared, out_dir, files + [record.path], record.usage())
+    if not _unless_unwritable(record.finish, shared["status"], shared["message"], final):
+        final["files"] = files
     return final
+
+
+def _unless_unwritable(write, *args, **kwargs):
+    """Call a RunRecord method; False when run.json could not be written."""
+    try:
+        write(*args, **kwargs)
+        return True
+    except WriteError:
+        return False
 
 
 def new_store(problem, settings, record):

@@ -24,6 +24,8 @@ EPILOG = """model endpoint:
   CODELOOP_MODEL     model name (or --model); default gpt-4o-mini
   CODELOOP_CACHE     where the embedded model lives (default ~/.cache/codeloop)
   CODELOOP_SANDBOX   force the sandbox isolation: bwrap, unshare or process (default: strongest that works)
+  A model call that has no complete answer within 300 s (15 minutes for the embedded model), the
+  client's retries included (4 on errors and timeouts; 1 for the embedded model), fails: exit 3.
 
 output (in --out DIR, default runs/<time>-<problem words>/):
   solution.py        the final run_code
@@ -53,11 +55,12 @@ your tests (--tests FILE):
 exit codes:
   0    solved: every test passes (or no tests were left and the code loads)
   1    not solved within --max-iterations, or you finished early (--interactive)
-  2    bad usage or input (blank problem, missing or binary file, too long, no endpoint configured,
-       --docs or --tests missing or malformed, --interactive without a terminal)
+  2    bad usage or input (blank problem, missing or binary file, too long, --docs or --tests missing
+       or malformed, an output folder that cannot be written, --interactive without a terminal)
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded
        model could not be set up or started
-  4    internal error (the sandbox could not start, or a bug); details in run.json
+  4    internal error: the sandbox could not start, an output file could not be written (a full disk:
+       the message names the file and the error), or a bug; details in run.json when it can be written
   130  interrupted (Ctrl-C); run.json keeps what was done
 """
 

@@ -53,8 +53,8 @@ class Settings:
             _whole("max_calls", self.max_calls, 1, 1000)
         if self.token_budget is not None:
             _whole("token_budget", self.token_budget, 1, 10**9)
-        if not 0 < self.limits.test_timeout <= 600:
-            raise SettingsError(f"--test-timeout must be seconds between 0 and 600, not {self.limits.test_timeout!r}")
+        if not 0.1 <= self.limits.test_timeout <= 600:  # below 0.1 s not even the interpreter starts
+            raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
         _one_of("search", self.search, POLICIES)
         _one_of("feedback", self.feedback, FEEDBACK_KINDS)
 

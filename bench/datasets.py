@@ -195,6 +195,9 @@ def _jsonl_problem(row, where, seen):
     if cases and not (isinstance(cases, list) and all(isinstance(c, dict) and isinstance(c.get("input"), dict)
                                                       and "expected" in c for c in cases)):
         raise DatasetError(f"{where}: 'tests' must be a list of {{\"input\": {{...}}, \"expected\": ...}}")
+    for key in ("setup", "entry_point", "signature"):
+        if not isinstance(row.get(key, ""), str):
+            raise DatasetError(f"{where}: {key!r} must be a string")
     statement = row["statement"].strip()
     if row.get("signature"):
         statement += f"\n\nFunction signature: {row['signature'].strip()}"

@@ -26,7 +26,21 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run_one(problem, strategy, model, isolation, run_dir):
-    """Solve one problem with one strategy, judge it on the hidden tests; the results line."""
+    """Solve one problem with one strategy, judge it on the hidden tests; the results line. Whatever goes
+    wrong with one problem is that problem's line (status "error", run again on resume), never the end of
+    the benchmark."""
+    try:
+        return _run_one(problem, strategy, model, isolation, run_dir)
+    except Exception as exc:  # noqa: BLE001 - one bad problem (or a bug it hits) must not stop the others
+        return {"id": problem.id, "strategy": strategy, "status": "error", "hidden_pass": False,
+                "hidden_error": f"internal error: {type(exc).__name__}: {exc}"[:300], "hidden_cases_passed": 0,
+                "hidden_cases_total": 0, "self_pass": None, "iterations": 0, "tests_passed": 0, "tests_total": 0,
+                "model_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "wall_s": 0.0, "model_s": 0.0,
+                "outside_s": 0.0, "code": None, "settings": None,
+                "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def _run_one(problem, strategy, model, isolation, run_dir):
     settings, flow = STRATEGIES[strategy][1](model, isolation)
     os.makedirs(run_dir, exist_ok=True)
     started = time.monotonic()
@@ -85,12 +99,21 @@ class Results:
         self.lock = threading.Lock()
         self.lines = []
         if os.path.exists(self.path):
-            with open(self.path, encoding="utf-8") as f:
+            self._drop_torn_line()
+            with open(self.path, encoding="utf-8", errors="replace") as f:
                 for text in f:
                     try:
                         self.lines.append(json.loads(text))
-                    except json.JSONDecodeError:  # a line cut by a crash mid-write: that problem runs again
+                    except (ValueError, RecursionError):  # a damaged line: that problem runs again
                         continue
+
+    def _drop_torn_line(self):
+        """A crash mid-write leaves a last line without its newline: cut it off, so that the next result
+        starts a line of its own (that problem runs again)."""
+        with open(self.path, "rb+") as f:
+            data = f.read()
+            if data and not data.endswith(b"\n"):
+                f.truncate(data.rfind(b"\n") + 1)
 
     def done(self, dataset, strategy, problem_id):
         return any(line["dataset"] == dataset and line["strategy"] == strategy and line["id"] == problem_id

@@ -1,32 +1,68 @@
-"""Judge a final solution against a problem's hidden tests, in the product's own sandbox (utils/sandbox.py).
+"""Judge a final solution against a problem's hidden tests, in the product's own sandbox (utils/sandbox.py),
+so that the judged code cannot reach the judge.
 
-Like HumanEval's own harness, the statement's code, the solution and the checker share one namespace
-(the checker may call the statement's helpers and the entry point by name); that namespace is not the
-sandbox's module, so a recursive run_code still calls itself and not the judge's wrapper.
-A `check` is called once with the solution's run_code; `cases` go through run_batch one by one and
-are judged as RunTests judges the flow's own tests (utils/compare.judge).
+cases  go through run_batch and are judged as RunTests judges the flow's own tests (utils/compare.judge):
+       the expected values never leave codeloop's process.
+check  (HumanEval's form: `check(candidate)` asserts on candidate(...) calls) runs in a sandbox of its
+       own, the checker, with the statement's code (`setup`, for helpers such as `poly`); `candidate` (and
+       the entry point's name) there is a proxy. Each call crosses to the solution in another sandbox
+       (utils.sandbox.RunCodeServer) and its value comes back as marshal data (plain values only: no object of the
+       solution's can run code in the checker). The verdict is the checker's last line, which the
+       solution cannot write: it cannot patch the checker's builtins or reach its output (the checker makes
+       itself non-dumpable, so even a solution under the same uid cannot open its /proc files), and a
+       verdict counts only with the one-time token the checker was given on its stdin.
 """
+import binascii
+import json
+import secrets
+import time
+
 from utils.compare import judge
-from utils.sandbox import Limits, run_batch
+from utils.sandbox import Limits, RunCodeServer, SandboxProgram, run_batch
 
 # Generous: hidden checks run many asserts (HumanEval/32 solves 100 polynomials) in one call.
 JUDGE_LIMITS = Limits(test_timeout=30.0, batch_timeout=120.0)
 
-CHECK_PROGRAM = """
-__codeloop_ns = {{"__name__": "solution"}}
-exec(compile({setup!r}, "statement.py", "exec"), __codeloop_ns)
-__codeloop_stub = __codeloop_ns.get({entry_point!r})
-exec(compile({code!r}, "solution.py", "exec"), __codeloop_ns)
-if {entry_point!r} and __codeloop_ns.get({entry_point!r}) is __codeloop_stub:
-    # HumanEval's checks call the entry point by name too: it is the solution unless the code wrote its own
-    __codeloop_ns[{entry_point!r}] = __codeloop_ns["run_code"]
-exec(compile({check!r}, "hidden_tests.py", "exec"), __codeloop_ns)
+CHECKER = r'''
+import binascii, ctypes, json, marshal, os, sys
+
+ctypes.CDLL(None).prctl(4, 0)  # PR_SET_DUMPABLE 0: no other process of this uid may open our /proc files
+replies = sys.stdin
+verdicts = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)  # what the check prints goes to stderr, never into the verdict channel
+sys.stdout = sys.stderr
 
 
-def run_code():
-    __codeloop_ns["check"](__codeloop_ns["run_code"])
-    return True
-"""
+def tell(event):
+    verdicts.write(json.dumps(event) + "\n")
+    verdicts.flush()
+
+
+class CandidateFailed(Exception):
+    pass
+
+
+def candidate(*args, **kwargs):
+    tell({"event": "call", "call": binascii.b2a_base64(marshal.dumps((args, kwargs)), newline=False).decode()})
+    reply = json.loads(replies.readline())
+    if not reply["ok"]:
+        raise CandidateFailed(f"{reply['error_type']}: {reply['message']}")
+    return marshal.loads(binascii.a2b_base64(reply["raw"]))
+
+
+job = json.loads(replies.readline())
+namespace = {"__name__": "hidden_tests"}
+try:
+    exec(compile(job["setup"], "statement.py", "exec"), namespace)
+    if job["entry_point"]:
+        namespace[job["entry_point"]] = candidate  # checks may call the solution by its name too
+    exec(compile(job["check"], "hidden_tests.py", "exec"), namespace)
+    namespace["check"](candidate)
+except BaseException as exc:
+    tell({"event": "verdict", "passed": False, "error": f"{type(exc).__name__}: {exc}"[:300], "token": job["token"]})
+else:
+    tell({"event": "verdict", "passed": True, "token": job["token"]})
+'''
 
 
 def judge_hidden(problem, code, isolation, limits=JUDGE_LIMITS):
@@ -34,17 +70,35 @@ def judge_hidden(problem, code, isolation, limits=JUDGE_LIMITS):
     if not code:
         return {"passed": False, "error": "no code", "cases_passed": 0, "cases_total": len(problem.cases) or 1}
     if problem.check:
-        program = CHECK_PROGRAM.format(setup=problem.setup, check=problem.check, code=code,
-                                       entry_point=problem.entry_point)
-        [result] = run_batch(program, [{}], limits, isolation)
-        passed = bool(result["ok"]) and result["value"] is True
-        return {"passed": passed, "error": None if passed else _one_line(result),
-                "cases_passed": int(passed), "cases_total": 1}
+        passed, error = run_check(problem, problem.setup + "\n" + code, isolation, limits)
+        return {"passed": passed, "error": error, "cases_passed": int(passed), "cases_total": 1}
     results = run_batch(problem.setup + "\n" + code, [case["input"] for case in problem.cases], limits, isolation)
     verdicts = [judge(result, case["expected"])["passed"] for result, case in zip(results, problem.cases)]
     first_failure = next((r for r, ok in zip(results, verdicts) if not ok), None)
     return {"passed": all(verdicts), "error": first_failure and _one_line(first_failure, wrong_answer=True),
             "cases_passed": sum(verdicts), "cases_total": len(verdicts)}
+
+
+def run_check(problem, code, isolation, limits):
+    """(passed, error or None): the checker runs problem.check; each candidate call is relayed to `code`."""
+    deadline, token = time.monotonic() + limits.batch_timeout, secrets.token_hex(16)
+    with RunCodeServer(code, limits, isolation) as solution, SandboxProgram(CHECKER, limits, isolation) as checker:
+        checker.send((json.dumps({"setup": problem.setup, "check": problem.check, "entry_point": problem.entry_point,
+                                  "token": token}) + "\n").encode())
+        while True:
+            line = checker.line(deadline - time.monotonic())
+            if line is None:
+                return False, f"the check did not finish within {limits.batch_timeout:g} s"
+            try:
+                event = json.loads(line)
+                if event["event"] == "verdict":
+                    if event["token"] != token:
+                        return False, "a verdict without the checker's token"
+                    return (True, None) if event["passed"] is True else (False, str(event["error"])[:300])
+                reply = solution.call(binascii.a2b_base64(event["call"]))
+            except (ValueError, KeyError, TypeError, RecursionError, binascii.Error):
+                return False, "the check ended without a verdict"
+            checker.send((json.dumps({k: reply.get(k) for k in ("ok", "raw", "error_type", "message")}) + "\n").encode())
 
 
 def _one_line(result, wrong_answer=False):

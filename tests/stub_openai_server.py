@@ -6,6 +6,10 @@ Each request to /v1/chat/completions takes the next step of the script:
   {"status": 500, "body": ...}             an HTTP error (retry-after-ms keeps client retries fast)
   {"hang": seconds}                        answer nothing for a while (for client timeouts)
   {"hang": seconds, "then": "text"}        a slow answer
+  {"trickle": seconds, "text": ...}        stream one character every `seconds` (a server that never finishes)
+  {"body": bytes}                          HTTP 200 with this body as it is (not JSON, a wrong shape, ...)
+A request with "stream": true gets the answer as server-sent events, a few characters a chunk, then a
+chunk with usage and [DONE], as OpenAI and llama-server send it; otherwise one JSON completion.
 When the script runs out the server answers HTTP 500, so a test that asks too often fails loudly.
 Run alone to serve a fixed answer:  python tests/stub_openai_server.py "some answer"
 """
@@ -45,6 +49,8 @@ class StubOpenAIServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
             def log_message(self, *args):
                 pass
 
@@ -55,24 +61,53 @@ class StubOpenAIServer:
                 if "hang" in step:
                     time.sleep(step["hang"])
                     if "then" not in step:
+                        self.close_connection = True
                         return
                     step = {"text": step["then"]}
                 if "status" in step:
-                    return self._send(step["status"], {"error": {"message": step.get("body", "error")}},
-                                      {"retry-after-ms": "10"})
-                text = step["text"]
-                self._send(200, {
+                    return self._send(step["status"], json.dumps({"error": {"message": step.get("body", "error")}}),
+                                      "application/json", {"retry-after-ms": "10"})
+                if "body" in step:
+                    return self._send(200, step["body"], "application/json")
+                usage = {"prompt_tokens": 1 + sum(len(m["content"]) // 4 for m in body.get("messages", [])),
+                         "completion_tokens": 1 + len(step["text"]) // 4, "total_tokens": 0}
+                if body.get("stream"):
+                    return self._stream(body, step, usage)
+                self._send(200, json.dumps({
                     "id": "stub", "object": "chat.completion", "created": int(time.time()), "model": body.get("model"),
                     "choices": [{"index": 0, "finish_reason": step.get("finish_reason", "stop"),
-                                 "message": {"role": "assistant", "content": text}}],
-                    "usage": {"prompt_tokens": 1 + sum(len(m["content"]) // 4 for m in body.get("messages", [])),
-                              "completion_tokens": 1 + len(text) // 4,
-                              "total_tokens": 0}})
+                                 "message": {"role": "assistant", "content": step["text"]}}],
+                    "usage": usage}), "application/json")
 
-            def _send(self, status, payload, headers=None):
-                data = json.dumps(payload).encode()
+            def _stream(self, body, step, usage):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                text, size = step["text"], 1 if "trickle" in step else 8
+
+                def event(choices, **extra):
+                    chunk = {"id": "stub", "object": "chat.completion.chunk", "created": int(time.time()),
+                             "model": body.get("model"), "choices": choices, **extra}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                try:
+                    for start in range(0, len(text), size):
+                        event([{"index": 0, "delta": {"content": text[start:start + size]}, "finish_reason": None}])
+                        if "trickle" in step:
+                            time.sleep(step["trickle"])
+                    event([{"index": 0, "delta": {}, "finish_reason": step.get("finish_reason", "stop")}])
+                    event([], usage=usage)
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up
+
+            def _send(self, status, text, content_type, headers=None):
+                data = text.encode() if isinstance(text, str) else text
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 for key, value in (headers or {}).items():
                     self.send_header(key, value)

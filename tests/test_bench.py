@@ -133,6 +133,38 @@ def test_a_rerun_with_the_same_out_skips_finished_problems(stub, tmp_path):
     assert len(stub.requests) == 1 and len(lines(out)) == 1
 
 
+def test_a_torn_last_line_is_dropped_and_its_problem_run_again(stub, tmp_path):
+    stub.add(a.GOOD_CODE, a.GOOD_CODE)
+    out = tmp_path / "out"
+    first = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--strategies", "single-shot",
+                  "--out", str(out), stub=stub)
+    assert first.returncode == 0, first.stderr
+    whole = (out / "results.jsonl").read_text()
+    with open(out / "results.jsonl", "a") as f:  # a run killed while it wrote the next problem's line
+        f.write(whole.replace('"two-sum"', '"two-sum-2"')[:200])
+    both = write_jsonl(tmp_path / "p.jsonl", TWO_SUM, {**TWO_SUM, "id": "two-sum-2"})
+    result = bench("--dataset", both, "--strategies", "single-shot", "--out", str(out), stub=stub)
+    assert result.returncode == 0 and "1 already in" in result.stderr, result.stderr
+    assert [(line["id"], line["status"]) for line in lines(out)] == [("two-sum", "untested"), ("two-sum-2", "untested")]
+    assert len(stub.requests) == 2
+
+
+def test_a_problem_that_breaks_the_harness_is_its_own_error_line(monkeypatch, tmp_path):
+    from bench import harness
+    from bench.datasets import Problem
+    from utils.call_llm import ModelConfig
+
+    def broken_judge(*args):
+        raise IndexError("list index out of range")
+    monkeypatch.setattr(harness, "judge_hidden", broken_judge)
+    monkeypatch.setattr(harness, "run_problem", lambda *args, **kwargs: {"status": "untested", "function_code": "x"})
+    line = harness.run_one(Problem(id="p", statement="s", cases=[{"input": {}, "expected": 1}]), "single-shot",
+                           ModelConfig(), "process", str(tmp_path))
+    assert line["status"] == "error" and line["hidden_pass"] is False
+    assert line["hidden_error"] == "internal error: IndexError: list index out of range"
+    assert line["status"] not in harness.FINAL_STATUSES, "a rerun tries the problem again"
+
+
 def test_ids_seed_and_limit_select_problems(stub, tmp_path):
     problems = [{**TWO_SUM, "id": f"p{i}"} for i in range(6)]
     dataset = write_jsonl(tmp_path / "p.jsonl", *problems)
@@ -169,6 +201,7 @@ def test_two_workers_solve_problems_at_the_same_time(stub, tmp_path):
     ('{"id": "a", "statement": "x", "tests": [{"input": 1, "expected": 2}]}\n', "'tests' must be a list"),
     ('{"id": "a", "statement": "x", "check": "assert True"}\n', "defining check(candidate)"),
     ('{"id": "a", "statement": "x", "check": "def check(c): pass"}\n' * 2, "used twice"),
+    ('{"id": "a", "statement": "x", "check": "def check(c): pass", "setup": 3}\n', "'setup' must be a string"),
     ("", "has no problems"),
 ])
 def test_a_bad_jsonl_file_exits_2_with_one_line(tmp_path, content, complaint):

@@ -60,13 +60,41 @@ def test_a_server_that_never_answers_times_out(stub):
     assert time.monotonic() - started < 3
 
 
-def test_the_key_is_sent_but_never_shown(stub):
-    secret = "sk-codeloop-secret-123456"
-    stub.add({"status": 401, "body": f"Incorrect API key provided: {secret}"})
+def test_a_server_that_trickles_forever_is_cut_at_the_calls_deadline(stub):
+    stub.add({"trickle": 0.2, "text": "x" * 1000})  # a byte every 0.2 s: no read ever times out
+    started = time.monotonic()
+    with pytest.raises(ModelBackendError, match="no complete answer within 1.5 s"):
+        call_llm(HELLO, config_for(stub, timeout_s=1, deadline_s=1.5))
+    assert time.monotonic() - started < 2.5
+
+
+@pytest.mark.parametrize("body", [b"<html>Service Unavailable</html>", b'{"object": "not a completion"}',
+                                  b'data: {"choices": "oops"}\n\n', b""])
+def test_an_answer_that_is_not_a_chat_completion_is_a_one_line_backend_error(stub, body):
+    stub.add({"body": body})
+    with pytest.raises(ModelBackendError, match="not a chat completion") as error:
+        call_llm(HELLO, config_for(stub))
+    assert "\n" not in str(error.value)
+
+
+def test_the_answer_streams_and_progress_is_reported(stub):
+    stub.add("a longer answer, in several pieces")
+    seen = []
+    reply = call_llm(HELLO, config_for(stub), on_progress=lambda tokens, seconds: seen.append((tokens, seconds)))
+    assert reply.text == "a longer answer, in several pieces" and stub.requests[0]["stream"] is True
+    assert [tokens for tokens, _ in seen] == list(range(1, len(seen) + 1)) and len(seen) >= 4
+    assert all(seconds >= 0 for _, seconds in seen)
+
+
+@pytest.mark.parametrize("secret", ["sk-codeloop-secret-123456", "abc"])
+def test_the_key_is_sent_but_never_shown(stub, secret):
+    stub.add({"status": 401, "body": f"Incorrect API key provided: {secret}. Check it (abcd is not it)."})
     config = config_for(stub, api_key=secret)
     with pytest.raises(ModelBackendError) as error:
         call_llm(HELLO, config)
-    assert secret not in str(error.value) and secret not in repr(config) and secret not in str(config.describe())
+    assert f" {secret}." not in str(error.value) and "provided: [key]." in str(error.value)
+    assert "abcd is not it" in str(error.value), "a short key is replaced as a word, not inside other words"
+    assert secret not in repr(config) and secret not in str(config.describe())
 
 
 def test_safe_url_drops_credentials_and_query():

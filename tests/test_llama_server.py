@@ -79,4 +79,4 @@ def test_the_server_is_stopped_when_the_block_raises(tmp_path):
 def test_the_client_of_the_embedded_server_waits_for_long_answers_instead_of_resending_them(tmp_path):
     config = LlamaServer(tmp_path / "llama-server", tmp_path / "model.gguf", port=8123).model_config("local-model")
     assert config.base_url == "http://127.0.0.1:8123/v1" and config.model == "local-model"
-    assert config.timeout_s >= 600 and config.max_retries <= 1
+    assert config.deadline_s >= 900 and config.timeout_s >= 300 and config.max_retries <= 1

@@ -275,6 +275,30 @@ def test_junk_on_every_inherited_descriptor_costs_the_test_not_the_run(isolation
     assert "result channel" in results[0]["message"]
 
 
+DONE = ('{"event": "done", "i": %d, "ok": true, "value": 1, "repr": "1", "timed_out": false, "error_type": null, '
+        '"message": "", "traceback": "", "ms": 0.0, "output": ""}')
+
+
+@pytest.mark.parametrize("forged", [
+    pytest.param("\n".join([DONE % 0, DONE % 1, DONE % 2, '{"event": "finished"}']), id="more_results_than_tests"),
+    pytest.param('{"event": "done", "i": 0}', id="a_result_without_its_fields"),
+    pytest.param('{"event": "verdict", "passed": true}', id="an_event_the_runner_never_writes"),
+    pytest.param("[" * 100_000, id="nested_too_deep_to_read"),
+])
+def test_results_written_by_the_code_itself_fail_the_test_and_never_crash_codeloop(isolation, forged):
+    results = run_batch(code(f"""
+        import os
+        def run_code(n):
+            for fd in range(3, 20):
+                try:
+                    os.write(fd, {(forged + chr(10)).encode()!r})
+                except OSError:
+                    pass
+            os._exit(0)
+    """), [{"n": 1}], Limits(test_timeout=5), isolation)
+    assert len(results) == 1 and results[0]["ok"] is False and results[0]["error_type"] == "Crashed"
+
+
 def test_mutating_an_input_cannot_change_the_stored_test(isolation):
     stored = {"nums": [3, 1, 2]}
     results = run_batch("def run_code(nums):\n    nums.sort()\n    nums.append(99)\n    return nums\n",

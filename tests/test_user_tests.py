@@ -168,6 +168,14 @@ def test_a_bare_none_is_null_as_in_the_models_answers(tmp_path):
     assert [case["expected"] for case in read_user_tests(path)] == [None, "None"]
 
 
+def test_an_alias_bomb_in_a_tests_file_is_one_line_refusal(tmp_path):
+    from tests.test_yaml_answer import alias_bomb
+    path = write(tmp_path, "bomb.yaml", "tests:\n" + alias_bomb().replace("test_cases:\n", ""))
+    with pytest.raises(UserTestsError, match=r"bomb\.yaml does not parse as YAML or JSON at line \d+, column \d+: "
+                                             r"YAML aliases \(\*name\) are not accepted"):
+        read_user_tests(path)
+
+
 def test_more_than_the_maximum_of_cases_is_refused(tmp_path):
     cases = [{"input": {"a": i}, "expected": i} for i in range(MAX_CASES + 1)]
     with pytest.raises(UserTestsError, match=rf"many\.json has {MAX_CASES + 1} test cases; at most {MAX_CASES}"):

@@ -224,3 +224,30 @@ def test_a_revision_of_a_trusted_test_is_refused_but_the_rest_is_kept():
 ])
 def test_the_clarifying_question_or_none(answer, question):
     assert parse_question_answer(answer) == question
+
+
+def alias_bomb(levels=9):
+    """A few hundred bytes of nested aliases: 9 ** 9 items once expanded ("a billion laughs")."""
+    lines = ["l0: &l0 [x, x, x, x, x, x, x, x, x]"]
+    for level in range(1, levels):
+        lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * 9) + "]")
+    return "test_cases:\n  - input: {x: 1}\n    expected: 1\n" + "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_is_refused_at_once_not_expanded():
+    import time
+    started = time.monotonic()
+    with pytest.raises(AnswerError, match=r"aliases \(\*name\) are not accepted"):
+        parse_tests_answer(alias_bomb(), 8)
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize("answer, complaint", [
+    ("test_cases:\n  - input: {x: " + "[" * 3000 + "]" * 3000 + "}\n    expected: 1\n", "nested too deeply"),
+    ("test_cases:\n  - input: {x: " + "[" * 150 + "]" * 150 + "}\n    expected: 1\n", "nested too deeply"),
+    ("test_cases:\n  - input: {x: [" + ", ".join(["0"] * 1001) + "]}\n    expected: 1\n", "more than 1,000 items"),
+], ids=["deeper_than_python_recurses", "deeper_than_the_sandbox_allows", "too_many_items"])
+def test_yaml_too_deep_or_too_large_is_refused(answer, complaint, monkeypatch):
+    monkeypatch.setattr("utils.yaml_answer.MAX_ITEMS", 1000)  # the real bound, 1,000,000, takes PyYAML a minute to reach
+    with pytest.raises(AnswerError, match=complaint):
+        parse_tests_answer(answer, 8)

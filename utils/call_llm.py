@@ -1,9 +1,15 @@
 """The one model client: chat completions from any OpenAI-compatible endpoint, through the `openai` package.
 
 Configuration follows the usual conventions: OPENAI_API_KEY and OPENAI_BASE_URL from the environment,
-CODELOOP_MODEL for the model name, each overridable from the command line. The `openai` client does
-the retrying (exponential backoff with jitter, honouring Retry-After) on connection errors, timeouts,
-408/409/429 and 5xx; what still fails after that becomes one ModelBackendError with a one-line message.
+CODELOOP_MODEL for the model name, each overridable from the command line. Answers are streamed, so
+`on_progress(tokens so far, seconds)` can show that the model is writing.
+
+How long a call may take: the `openai` client retries (exponential backoff with jitter, honouring
+Retry-After) on connection errors, read timeouts (no byte for `timeout_s`), 408/409/429 and 5xx, up to
+`max_retries` times; and the whole call, retries included, has `deadline_s`. So a hung or trickling
+endpoint costs at most deadline_s per call (300 s by default; the embedded model's is longer, see
+utils/llama_server.py). Whatever still fails, including an answer that is not a chat completion stream,
+becomes one ModelBackendError with a one-line message.
 The API key is held only in memory: it is never part of a record, a log line or an error message.
 
 Run alone to check an endpoint:  python utils/call_llm.py "Say hello"
@@ -11,6 +17,7 @@ Run alone to check an endpoint:  python utils/call_llm.py "Say hello"
 import os
 import re
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,8 +40,9 @@ class ModelConfig:
     api_key: str = field(default=PLACEHOLDER_KEY, repr=False)
     temperature: float = 0.0
     max_tokens: int = 1500               # every answer is capped: a runaway answer is cut, then retried
-    timeout_s: float = 120.0
+    timeout_s: float = 120.0             # the longest wait for the next byte (the client's read timeout)
     max_retries: int = 4
+    deadline_s: float = 300.0            # the whole call, the client's retries included
 
     @classmethod
     def from_env(cls, model=None, base_url=None, **overrides):
@@ -45,7 +53,8 @@ class ModelConfig:
     def describe(self):
         """What may be written to a record: everything but the key, and no credentials inside the URL."""
         return {"model": self.model, "base_url": safe_url(self.base_url), "temperature": self.temperature,
-                "max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "max_retries": self.max_retries}
+                "max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "max_retries": self.max_retries,
+                "deadline_s": self.deadline_s}
 
 
 @dataclass
@@ -73,39 +82,77 @@ def _client(config):
                          timeout=config.timeout_s, max_retries=config.max_retries)
 
 
-def call_llm(messages, config):
-    """Send chat `messages`; return the Reply, or raise ModelBackendError."""
+def call_llm(messages, config, on_progress=None):
+    """Send chat `messages`; return the Reply, or raise ModelBackendError. `on_progress(tokens, seconds)`
+    is called as the answer streams in."""
     started = time.perf_counter()
+    outcome = {}
+    worker = threading.Thread(target=_stream, args=(messages, config, on_progress, started, outcome), daemon=True)
+    worker.start()
+    worker.join(config.deadline_s)
+    if worker.is_alive():  # the worker is left to its read timeout; nothing waits for it
+        raise ModelBackendError(f"the model endpoint gave no complete answer within {config.deadline_s:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["reply"]
+
+
+def _stream(messages, config, on_progress, started, outcome):
     try:
-        response = _client(config).chat.completions.create(
-            model=config.model, messages=messages, temperature=config.temperature, max_tokens=config.max_tokens)
+        outcome["reply"] = _streamed_reply(messages, config, on_progress, started)
+    except ModelBackendError as exc:
+        outcome["error"] = exc
     except openai.APIStatusError as exc:
-        raise ModelBackendError(f"the model endpoint answered HTTP {exc.status_code}: {_short(exc, config)}") from None
+        outcome["error"] = ModelBackendError(f"the model endpoint answered HTTP {exc.status_code}: {_short(exc, config)}")
     except openai.APITimeoutError:
-        raise ModelBackendError(f"the model endpoint did not answer within {config.timeout_s:g} s "
-                                f"({config.max_retries} retries)") from None
+        outcome["error"] = ModelBackendError(f"the model endpoint did not answer within {config.timeout_s:g} s "
+                                             f"({config.max_retries} retries)")
     except openai.APIConnectionError:
-        raise ModelBackendError(f"cannot connect to the model endpoint at {safe_url(config.base_url) or 'OpenAI'} "
-                                f"({config.max_retries} retries)") from None
-    except openai.OpenAIError as exc:
-        raise ModelBackendError(f"the model endpoint failed: {_short(exc, config)}") from None
-    latency_ms = (time.perf_counter() - started) * 1000
-    if not response.choices:
-        raise ModelBackendError("the model endpoint returned no choices")
-    choice = response.choices[0]
-    usage = response.usage
-    return Reply(text=choice.message.content or "", finish_reason=choice.finish_reason or "",
+        outcome["error"] = ModelBackendError(f"cannot connect to the model endpoint at "
+                                             f"{safe_url(config.base_url) or 'OpenAI'} ({config.max_retries} retries)")
+    except Exception as exc:  # noqa: BLE001 - a body that is not a chat completion stream, or a wrong shape
+        outcome["error"] = ModelBackendError(f"the model endpoint's answer is not a chat completion "
+                                             f"({type(exc).__name__}: {_short(exc, config)})")
+
+
+def _streamed_reply(messages, config, on_progress, started):
+    stream = _client(config).chat.completions.create(
+        model=config.model, messages=messages, temperature=config.temperature, max_tokens=config.max_tokens,
+        stream=True, stream_options={"include_usage": True})
+    parts, pieces, finish, usage, timings, chunks = [], 0, "", None, None, 0
+    for chunk in stream:
+        chunks += 1
+        usage = chunk.usage or usage
+        timings = (chunk.model_extra or {}).get("timings") or timings  # llama-server's own figures
+        for choice in chunk.choices or []:
+            if choice.delta is not None and choice.delta.content:
+                parts.append(choice.delta.content)
+                pieces += 1
+                if on_progress:
+                    on_progress(pieces, time.perf_counter() - started)
+            finish = choice.finish_reason or finish
+    if not chunks:
+        raise ModelBackendError("the model endpoint's answer is not a chat completion stream (no events)")
+    return Reply(text="".join(parts), finish_reason=finish or "",
                  prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                 completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
-                 latency_ms=round(latency_ms, 1), server_timings=(response.model_extra or {}).get("timings"))
+                 completion_tokens=getattr(usage, "completion_tokens", 0) or pieces,
+                 latency_ms=round((time.perf_counter() - started) * 1000, 1), server_timings=timings)
 
 
 def _short(exc, config):
     message = " ".join((getattr(exc, "message", None) or str(exc)).split())
     message = re.sub(r"^Error code: \d+ - ", "", message)
-    if len(config.api_key) >= 8:  # some servers echo the key back in their error text
-        message = message.replace(config.api_key, "[key]")
-    return message[:200]
+    return redact(message, config.api_key)[:200]
+
+
+def redact(text, key):
+    """`text` with the API key replaced by [key]: some servers echo the key back in their error text. A
+    short key is replaced where it stands as a word of its own, so that it does not mangle other words."""
+    if not key or key == PLACEHOLDER_KEY:
+        return text
+    if len(key) >= 8:
+        return text.replace(key, "[key]")
+    return re.sub(rf"(?<![A-Za-z0-9_-]){re.escape(key)}(?![A-Za-z0-9_-])", "[key]", text)
 
 
 if __name__ == "__main__":

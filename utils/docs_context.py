@@ -34,7 +34,7 @@ def read_docs(paths):
 
 
 def _files(path):
-    if os.path.isfile(path):
+    if os.path.exists(path) and not os.path.isdir(path):  # a file, or a device or pipe: the reader refuses those
         return [path]
     if os.path.isdir(path):
         found = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path) for name in names

@@ -1,4 +1,5 @@
-"""Write the run's deliverables: solution.py (the final run_code) and test_solution.py (a pytest file).
+"""Write the run's deliverables: solution.py (the final run_code) and test_solution.py (a pytest file),
+each atomically (utils/text_files.write_atomically).
 
 The pytest file stands alone: it loads solution.py from its own folder and judges with the same rule
 as the run, because it carries the source of utils/compare.py itself (it must not import codeloop).
@@ -9,6 +10,7 @@ import pprint
 from pathlib import Path
 
 from utils import compare
+from utils.text_files import write_atomically
 
 # utils/compare.py without its module docstring: its imports, tolerances and outputs_match()
 COMPARISON_RULE = Path(compare.__file__).read_text().split('"""', 2)[2].strip() + "\n"
@@ -72,6 +74,5 @@ def write_outputs(out_dir, function_code, test_cases, any_order=False):
 
 
 def _write(path, text):
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_atomically(path, text)
     return path

@@ -10,7 +10,6 @@ asks for one token, because a build that does not fit the CPU only crashes at it
 
 Run alone to start the set-up model and ask it one question:  python -m utils.llama_server
 """
-import ctypes
 import json
 import os
 import signal
@@ -23,8 +22,8 @@ from pathlib import Path
 
 from utils.call_llm import ModelConfig
 from utils.local_model import LocalModelError, cache_dir
+from utils.sandbox import die_with_parent
 
-PR_SET_PDEATHSIG = 1
 LOG_DIAGNOSES = [  # (text in the server's log, what to tell the user)
     ("address already in use", "port {port} on 127.0.0.1 is taken by another program"),
     ("couldn't bind", "port {port} on 127.0.0.1 is taken by another program"),
@@ -38,18 +37,6 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-try:
-    _prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up now: the child after fork should do little
-except (OSError, AttributeError):
-    _prctl = None
-
-
-def _die_with_parent():
-    """In the child before exec: get SIGKILL when codeloop dies, so no server outlives it."""
-    if _prctl is not None:
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class LlamaServer:
@@ -71,10 +58,10 @@ class LlamaServer:
 
     def model_config(self, name):
         """How to talk to this server: on a 2-core CPU a full 1500-token answer takes minutes, and more
-        with several slots busy, so the cloud defaults (120 s, 4 retries of the same slow request)
-        would give up on answers that were coming, then ask again from scratch. A local server that
-        does not answer in 10 minutes is stuck; one retry is for a dropped connection."""
-        return ModelConfig(model=name, base_url=self.base_url, timeout_s=600.0, max_retries=1)
+        with several slots busy, so the cloud defaults would give up on answers that were coming. The
+        answer streams, so the wait for the next byte only has to cover reading a long prompt (300 s);
+        a whole call may take 15 minutes before it counts as stuck; one retry is for a dropped connection."""
+        return ModelConfig(model=name, base_url=self.base_url, timeout_s=300.0, max_retries=1, deadline_s=900.0)
 
     def __enter__(self):
         self.start()
@@ -92,7 +79,7 @@ class LlamaServer:
         started = time.monotonic()
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                         start_new_session=True, preexec_fn=_die_with_parent)
+                                         start_new_session=True, preexec_fn=die_with_parent)
         try:
             self._wait_until_ready()
             self._first_token()

@@ -18,6 +18,8 @@ def read_problem(argument=None, path=None, stdin=None):
         text = read_text_file(path, f"problem file {path}", MAX_PROBLEM_CHARS)
     elif argument == "-":
         stream = stdin if stdin is not None else sys.stdin
+        if stream is None or getattr(stream, "closed", False):
+            raise InputError("standard input is closed: give the problem as an argument or with --problem-file")
         text = read_text_stream(stream.buffer if hasattr(stream, "buffer") else stream, "the problem from standard input",
                                 MAX_PROBLEM_CHARS)
     elif argument is not None:

@@ -1,7 +1,7 @@
 """run.json: the whole record of a run, rewritten after every event so an interrupted run keeps its past.
 
 The file is replaced atomically (write a temporary file, then rename), so a reader or a crash never
-sees half a file. `echo`, when given, receives a one-line progress message for each event that has one.
+sees half a file; when it cannot be written (a full disk), WriteError says so in one line. `echo`, when given, receives a one-line progress message for each event that has one.
 
   status, message, started_at, finished_at, wall_s, problem
   settings      Settings.describe(): the model without its key (with `embedded`, `server_start_s` for
@@ -18,9 +18,10 @@ sees half a file. `echo`, when given, receives a one-line progress message for e
                 per-test results (`python -m utils.search_tree run.json` draws it)
 """
 import json
-import os
 import time
 from datetime import datetime, timezone
+
+from utils.text_files import WriteError, write_atomically
 
 
 class RunRecord:
@@ -50,9 +51,26 @@ class RunRecord:
         self.save()
 
     def finish(self, status, message, final):
+        """The outcome. When the full record no longer fits (a full disk), a compact one is written instead:
+        every call's prompt and answer are left out (they are most of the file), the rest is kept; and if even
+        that finds no room beside the old file, it overwrites the old file in place."""
         self.data.update(status=status, message=message, final=final, finished_at=_now(),
                          usage=self.usage(), wall_s=self.elapsed())
-        self.save()
+        try:
+            self.save()
+            return
+        except WriteError:
+            calls = [{k: v for k, v in call.items() if k not in ("messages", "answer")} for call in self.data["model_calls"]]
+            text = json.dumps({**self.data, "model_calls": calls,
+                               "compacted": "the disk was full: prompts and answers are left out"}, indent=1, ensure_ascii=False)
+        try:
+            write_atomically(self.path, text)
+        except WriteError:
+            try:
+                with open(self.path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError:
+                raise WriteError(f"cannot write {self.path}: no room even for a compact record") from None
 
     def usage(self):
         calls = self.data["model_calls"]
@@ -62,10 +80,7 @@ class RunRecord:
                 "model_seconds": round(sum(c.get("latency_ms") or 0 for c in calls) / 1000, 3)}
 
     def save(self):
-        temporary = f"{self.path}.tmp"
-        with open(temporary, "w", encoding="utf-8") as f:
-            json.dump(self.data, f, indent=1, ensure_ascii=False)
-        os.replace(temporary, self.path)
+        write_atomically(self.path, json.dumps(self.data, indent=1, ensure_ascii=False))
 
 
 def _now():

@@ -12,14 +12,20 @@ watchdog plus a wall-clock deadline outside it. After a batch its whole process 
 pid namespace (bwrap, unshare) every process the code started dies with it, even one that called setsid.
 Expected outputs never enter the child: it reports what run_code returned and the caller compares.
 Third-party packages (utils/packages.py installs them) come as one folder, `packages`, that the child
-appends to sys.path; bwrap binds it read-only.
+appends to sys.path; bwrap binds it read-only. Every sandbox process gets SIGKILL when codeloop dies
+(PR_SET_PDEATHSIG), even by `kill -9`; a working folder left behind by a killed run is removed by the
+next run. `SandboxProcess` keeps one interpreter up and calls run_code in it on demand: the benchmark's
+hidden checks talk to the solution that way, from a process of their own (bench/hidden_tests.py).
 
 Run alone to see which isolation this machine gets:  python utils/sandbox.py
 """
+import binascii
+import ctypes
 import json
 import marshal
 import os
 import pwd
+import queue
 import selectors
 import shutil
 import signal
@@ -35,6 +41,7 @@ RUNNER_SOURCE = (Path(__file__).with_name("sandbox_runner.py")).read_text()
 ISOLATION_LEVELS = ("bwrap", "unshare", "process")
 UNPRIVILEGED_USER = "nobody"
 GRACE_S = 0.5  # how long past its own SIGALRM a test may run before the watchdog kills the process
+WORKDIR_PREFIX = "codeloop-sandbox-"
 _running, _running_lock = set(), threading.Lock()  # live sandbox processes, for kill_running_sandboxes()
 _kills = [0]  # how many times kill_running_sandboxes() ran; a batch started before a kill restarts nothing
 
@@ -103,9 +110,9 @@ def _bwrap_prefix(python, packages=None):
     return args
 
 
-def launch_for(isolation, python, packages=None):
-    """The argv that starts the runner under `isolation`, and the Popen arguments that go with it."""
-    runner = [python, "-I", "-S", "-c", RUNNER_SOURCE]
+def launch_for(isolation, python, packages=None, source=RUNNER_SOURCE):
+    """The argv that starts `source` (the runner) under `isolation`, and the Popen arguments that go with it."""
+    runner = [python, "-I", "-S", "-c", source]
     privileges = _drop_privileges()
     if isolation == "bwrap":
         return _bwrap_prefix(python, packages) + runner, privileges
@@ -179,9 +186,10 @@ def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None):
             break
         outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline, kills_at_start,
                                packages)
-        if outcome["load_failure"] is not None:
+        if outcome["load_failure"] is not None or outcome["forged"]:
+            # a process whose channel the code wrote into: none of its results can be believed
             for i in pending:
-                results[i] = dict(outcome["load_failure"])
+                results[i] = dict(outcome["crash"] if outcome["forged"] else outcome["load_failure"])
             break
         finished = len(outcome["done"])
         for k, result in enumerate(outcome["done"]):
@@ -204,43 +212,87 @@ def _failure(error_type, message, timed_out=False, ms=0.0):
             "traceback": "", "timed_out": timed_out, "ms": ms, "output": ""}
 
 
-def _run_process(code, packed_inputs, limits, isolation, deadline, kills_at_start, packages=None):
-    """One interpreter over `packed_inputs`; returns what it reported and how it ended."""
-    argv, privileges = launch_for(isolation, sandbox_python(), packages)
+try:
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up now: the child after fork should do little
+except (OSError, AttributeError):
+    _prctl = None
+
+
+def die_with_parent():
+    """In a child before exec (Popen's preexec_fn, which runs after its uid change, which would clear it):
+    SIGKILL when codeloop dies, even by kill -9. The embedded model's server uses it too."""
+    if _prctl is not None:
+        _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def frame(data):
+    """`data` as the runner reads it from stdin: an 8-byte big-endian length, then the bytes."""
+    return len(data).to_bytes(8, "big") + data
+
+
+def _start(isolation, packages, kills_at_start, source=RUNNER_SOURCE):
+    """Start a sandboxed interpreter running `source`; (process, its working folder or None)."""
+    _sweep_workdirs()
+    argv, privileges = launch_for(isolation, sandbox_python(), packages, source)
     workdir = None
     if isolation != "bwrap":  # bwrap gives the code a private tmpfs instead
-        workdir = tempfile.mkdtemp(prefix="codeloop-sandbox-")
+        workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
         if os.geteuid() == 0:
             os.chown(workdir, *_unprivileged_ids())
-    payload = marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child(), "packages": packages})
     try:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, close_fds=True, start_new_session=True,
-            env=_clean_env(workdir or "/sandbox"), cwd=workdir or "/", **privileges)
+            env=_clean_env(workdir or "/sandbox"), cwd=workdir or "/", preexec_fn=die_with_parent, **privileges)
     except OSError as exc:
         if workdir:
             shutil.rmtree(workdir, ignore_errors=True)
         raise SandboxUnavailable(f"cannot start the sandbox ({isolation}): {exc}") from exc
     with _running_lock:
         _running.add(proc)
-        if _kills[0] != kills_at_start:  # a kill came between run_batch's check and now
+        if _kills[0] != kills_at_start:  # a kill came between the caller's check and now
             _kill_group(proc)
+    return proc, workdir
+
+
+def _stop(proc, workdir):
+    _kill_tree(proc)
+    with _running_lock:
+        _running.discard(proc)
+    if workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _sweep_workdirs():
+    """Remove the working folders of sandboxes whose codeloop process is gone (it was killed with -9)."""
+    root = tempfile.gettempdir()
     try:
-        return _watch(proc, payload, limits, deadline)
+        names = [n for n in os.listdir(root) if n.startswith(WORKDIR_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        owner = name[len(WORKDIR_PREFIX):].split("-", 1)[0]
+        if owner.isdigit() and int(owner) != os.getpid() and not os.path.exists(f"/proc/{owner}"):
+            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+
+
+def _run_process(code, packed_inputs, limits, isolation, deadline, kills_at_start, packages=None):
+    """One interpreter over `packed_inputs`; returns what it reported and how it ended."""
+    payload = frame(marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child(),
+                                   "packages": packages}))
+    proc, workdir = _start(isolation, packages, kills_at_start)
+    try:
+        return _watch(proc, payload, limits, deadline, len(packed_inputs))
     finally:
-        _kill_tree(proc)
-        with _running_lock:
-            _running.discard(proc)
-        if workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+        _stop(proc, workdir)
 
 
-def _watch(proc, payload, limits, deadline):
+def _watch(proc, payload, limits, deadline, expected):
     """Feed the payload, read events, and kill the process if a test or the batch runs out of time.
 
     Tests run in order, so the one running is the one after the last reported; it started when that
-    report arrived.
+    report arrived. An event that is not the runner's (malformed, out of order, or a result for more
+    tests than were sent) means the code wrote into the result channel: the process is killed.
     """
     selector = selectors.DefaultSelector()
     for stream in (proc.stdin, proc.stdout, proc.stderr):
@@ -285,9 +337,10 @@ def _watch(proc, payload, limits, deadline):
                     try:
                         event = json.loads(line)
                         kind = event.pop("event")
-                        if kind == "done" and event.pop("i") != len(done):
-                            raise ValueError("out of order")
-                    except (ValueError, AttributeError, KeyError, TypeError):
+                        if kind == "done" and (event.pop("i") != len(done) or len(done) >= expected):
+                            raise ValueError("out of order, or more results than tests")
+                        _check_fields(kind, event)
+                    except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
                         killed_for = "garbage"  # the code wrote into the result channel itself
                         break
                     last_event_at = time.monotonic()
@@ -315,7 +368,24 @@ def _watch(proc, payload, limits, deadline):
         if target is not None:
             target["output"] = (target.get("output", "") + output)[: limits.output_chars * 2]
     crash = _crash_result(killed_for, returncode, limits, time.monotonic() - last_event_at, output)
-    return {"done": done, "loaded": loaded, "load_failure": load_failure, "crash": crash}
+    return {"done": done, "loaded": loaded, "load_failure": load_failure, "crash": crash,
+            "forged": killed_for == "garbage"}
+
+
+RESULT_FIELDS = {"ok": bool, "repr": str, "timed_out": bool, "error_type": (str, type(None)), "message": str,
+                 "traceback": str, "ms": (int, float), "output": str}
+
+
+def _check_fields(kind, event):
+    """A runner's result has every field, each of its type; anything else was written by the code."""
+    if kind == "done" or kind == "load_failed":
+        for name, kinds in RESULT_FIELDS.items():
+            if name in ("ok", "repr", "ms") and kind == "load_failed":
+                continue
+            if not isinstance(event[name], kinds):
+                raise TypeError(f"{name} has the wrong type")
+    elif kind not in ("loaded", "finished"):
+        raise ValueError(f"unknown event {kind!r}")
 
 
 def _crash_result(killed_for, returncode, limits, seconds, output):
@@ -338,6 +408,116 @@ def _crash_result(killed_for, returncode, limits, seconds, output):
         result = _failure("Crashed", f"the interpreter exited with status {returncode} during this test", ms=ms)
     result["output"] = output[: limits.output_chars]
     return result
+
+
+class SandboxProgram:
+    """A sandboxed interpreter running `source`, talked to while it runs: send bytes to its stdin, read its
+    stdout line by line with a timeout. Its stderr is drained (kept up to limits.stream_bytes) so it never
+    blocks on a full pipe. The process is killed on close() and when codeloop dies."""
+
+    def __init__(self, source, limits=Limits(), isolation=None, packages=None):
+        self.limits = limits
+        self.proc, self.workdir = _start(isolation or best_isolation(), packages, _kills[0], source)
+        self.lines, self.output = queue.Queue(), bytearray()
+        threading.Thread(target=self._read_lines, daemon=True).start()
+        threading.Thread(target=self._read_output, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        _stop(self.proc, self.workdir)
+
+    def send(self, data):
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # the process is gone; the next read says so
+
+    def line(self, timeout):
+        """The next line (bytes), b"" once the process closed its stdout, or None after `timeout` seconds."""
+        try:
+            return self.lines.get(timeout=max(timeout, 0))
+        except queue.Empty:
+            return None
+
+    def _read_lines(self):
+        try:
+            for line in iter(lambda: self.proc.stdout.readline(self.limits.result_chars * 2), b""):
+                self.lines.put(line)
+        except (ValueError, OSError):
+            pass  # close() closed the pipe under us
+        self.lines.put(b"")
+
+    def _read_output(self):
+        try:
+            for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):
+                self.output += chunk[: max(0, self.limits.stream_bytes - len(self.output))]
+        except (ValueError, OSError):
+            pass
+
+
+class RunCodeServer(SandboxProgram):
+    """The runner in serve mode: one interpreter that loaded `code` and calls its run_code on demand.
+
+        with RunCodeServer(code, limits, isolation) as solution:
+            reply = solution.call(marshal.dumps((args, kwargs)))   # {"ok", "raw" (base64 marshal), ...}
+
+    Calls go one at a time; each has limits.test_timeout, all of them limits.batch_timeout. After a call
+    times out, the process dies or writes into the result channel, every later call fails at once: it is
+    not restarted. The caller never unmarshals what comes back; it passes the base64 text on (to another
+    sandbox: bench/hidden_tests.py).
+    """
+
+    def __init__(self, code, limits=Limits(), isolation=None, packages=None):
+        super().__init__(RUNNER_SOURCE, limits, isolation, packages)
+        self.calls, self.broken = 0, None
+        self.deadline = time.monotonic() + limits.batch_timeout
+        self.send(frame(marshal.dumps({"code": code, "inputs": [], "limits": limits.for_child(),
+                                       "packages": packages, "serve": True})))
+
+    def call(self, packed_call):
+        if self.broken:
+            return _failure("Crashed", self.broken)
+        self.send(frame(packed_call))
+        while True:
+            startup = 5.0 if self.calls == 0 else 0.0  # a loaded machine can take seconds to start an interpreter
+            line = self.line(min(self.limits.test_timeout + GRACE_S + startup, self.deadline - time.monotonic()))
+            if line is None:
+                return self._break(_failure("Timeout", f"run_code did not return within {self.limits.test_timeout} s",
+                                            timed_out=True))
+            event = self._event(line)
+            if event is None:
+                return self._break(_failure("Crashed", "the interpreter ended, or the code wrote into the result channel"))
+            kind = event.pop("event")
+            if kind == "load_failed":
+                return self._break({"ok": False, "value": None, "repr": "", "ms": 0.0, **event})
+            if kind == "done":
+                self.calls += 1
+                return event
+
+    def _break(self, failure):
+        self.broken = f"{failure['error_type']}: {failure['message']}"
+        _kill_group(self.proc)
+        return failure
+
+    def _event(self, line):
+        """The runner's event, or None for the end of output or anything the runner would not write."""
+        try:
+            event = json.loads(line)
+            kind = event["event"]
+            if kind == "done" and (event["i"] != self.calls or (event["ok"] and not isinstance(event["raw"], str))):
+                raise ValueError("not the runner's")
+            _check_fields(kind, {k: v for k, v in event.items() if k not in ("event", "i", "raw", "value")})
+            if kind == "done" and event["ok"]:
+                binascii.a2b_base64(event["raw"])
+            return event
+        except (ValueError, AttributeError, KeyError, TypeError, RecursionError, binascii.Error):
+            return None
 
 
 def kill_running_sandboxes():

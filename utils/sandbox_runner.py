@@ -7,13 +7,18 @@ microseconds (`json`, `signal` and `traceback` would triple it): inputs arrive i
 results leave as JSON written by hand, and traceback is imported only when a test fails.
 
 Protocol
-  stdin   marshal of {"code", "inputs": [marshal bytes of each test's kwargs], "limits": {...},
-          "packages": a folder of third-party packages to import from, or None}
+  stdin   a frame (8-byte big-endian length, then that many bytes) holding the marshal of
+          {"code", "inputs": [marshal bytes of each test's kwargs], "limits": {...},
+           "packages": a folder of third-party packages to import from, or None, "serve": bool}
+          With "serve", more frames follow, one per call: marshal of (args, kwargs).
   stdout  JSON lines: {"event": "loaded"} or {"event": "load_failed", ...}, then one
-          {"event": "done", "i", ...} per test in order, then {"event": "finished"}
+          {"event": "done", "i", ...} per test (or call) in order, then {"event": "finished"}.
+          In serve mode a "done" also carries "raw": the returned value as base64 of its marshal
+          form, so that tuples, sets and the like reach the caller as they are.
   stderr  anything the code writes to file descriptors 1 or 2 directly (the parent caps it)
 """
 import _signal
+import binascii
 import marshal
 import os
 import reprlib
@@ -147,10 +152,22 @@ def on_alarm(signum, frame):
     raise TestTimeout()
 
 
+def read_frame(stream):
+    """One length-prefixed frame from `stream`, or None at its end."""
+    header = stream.read(8)
+    if len(header) < 8:
+        return None
+    size = int.from_bytes(header, "big")
+    data = stream.read(size)
+    return data if len(data) == size else None
+
+
 def main():
     results = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # the code's raw writes to fd 1 land in the capped output pipe, not in the results
-    payload = marshal.loads(sys.stdin.buffer.read())
+    requests = os.fdopen(os.dup(0), "rb")
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # the code reads nothing; calls arrive on `requests`
+    payload = marshal.loads(read_frame(requests))
     sys.stdin = open(os.devnull)
     limits, source = payload["limits"], payload["code"]
     if payload.get("packages"):
@@ -193,23 +210,36 @@ def main():
         return
     send({"event": "loaded"})
     run_code = namespace["run_code"]
+    serve = payload.get("serve")
+    calls = iter(lambda: read_frame(requests), None) if serve else payload["inputs"]
 
-    for i, packed_input in enumerate(payload["inputs"]):
+    for i, packed_input in enumerate(calls):
         capture = CappedText(limits["output_chars"])
         sys.stdout = sys.stderr = capture
-        kwargs = marshal.loads(packed_input)  # a fresh copy: mutating it cannot reach the stored test
+        # a fresh copy each time: mutating it cannot reach the stored test
+        args, kwargs = marshal.loads(packed_input) if serve else ((), marshal.loads(packed_input))
         result = {"event": "done", "i": i, "ok": False, "value": None, "repr": "", "timed_out": False,
                   "error_type": None, "message": "", "traceback": ""}
         started = time.perf_counter()
         try:
             alarm_in(limits["test_timeout"])
-            value = run_code(**kwargs)
+            value = run_code(*args, **kwargs)
             alarm_in(0)
             result["repr"] = short_repr.repr(value)
-            encoded = RawJSON(to_json(plain_value(value)))
-            if len(encoded) > limits["result_chars"]:
-                raise OverflowError(f"the returned value is larger than {limits['result_chars']} characters as JSON")
-            result["value"], result["ok"] = encoded, True
+            if serve:
+                try:
+                    raw = marshal.dumps(value)
+                except ValueError:
+                    raise TypeError(f"run_code returned a {type(value).__name__} object, not plain data") from None
+                if len(raw) > limits["result_chars"]:
+                    raise OverflowError(f"the returned value is larger than {limits['result_chars']} bytes")
+                result["raw"] = binascii.b2a_base64(raw, newline=False).decode("ascii")
+                result["ok"] = True
+            else:
+                encoded = RawJSON(to_json(plain_value(value)))
+                if len(encoded) > limits["result_chars"]:
+                    raise OverflowError(f"the returned value is larger than {limits['result_chars']} characters as JSON")
+                result["value"], result["ok"] = encoded, True
         except TestTimeout:
             result.update(timed_out=True, error_type="Timeout",
                           message=f"run_code did not return within {limits['test_timeout']} s")

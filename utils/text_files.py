@@ -1,4 +1,5 @@
-"""Read the text a person gives codeloop (the problem, --tests, --docs) by the same rules everywhere.
+"""Text files in and out: read what a person gives codeloop (the problem, --tests, --docs) by the same
+rules everywhere, and write codeloop's own files (run.json, solution.py, test_solution.py) atomically.
 
 Text must be UTF-8 (a byte-order mark, as some Windows editors write, is dropped), contain no NUL
 byte (that is a binary file), and stay under a size limit (also so that a mistaken path, a device or
@@ -7,6 +8,8 @@ starting with what was read ("problem file x.md", "--tests t.yaml"); the CLI exi
 
 Run alone:  python -m utils.text_files FILE
 """
+import errno
+import os
 import sys
 
 
@@ -14,10 +17,37 @@ class InputError(ValueError):
     """Input a person gave cannot be used; the message is one line for the user."""
 
 
-def read_text_file(path, label, max_chars, empty_ok=False):
-    """The file's text. `label` names it in messages, e.g. "--tests t.yaml"."""
+class WriteError(OSError):
+    """An output file could not be written (a full disk, a read-only folder); the message is one line."""
+
+
+def write_atomically(path, text):
+    """Write `text` to a temporary file beside `path`, then rename it over `path`: a reader or a crash
+    sees the old file or the new one, never half of one. A failure leaves no temporary file behind and
+    raises WriteError naming the path and the error."""
+    temporary = f"{path}.tmp"
     try:
-        with open(path, "rb") as f:
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        code = errno.errorcode.get(exc.errno, "") if exc.errno else ""
+        failure = WriteError(f"cannot write {path}: {exc.strerror or exc}" + (f" ({code})" if code else ""))
+        failure.errno = exc.errno
+        raise failure from None
+
+
+def read_text_file(path, label, max_chars, empty_ok=False):
+    """The file's text. `label` names it in messages, e.g. "--tests t.yaml". A named pipe with no writer
+    reads as empty instead of waiting forever (it is opened without blocking, then read as usual)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(descriptor, True)
+        with open(descriptor, "rb") as f:
             raw = f.read(max_chars * 4 + 1)  # enough bytes for the longest allowed UTF-8 text
     except FileNotFoundError:
         raise InputError(f"{label}: no such file") from None

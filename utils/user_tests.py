@@ -26,7 +26,7 @@ import sys
 import yaml
 
 from utils.text_files import InputError, read_text_file
-from utils.yaml_answer import AnswerError, check_test_case, load_yaml
+from utils.yaml_answer import AnswerError, YAMLRefused, check_test_case, load_yaml
 
 MAX_CASES = 200  # each case is a sandbox run per attempt; past this it is a data set, not a test file
 MAX_FILE_CHARS = 2_000_000
@@ -72,13 +72,13 @@ def _checked(found, source):
 def _yaml_list(text, path):
     try:
         data = load_yaml(text)
+    except YAMLRefused as exc:
+        raise UserTestsError(f"--tests {path} cannot be used: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise UserTestsError(f"--tests {path} does not parse as YAML or JSON{where}: {problem}") from None
-    except RecursionError:
-        raise UserTestsError(f"--tests {path} is nested too deeply to read") from None
     if isinstance(data, dict):
         keys = [key for key in ("tests", "test_cases") if key in data]
         if len(keys) == 2:

@@ -27,17 +27,53 @@ class AnswerError(ValueError):
     """The answer cannot be used; the message says why, in words meant for the model."""
 
 
+MAX_DEPTH = 100         # nesting; as deep as the sandbox's values may be
+MAX_ITEMS = 1_000_000   # scalars, lists and mappings in one document
+
+
+class YAMLRefused(yaml.YAMLError):
+    """YAML that parses but is not taken: too deep or too large."""
+
+
 class AnswerLoader(yaml.SafeLoader):
-    """YAML as models write it: a plain (unquoted) `None` means null, as True/False already mean booleans."""
+    """YAML as models and people write it, and no more: a plain (unquoted) `None` means null, as True/False
+    already mean booleans; anchors and aliases (&a, *a) are refused, because a few hundred bytes of
+    nested aliases ("a billion laughs") expand to billions of items when the data is copied."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not accepted: write the value out",
+                                              self.peek_event().start_mark)
+        return super().compose_node(parent, index)
 
 
 AnswerLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^None$"), ["N"])
 
 
 def load_yaml(text):
-    """The data in a YAML text, for model answers and people's files alike (a bare None is null in both);
-    raises yaml.YAMLError."""
-    return yaml.load(text, Loader=AnswerLoader)
+    """The data in a YAML text, for model answers and people's files alike; raises yaml.YAMLError,
+    also for aliases, for nesting deeper than MAX_DEPTH and for more than MAX_ITEMS items."""
+    try:
+        data = yaml.load(text, Loader=AnswerLoader)
+    except RecursionError:
+        raise YAMLRefused(f"the YAML is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    _check_size(data)
+    return data
+
+
+def _check_size(data):
+    pending, items = [(data, 0)], 0
+    while pending:
+        value, depth = pending.pop()
+        items += 1
+        if depth > MAX_DEPTH:
+            raise YAMLRefused(f"the YAML is nested too deeply (at most {MAX_DEPTH} levels)")
+        if items > MAX_ITEMS:
+            raise YAMLRefused(f"the YAML holds more than {MAX_ITEMS:,} items")
+        if isinstance(value, dict):
+            pending.extend((v, depth + 1) for pair in value.items() for v in pair)
+        elif isinstance(value, list):
+            pending.extend((v, depth + 1) for v in value)
 
 
 def extract_yaml(text):
@@ -101,6 +137,8 @@ def _load_repaired(text, original_error):
     mark = getattr(original_error, "problem_mark", None)
     where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
     problem = getattr(original_error, "problem", None) or str(original_error).splitlines()[0]
+    if isinstance(original_error, YAMLRefused) or "aliases" in problem:
+        raise AnswerError(f"The YAML cannot be used{where}: {problem}.") from None
     raise AnswerError(f"The YAML does not parse{where}: {problem}. Use block scalars (|) for code "
                       "and quote strings that contain ': ' or start with special characters.") from None
 
@@ -109,7 +147,7 @@ def plain_data(value, where):
     """`value` as JSON would carry it (dict keys become strings); reject what JSON cannot hold."""
     try:
         return json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise AnswerError(f"{where} must be plain data (numbers, strings, booleans, null, lists, mappings); "
                           f"got {value!r:.80}.") from None
 
