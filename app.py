@@ -125,7 +125,7 @@ def default_out_dir(problem):
 def run(job, echo=None, flow=None, announce=None):
     """Run the job (with the embedded model when it needs it); the final summary, as --json prints it.
     `echo` gets the run's progress lines; `announce` what the embedded model's set-up and start say."""
-    with model_server(job.settings.model, job.embedded, announce) as (model, notes):
+    with model_server(job.settings.model, job.embedded, announce, slots=job.settings.requests_at_once) as (model, notes):
         return run_problem(job.problem, replace(job.settings, model=model), job.out_dir, echo, flow, notes)
 
 
@@ -194,7 +194,7 @@ def new_store(problem, settings, record):
     """The shared store at the start of a run; docs/design.md documents every key."""
     return {"problem": problem, "settings": settings, "record": record, "reflection": "", "guidance": [],
             "terminal": Terminal() if settings.interactive else None, "packages": None, "test_cases": [],
-            "tests_version": 0, "any_order": False, "attempts": AttemptTree(), "current": None,
+            "any_order": False, "attempts": AttemptTree(), "current": None,
             "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
 
 

@@ -32,11 +32,13 @@ output (in --out DIR, default runs/<time>-<problem words>/):
   test_solution.py   pytest file of the final test cases
   run.json           the whole record, written as the run goes
 
-trust and search:
+trust and agreement:
   The statement's worked examples ("Input: ... Output: ...", ">>> f(...)" lines) become trusted tests:
-  the model may correct its own tests but never these, and a run is solved only when all pass. A
-  revision that breaks a test its parent passed is rejected, and an unsolved run hands over its best
-  version (most examples passed, then most tests), saying what still fails.
+  the model may never change them, and a run is solved only when all pass. The model's own tests give
+  inputs and a guess; their expected values are settled by running --samples candidates and an oracle
+  (a brute-force program): the oracle and a candidate agreeing, else a clear majority of candidates,
+  else the guess breaking a tie; otherwise the input is disputed and left out. A revision that breaks a
+  test its parent passed is rejected, and an unsolved run hands over its best version.
 
 interactive (--interactive, needs a terminal):
   The model may first ask you one question about the problem. Then, after the tests are written and
@@ -105,7 +107,14 @@ def build_parser():
     parser.add_argument("--no-lint", dest="lint", action="store_false",
                         help="do not run ruff on the code (its findings otherwise go into the feedback)")
     parser.add_argument("--samples", type=int, default=Settings.samples, metavar="N",
-                        help=f"candidates per code-writing step, scored by the tests (default {Settings.samples})")
+                        help=f"candidates per code-writing step, asked at the same time (default {Settings.samples})")
+    parser.add_argument("--no-oracle", dest="oracle", action="store_false",
+                        help="do not ask for a brute-force oracle to settle expected values")
+    parser.add_argument("--model-expected", dest="agreement", action="store_false",
+                        help="take the model's own expected values as the truth, as codeloop did before (no agreement)")
+    parser.add_argument("--parallel", type=int, metavar="N",
+                        help="model requests sent at once (default: one per candidate, and the oracle); "
+                        "1 for an endpoint that takes one at a time")
     parser.add_argument("--search", choices=POLICIES, default=Settings.search,
                         help=f"which attempt to revise next: latest, best, uct or thompson (default {Settings.search})")
     parser.add_argument("--max-calls", type=int, metavar="N", help="stop after N model calls")

@@ -10,6 +10,7 @@ The shared store's keys are documented in docs/design.md. Two small bases keep t
 """
 import json
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -19,15 +20,17 @@ from pocketflow import BatchNode, Node
 
 from utils.ask_model import SAMPLE_TEMPERATURE, BudgetSpent, InvalidAnswers, ask_for_yaml
 from utils.call_llm import ModelBackendError
+from utils.agreement import settle, summary
 from utils.code_checks import check_code
+from utils.constraints import violations
 from utils.compare import judge
-from utils.feedback import check_failure, is_trusted, trusted_label
+from utils.feedback import check_failure, is_protected, is_trusted, trusted_label
 from utils.lint import describe as describe_lint
 from utils.lint import lint
 from utils.packages import Installation, PackageCacheError, install, third_party_imports
 from utils.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
-                           format_results, implement_request, problem_context, reflect_request, revise_request,
-                           write_tests_request)
+                           format_results, implement_request, oracle_request, problem_context, reflect_request,
+                           revise_request, write_tests_request)
 from utils.review_session import review
 from utils.sandbox import run_batch
 from utils.statement_examples import says_any_order, statement_examples
@@ -74,24 +77,22 @@ class ModelStep(Step):
         return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model,
                             inputs["on_call"], settings.answer_attempts, inputs["budget"])
 
-    def ask_samples(self, inputs, request, parse):
-        """`samples` answers: the first at the configured temperature, the others sampled hotter so
-        they differ. An unusable sample is dropped, and an endpoint failure or a spent budget after a
-        usable sample ends the sampling; only when no sample is usable does the step fail."""
-        answers, failure = [], None
-        for k in range(inputs["settings"].samples):
-            temperature = None if k == 0 else max(inputs["settings"].model.temperature, SAMPLE_TEMPERATURE)
-            try:
-                answers.append(self.ask(inputs, request, parse, temperature))
-            except InvalidAnswers as exc:
-                failure = exc
-            except (ModelBackendError, BudgetSpent):
-                if not answers:
-                    raise
-                break  # the endpoint gave up, or the budget is spent: go on with the candidates in hand
-        if not answers:
-            raise failure
-        return answers
+    def ask_samples(self, inputs, request, parse, extra=()):
+        """`samples` answers to `request`, asked at the same time (up to settings.requests_at_once): the
+        first at the configured temperature, the others sampled hotter so they differ. `extra` are more
+        (request, parse) pairs asked alongside (the oracle), each answered or None. An unusable sample
+        is dropped, as is one the endpoint or the budget refused while another was usable; only when no
+        sample is usable does the step fail."""
+        settings = inputs["settings"]
+        hot = max(settings.model.temperature, SAMPLE_TEMPERATURE)
+        jobs = [partial(self.ask, inputs, request, parse, None if k == 0 else hot) for k in range(settings.samples)]
+        jobs += [partial(self.ask, inputs, more_request, more_parse) for more_request, more_parse in extra]
+        outcomes = all_at_once(jobs, settings.requests_at_once)
+        samples, more = outcomes[:settings.samples], outcomes[settings.samples:]
+        answers = [outcome for outcome in samples if not isinstance(outcome, Exception)]
+        if not answers:  # the endpoint's or the budget's failure says more than an unusable answer
+            raise next((f for f in samples if not isinstance(f, InvalidAnswers)), samples[0])
+        return answers, [None if isinstance(outcome, Exception) else outcome for outcome in more]
 
     def exec_fallback(self, prep_res, exc):
         if isinstance(exc, (ModelBackendError, InvalidAnswers, BudgetSpent)):
@@ -121,6 +122,31 @@ class ModelStep(Step):
         shared["status"], shared["message"] = "model_failed", failure.message
         shared["record"].event("model_failed", say=f"{name}: {failure.message}", message=failure.message)
         return "model_failed"
+
+
+def all_at_once(jobs, at_once):
+    """Run the jobs (functions of no argument) in threads, at most `at_once` together; their results, or
+    the exception each raised, in order. The threads are daemons and waited for in short steps, so Ctrl-C
+    ends the run at once instead of after the slowest model call."""
+    outcomes, gate = [None] * len(jobs), threading.Semaphore(at_once)
+
+    def run(index, job):
+        with gate:
+            try:
+                outcomes[index] = job()
+            except Exception as exc:  # noqa: BLE001 - handed back to the caller, which decides
+                outcomes[index] = exc
+    if len(jobs) == 1 or at_once == 1:
+        for index, job in enumerate(jobs):
+            run(index, job)
+        return outcomes
+    threads = [threading.Thread(target=run, args=(index, job), daemon=True) for index, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        while thread.is_alive():
+            thread.join(0.2)
+    return outcomes
 
 
 def budget_spent(settings, record):
@@ -199,7 +225,7 @@ class ReviewWithPerson(Step):
     def post(self, shared, view, change):
         shared["guidance"].extend(change["feedback"])
         if change["tests"] is not None:
-            shared["test_cases"], shared["tests_version"] = _unique_names(change["tests"]), shared["tests_version"] + 1
+            shared["test_cases"] = _unique_names(change["tests"])
         new = (shared["attempts"].add(change["code"], shared["current"], "user", shared["iteration"])
                if change["code"] else None)
         shared["record"].event("review", stage=self.stage, actions=change["actions"], feedback=change["feedback"],
@@ -242,16 +268,25 @@ class GenerateTestCases(ModelStep):
                 raise
             return {"reasoning": str(exc), "test_cases": trusted, "trusted": trusted}
         known = {_key(case["input"]) for case in trusted}
-        own = [{**case, "origin": "model"} for case in answer["test_cases"] if _key(case["input"]) not in known]
-        return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted}
+        own, outside = [], []
+        for case in answer["test_cases"]:
+            broken = violations(inputs["statement"], case["input"]) if settings.agreement else []
+            if broken:
+                outside.append(f"{case['name']}: {broken[0]}")
+            elif _key(case["input"]) not in known:
+                own.append({**case, "origin": "model", "guess": case["expected"]})
+        return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted, "outside": outside}
 
     def use_answer(self, shared, inputs, answer):
         cases = _unique_names(answer["test_cases"])
         shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
         names = ", ".join(case["name"] for case in cases)
         trusted = f" ({origin_counts(answer['trusted'])})" if answer["trusted"] else ""
-        shared["record"].event("test_cases", say=f"  {len(cases)} test cases{trusted}: {names}",
-                               reasoning=answer["reasoning"], test_cases=cases, any_order=shared["any_order"])
+        outside = answer.get("outside") or []
+        dropped = f"; {len(outside)} outside the stated constraints, dropped" if outside else ""
+        shared["record"].event("test_cases", say=f"  {len(cases)} test cases{trusted}: {names}{dropped}",
+                               reasoning=answer["reasoning"], test_cases=cases, any_order=shared["any_order"],
+                               outside_constraints=outside)
         return "default"
 
 
@@ -269,23 +304,36 @@ def _unique_names(cases):
 
 
 class ImplementFunction(ModelStep):
+    """`samples` candidates of run_code, asked at the same time, and (while there is no oracle that passes
+    the trusted tests) an oracle: the simplest obviously correct program, slow as it may be, which only
+    settles expected values (utils/agreement.py). With agreement on, candidates see only the trusted tests:
+    the model's guessed expected values could lead them astray, and they must stay independent votes."""
     working = "asking the model for run_code"
 
     def prep(self, shared):
-        return {**self.model_inputs(shared), "test_cases": shared["test_cases"]}
+        settings, attempts = shared["settings"], shared["attempts"]
+        valid_oracle = any(a.source == "oracle" and a.trusted_passed == a.trusted_total and a.check == "ok"
+                           for a in attempts)
+        shown = [case for case in shared["test_cases"] if is_trusted(case)] if settings.agreement else shared["test_cases"]
+        return {**self.model_inputs(shared), "test_cases": shown, "oracle": settings.oracle and not valid_oracle}
 
     def exec(self, inputs):
-        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer)
+        extra = [(oracle_request(inputs["test_cases"]), parse_code_answer)] if inputs["oracle"] else []
+        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra)
 
     def use_answer(self, shared, inputs, answers):
-        new = [shared["attempts"].add(answer["function_code"], None, "implement", shared["iteration"])
-               for answer in answers]
-        shared["function_code"] = answers[0]["function_code"]
-        lines = answers[0]["function_code"].count("\n")
-        more = f"; {len(answers)} samples" if len(answers) > 1 else ""
+        candidates, more = answers
+        oracle = more[0] if more else None
+        attempts, round_ = shared["attempts"], shared["iteration"]
+        new = [attempts.add(answer["function_code"], None, "implement", round_) for answer in candidates]
+        brute = attempts.add(oracle["function_code"], None, "oracle", round_) if oracle else None
+        shared["function_code"] = candidates[0]["function_code"]
+        lines = candidates[0]["function_code"].count("\n")
+        more = f"; {len(candidates)} candidates" if len(candidates) > 1 else ""
+        more += "; an oracle" if brute else "; no usable oracle" if inputs["oracle"] else ""
         shared["record"].event("function_code", say=f"  run_code written ({lines} lines{more})",
-                               reasoning=answers[0]["reasoning"], function_code=answers[0]["function_code"],
-                               attempts=[a.id for a in new if a])
+                               reasoning=candidates[0]["reasoning"], function_code=candidates[0]["function_code"],
+                               attempts=[a.id for a in new if a], oracle=brute and brute.id)
         return "default"
 
 
@@ -366,46 +414,48 @@ def packages_path(shared):
 
 
 class RunTests(Step, ParallelBatchNode):
-    """Runs every attempt whose results are out of date (new ones; all kept ones after a test changed),
-    scores them, rejects revisions that broke an anchor, and picks the attempt to revise next: a solving
-    one (success), else the person's fresh edit, else the search policy's choice.
+    """Runs every program (the candidates, their revisions, the oracle) on every test input it has not run
+    yet, then settles each model test's expected value from what the programs returned
+    (utils/agreement.py: trusted, oracle, majority, the model's guess as tie-breaker, else disputed; an
+    input every program raises on is dropped), judges every attempt on the tests that count, rejects a
+    revision that broke a test its parent passes, and picks what comes next: success (an attempt passes
+    every counted test), a fresh draw of candidates (none passes the trusted tests yet), the person's
+    fresh edit, or the search policy's choice to revise.
     With no tests left (the person deleted them all) the code is only checked: it must parse, import
     and load, and the run ends `untested`."""
     working = "running the tests in the sandbox"
 
     def prep(self, shared):
-        tests, settings, version = shared["test_cases"], shared["settings"], shared["tests_version"]
-        stale = [a for a in shared["attempts"] if a.status in ("new", "kept", "solved")
-                 and a.tests_version != version and a.check == "ok"]
-        shards = max(1, min(len(tests), os.cpu_count() or 1)) if len(stale) == 1 else 1
-        return [{"id": a.id, "code": a.code, "indices": list(range(k, len(tests), shards)),
-                 "tests": tests[k::shards], "limits": settings.limits, "isolation": settings.isolation,
-                 "any_order": shared.get("any_order", False), "packages": packages_path(shared)}
-                for a in stale for k in range(shards)]
+        tests, settings = shared["test_cases"], shared["settings"]
+        work = [(a, [case for case in tests if _key(case["input"]) not in a.outputs])
+                for a in shared["attempts"] if a.status in ("new", "kept", "solved", "oracle") and a.check == "ok"]
+        work = [(a, todo) for a, todo in work if todo]
+        shards = max(1, min(max((len(todo) for _, todo in work), default=1), os.cpu_count() or 1)) if len(work) == 1 else 1
+        return [{"id": a.id, "code": a.code, "inputs": [case["input"] for case in todo[k::shards]],
+                 "limits": settings.limits, "isolation": settings.isolation, "packages": packages_path(shared)}
+                for a, todo in work for k in range(shards)]
 
     def exec(self, shard):
-        raw = run_batch(shard["code"], [case["input"] for case in shard["tests"]], shard["limits"], shard["isolation"],
-                        shard["packages"])
-        return shard["id"], [(index, judge(result, case["expected"], shard["any_order"]))
-                             for index, case, result in zip(shard["indices"], shard["tests"], raw)]
+        raw = run_batch(shard["code"], shard["inputs"], shard["limits"], shard["isolation"], shard["packages"])
+        return shard["id"], [(_key(inputs), result) for inputs, result in zip(shard["inputs"], raw)]
 
-    def post(self, shared, shards, judged):
-        tests, attempts, settings, version = shared["test_cases"], shared["attempts"], shared["settings"], shared["tests_version"]
-        gathered = {}
-        for attempt_id, pairs in judged:
-            gathered.setdefault(attempt_id, []).extend(pairs)
-        for attempt_id, pairs in gathered.items():
-            attempts.get(attempt_id).score([result for _, result in sorted(pairs, key=lambda pair: pair[0])],
-                                           tests, version)
+    def post(self, shared, shards, ran):
+        attempts, settings = shared["attempts"], shared["settings"]
+        for attempt_id, pairs in ran:
+            attempts.get(attempt_id).outputs.update(pairs)
         fresh = [a for a in attempts if a.status == "new"]  # made by the step before this round
+        tests = self.settle_expected(shared)
+        for a in attempts:
+            if a.check is not None and a.status != "rejected":
+                a.score(self.verdicts(a, tests, shared["any_order"]), tests)
         for a in fresh:
-            if isinstance(a.check, dict):  # failed a check: no test ran
-                a.failed_check(tests, version)
-        for a in fresh:
-            attempts.settle(a, settings.anchors)
+            if a.source == "oracle":
+                a.status = "oracle"
+            else:
+                attempts.settle(a, settings.anchors)
         shared["iteration"] += 1
         if not tests:  # the person removed every test: loading cleanly is all that can be checked
-            loaded = [a for a in attempts if a.check == "ok"]
+            loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
             if loaded:
                 self.make_current(shared, loaded[-1])
                 shared["record"].event("test_run", say="  no tests: the code parses, imports and loads",
@@ -422,7 +472,7 @@ class RunTests(Step, ParallelBatchNode):
         else:
             current = attempts.choose(settings.search) or attempts.best()
         self.make_current(shared, current)
-        judged_now = [a for a in attempts if a.id in gathered or a in fresh]
+        judged_now = [a for a in attempts if a.results is not None]
         shared["record"].event("test_run", say=f"  iteration {shared['iteration']}/{settings.max_iterations}: "
                                f"{current.passed}/{current.total} tests pass{self.trusted_note(current, tests)}"
                                f"{self.attempts_note(fresh)}",
@@ -431,7 +481,56 @@ class RunTests(Step, ParallelBatchNode):
                                attempts=[a.summary() for a in judged_now])
         if solved:
             return "success"
-        return "exhausted" if shared["iteration"] >= settings.max_iterations else "failure"
+        if shared["iteration"] >= settings.max_iterations:
+            return "exhausted"
+        return "redraw" if self.wants_fresh_candidates(shared) else "failure"
+
+    @staticmethod
+    def settle_expected(shared):
+        """Settle every model test's expected value from the programs' outputs (utils/agreement.py); drop
+        the inputs every program raised on. Returns the current tests, each with its `evidence`."""
+        tests, attempts, settings = shared["test_cases"], shared["attempts"], shared["settings"]
+        voters = {a.id: [a.outputs.get(_key(case["input"])) for case in tests]
+                  for a in attempts if a.source == "implement" and a.check == "ok"}
+        oracles = [a for a in attempts if a.source == "oracle" and a.check == "ok"]
+        oracle = [oracles[-1].outputs.get(_key(case["input"])) for case in tests] if oracles else None
+        evidence = settle(tests, voters, oracle, shared["any_order"], settings.agreement)
+        dropped = [case["name"] for case, found in zip(tests, evidence) if found["source"] == "rejected"]
+        settled = []
+        for case, found in zip(tests, evidence):
+            if found["source"] == "rejected":
+                continue
+            changed = {"expected": found["expected"]} if found["counted"] else {}
+            settled.append({**case, **changed, "evidence": {k: v for k, v in found.items() if k != "expected"}})
+        if settled != tests:
+            shared["test_cases"] = settled
+        if settled != tests and settings.agreement:
+            shared["record"].event("evidence", say=f"  expected values: {summary([c['evidence'] for c in settled])}"
+                                   + (f"; dropped (every program raised): {', '.join(dropped)}" if dropped else ""),
+                                   test_cases=settled, dropped=dropped)
+        return settled
+
+    @staticmethod
+    def verdicts(attempt, tests, any_order):
+        """The attempt's verdict on each current test, from what it returned; a failed check fails them all."""
+        results = []
+        for case in tests:
+            raw = attempt.outputs.get(_key(case["input"]))
+            if isinstance(attempt.check, dict):
+                result = {**judge(CHECK_FAILED, case["expected"]), **attempt.check}
+            else:
+                result = judge(raw or NOT_RUN, case["expected"], any_order)
+            results.append({**result, "counted": case.get("evidence", {}).get("counted", True)})
+        return results
+
+    @staticmethod
+    def wants_fresh_candidates(shared):
+        """Draw new candidates, rather than revise, while none passes the trusted tests."""
+        attempts, settings = shared["attempts"], shared["settings"]
+        draws = len({a.round for a in attempts if a.source == "implement"})
+        passing = [a for a in attempts if a.is_candidate and a.trusted_total and a.trusted_passed == a.trusted_total]
+        has_trusted = any(is_trusted(case) for case in shared["test_cases"])
+        return settings.agreement and has_trusted and not passing and draws < settings.max_draws
 
     @staticmethod
     def make_current(shared, attempt):
@@ -499,13 +598,13 @@ class Revise(ModelStep):
         return {**self.model_inputs(shared), **branch_view(shared)}
 
     def exec(self, inputs):
-        trusted = [i for i, case in enumerate(inputs["test_cases"]) if is_trusted(case)]
+        trusted = [i for i, case in enumerate(inputs["test_cases"]) if is_protected(case)]
         request = revise_request(inputs["function_code"], failure_report(inputs), inputs["notes"],
                                  [trusted_label(inputs["test_cases"][i]) for i in trusted])
         names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
         parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=trusted)
-        return self.ask_samples(inputs, request, parse)
+        return self.ask_samples(inputs, request, parse)[0]
 
     def use_answer(self, shared, inputs, answers):
         # Tests are shared by every branch: the first sample that corrects any sets them for all.
@@ -516,12 +615,12 @@ class Revise(ModelStep):
         for index in corrected:
             case = answer["test_cases"][index]
             tests[index] = {**case, "name": case["name"] or tests[index]["name"], "origin": "model",
-                            "revised": answer["reasoning"][:300]}
+                            "guess": case["expected"], "revised": answer["reasoning"][:300]}
         for index in added:  # numbered on from the last test, without gaps (the parser checked)
             case = answer["test_cases"][index]
-            tests.append({**case, "name": case["name"] or f"test_{index + 1}", "origin": "model"})
+            tests.append({**case, "name": case["name"] or f"test_{index + 1}", "origin": "model", "guess": case["expected"]})
         if corrected or added:
-            shared["test_cases"], shared["tests_version"] = _unique_names(tests), shared["tests_version"] + 1
+            shared["test_cases"] = _unique_names(tests)
         parent, attempts = shared["current"], shared["attempts"]
         new = [attempts.add(a["function_code"], parent, "revise", shared["iteration"])
                for a in answers if a["function_code"]]
@@ -539,6 +638,10 @@ class Revise(ModelStep):
                                test_cases=shared["test_cases"], function_code=answer["function_code"])
         return "default"
 
+
+NOT_RUN = {"ok": False, "value": None, "repr": "", "error_type": "NotRun", "message": "not run", "traceback": "",
+           "timed_out": False, "ms": 0.0, "output": ""}
+CHECK_FAILED = {**NOT_RUN, "error_type": None, "message": ""}
 
 ORIGIN_MARKS = {"statement": " (statement)", "user": " (yours)"}
 
@@ -579,8 +682,9 @@ class Finish(Step):
             return f"the model failed: {state['message']}"
         if self.status == "solved":
             solved = next(a for a in state["attempts"] if a.status == "solved")
-            trusted = f" ({origin_counts(state['test_cases'])})" if solved.trusted_total else ""
-            return f"solved: all {solved.total} tests pass{trusted} after {state['iteration']} iteration(s)"
+            evidence = [case.get("evidence") or {"source": case.get("origin", "model")} for case in state["test_cases"]]
+            return (f"solved: all {solved.total} tests pass ({summary(evidence)}) after {state['iteration']} "
+                    "iteration(s)")
         lead = "stopped by the user" if self.status == "stopped" else "not solved"
         if kept is None:
             return f"{lead}: {state['message'] or 'no code was written'}"

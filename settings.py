@@ -34,7 +34,11 @@ class Settings:
     feedback: str = "classified"    # "classified": one short line per failure kind; "plain": every result
     reflect: bool = False           # ReflectOnProblem before the tests and the code
     reflect_failures: bool = False  # ReflectOnFailure before each Revise
-    samples: int = 2                # candidates per ImplementFunction / Revise step
+    samples: int = 3                # candidates per ImplementFunction / Revise step
+    oracle: bool = True             # ImplementFunction also asks for a brute-force program (utils/agreement.py)
+    agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
+    max_draws: int = 2              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
+    parallel: int | None = None     # model requests sent at once (None: one per candidate, and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
     max_calls: int | None = None    # model calls in all; checked before every request
     token_budget: int | None = None  # prompt + completion tokens in all; checked the same way
@@ -47,8 +51,10 @@ class Settings:
     isolation: str = "process"
 
     def __post_init__(self):
-        for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts"):
+        for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts", "max_draws"):
             _whole(name, getattr(self, name), 1, 1000)
+        if self.parallel is not None:
+            _whole("parallel", self.parallel, 1, 64)
         if self.max_calls is not None:
             _whole("max_calls", self.max_calls, 1, 1000)
         if self.token_budget is not None:
@@ -57,6 +63,10 @@ class Settings:
             raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
         _one_of("search", self.search, POLICIES)
         _one_of("feedback", self.feedback, FEEDBACK_KINDS)
+
+    @property
+    def requests_at_once(self):
+        return self.parallel or self.samples + int(self.oracle)
 
     def describe(self):
         """The settings as run.json records them: the model without its key, docs and tests by size."""

@@ -37,7 +37,7 @@ output (in --out):
   runs/           each run's run.json, solution.py and test_solution.py
 
 The model endpoint is chosen as by main.py: OPENAI_BASE_URL / --base-url, else the embedded model
-(started once for the whole benchmark, with one slot per worker).
+(started once for the whole benchmark, with a slot per request a worker sends at once).
 
 exit codes: 0 done (whatever the solve rate), 2 bad usage or dataset, 3 the model could not be
 started, 4 internal error, 130 interrupted (finished problems are kept)
@@ -57,7 +57,8 @@ def parse_args(argv):
     parser.add_argument("--ids", metavar="ID,ID", help="only these problem ids, e.g. HumanEval/0,HumanEval/3")
     parser.add_argument("--seed", type=int, help="shuffle the problems with this seed before --limit")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
-                        help="problems solved at the same time (default 1); the model server gets N slots")
+                        help="problems solved at the same time (default 1); the embedded server gets a slot for each request "
+                        "they send at once")
     parser.add_argument("--ray", action="store_true", help="run problems as Ray tasks (pip install -r requirements-ray.txt)")
     parser.add_argument("--ray-address", metavar="ADDR", help="Ray cluster to join (default $RAY_ADDRESS, else a local Ray)")
     parser.add_argument("--model", help="model name (default: $CODELOOP_MODEL, or the embedded model's)")
@@ -206,10 +207,11 @@ def main(argv=None):
 
 
 def run_all(args, tasks, total, results, argv):
-    """Start the model (the embedded one once, with a slot per worker) and run every task."""
+    """Start the model (the embedded one once, with a slot per request in flight) and run every task."""
     isolation = best_isolation()
     embedded = args.embedded
-    with app.model_server(args.endpoint, embedded, say, slots=args.workers, prefix="bench") as (model, _):
+    at_once = max(STRATEGIES[name][1](args.endpoint, isolation)[0].requests_at_once for name in args.strategies)
+    with app.model_server(args.endpoint, embedded, say, slots=args.workers * at_once, prefix="bench") as (model, _):
         setup = {"model": model.model, "server": "embedded llama-server" if embedded else safe_url(model.base_url) or "OpenAI",
                  **code_version(), "isolation": isolation, "workers": args.workers,
                  "runner": "ray" if args.ray else "threads",

@@ -19,12 +19,14 @@ def strategy(name, summary):
 
 @strategy("single-shot", "one ImplementFunction call, no tests, no retry: the plain model")
 def single_shot(model, isolation):
-    return Settings(model=model, isolation=isolation, answer_attempts=1, samples=1), create_single_shot_flow()
+    return (Settings(model=model, isolation=isolation, answer_attempts=1, samples=1, oracle=False, agreement=False),
+            create_single_shot_flow())
 
 
-# The design doc's spine: each row after it adds one idea on top of the row before (an ablation).
+# The design doc's spine: each row after it adds one idea on top of the row before (an ablation). These
+# rows take expected values from the model, as the product did before issue 14.
 DESIGN_DOC = dict(max_iterations=5, answer_attempts=1, revise_adds_tests=False, trust_examples=False,
-                  anchors=False, feedback="plain", samples=1, search="latest")
+                  anchors=False, feedback="plain", samples=1, search="latest", oracle=False, agreement=False)
 TRUST = {**DESIGN_DOC, "trust_examples": True, "anchors": True, "search": "best"}
 FEEDBACK = {**TRUST, "feedback": "classified"}
 REFLECT = {**FEEDBACK, "reflect": True, "reflect_failures": True}
@@ -49,5 +51,11 @@ strategy("reflect", "feedback + the problem restated before the tests and a fail
                     "each revision")(looping(REFLECT))
 strategy("uct", "feedback + 2 samples per step, the attempt to revise chosen by UCT")(looping(UCT))
 strategy("thompson", "feedback + 2 samples per step, the attempt to revise chosen by Thompson sampling")(looping(THOMPSON))
-strategy("full", "main.py's defaults: uct's settings (the measured best) plus answer retries")(looping({}))
+strategy("model-tests", "the defaults before expected values came from execution: uct's settings plus answer "
+                         "retries; the model's expected values are the truth")(looping({"samples": 2, "oracle": False,
+                                                                                         "agreement": False}))
+strategy("full", "main.py's defaults: 3 candidates and an oracle at once, expected values settled by execution "
+                 "(oracle, majority, the model's guess as tie-breaker), a fresh draw while no candidate passes "
+                 "the statement's examples, then UCT revision")(looping({}))
+strategy("no-oracle", "full without the oracle: candidates' agreement alone settles expected values")(looping({"oracle": False}))
 strategy("no-lint", "full without ruff: no linter findings in the feedback or among the tie-breaks")(looping({"lint": False}))

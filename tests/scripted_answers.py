@@ -128,3 +128,40 @@ function_code: |
   def run_code(nums):
       return sum(n for n in nums if n % 2 == 0)
 ```"""
+
+# An oracle as the model writes one: every pair, no care for speed
+BRUTE_FORCE = """```yaml
+reasoning: Try every pair of positions.
+function_code: |
+  def run_code(nums, target):
+      for i in range(len(nums)):
+          for j in range(i + 1, len(nums)):
+              if nums[i] + nums[j] == target:
+                  return [i, j]
+      return []
+```"""
+
+# Settings for a test that scripts one answer per model step, as the flow ran before expected values came
+# from execution: one candidate, no oracle, the model's expected values as the truth.
+MODEL_TESTS = {"samples": 1, "oracle": False, "agreement": False}
+MODEL_TESTS_FLAGS = ("--samples", "1", "--no-oracle", "--model-expected")
+
+
+def route_defaults(stub, tests=TESTS, candidates=(GOOD_CODE,), oracle=BRUTE_FORCE, samples=3):
+    """Answers for a run with the shipped defaults: the tests, `samples` candidates (the last one given
+    repeats) and the oracle, routed by kind because they are asked at the same time."""
+    stub.route("tests", tests)
+    stub.route("code", *[candidates[min(k, len(candidates) - 1)] for k in range(samples)])
+    if oracle is not None:
+        stub.route("oracle", oracle)
+
+SUM_OF_EVENS_ORACLE = """```yaml
+reasoning: Look at every number.
+function_code: |
+  def run_code(nums):
+      total = 0
+      for n in nums:
+          if n % 2 == 0:
+              total = total + n
+      return total
+```"""

@@ -10,7 +10,11 @@ Each request to /v1/chat/completions takes the next step of the script:
   {"body": bytes}                          HTTP 200 with this body as it is (not JSON, a wrong shape, ...)
 A request with "stream": true gets the answer as server-sent events, a few characters a chunk, then a
 chunk with usage and [DONE], as OpenAI and llama-server send it; otherwise one JSON completion.
-When the script runs out the server answers HTTP 500, so a test that asks too often fails loudly.
+`route(kind, *steps)` gives steps to one kind of request only (tests, code, oracle, revise, reflect,
+failure_reflection, question: told apart by the request's first user message), so that requests sent
+at the same time (the candidates and the oracle) get their answers whatever order they arrive in; a
+request whose kind has no routed step left takes the next step of the script.
+When both run out the server answers HTTP 500, so a test that asks too often fails loudly.
 Run alone to serve a fixed answer:  python tests/stub_openai_server.py "some answer"
 """
 import json
@@ -20,10 +24,28 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+class QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a client that hung up (a timeout test, an abandoned call) is not the test's business
+
+
+KINDS = [("tests", ("test cases for run_code", "more test cases")), ("code", ("Implement run_code",)),
+         ("oracle", ("Write the simplest program",)), ("revise", ("whether the test's expected value is wrong",)),
+         ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
+         ("question", ("does the problem leave something open",))]
+
+
+def request_kind(body):
+    """Which step asked: from the first user message (a retry repeats it, so a retry is of the same kind)."""
+    first = next((m["content"] for m in body.get("messages", []) if m["role"] == "user"), "")
+    return next((kind for kind, phrases in KINDS if any(phrase in first for phrase in phrases)), None)
+
+
 class StubOpenAIServer:
     def __init__(self, script=()):
         self.script, self.requests, self.lock = list(script), [], threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.routes = {}
+        self.httpd = QuietServer(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -40,9 +62,16 @@ class StubOpenAIServer:
         with self.lock:
             self.script.extend(steps)
 
+    def route(self, kind, *steps):
+        with self.lock:
+            self.routes.setdefault(kind, []).extend(steps)
+
     def next_step(self, body):
         with self.lock:
             self.requests.append(body)
+            routed = self.routes.get(request_kind(body))
+            if routed:
+                return routed.pop(0)
             return self.script.pop(0) if self.script else {"status": 500, "body": "stub script exhausted"}
 
     def _handler(self):

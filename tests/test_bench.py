@@ -66,7 +66,7 @@ def test_help_lists_the_strategies_and_datasets():
 
 
 def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path):
-    stub.add(a.TESTS, a.GOOD_CODE, a.GOOD_CODE)  # full asks for two samples of the code
+    a.route_defaults(stub)  # full: the tests, three candidates and an oracle
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--model", "stub-model", "--out", str(out),
                    stub=stub)
@@ -74,7 +74,7 @@ def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path
     [line] = lines(out)
     assert line["hidden_pass"] is True and line["self_pass"] is True and line["status"] == "solved"
     assert line["hidden_cases_passed"] == line["hidden_cases_total"] == 2
-    assert line["model_calls"] == 3 and line["iterations"] == 1 and line["completion_tokens"] > 0
+    assert line["model_calls"] == 5 and line["iterations"] == 1 and line["completion_tokens"] > 0
     assert line["wall_s"] >= line["model_s"] >= 0 and line["outside_s"] >= 0
     assert "def run_code(nums, target)" in line["code"]
     assert line["strategy"] == "full" and line["model"] == "stub-model" and line["server"] == stub.base_url
@@ -85,7 +85,8 @@ def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path
 
 
 def test_a_self_reported_pass_that_fails_the_hidden_tests_is_a_false_success(stub, tmp_path):
-    stub.add(TESTS_ALL_0_1, ALWAYS_0_1, ALWAYS_0_1)
+    # every program wrong the same way: agreement cannot see it, only hidden tests can
+    a.route_defaults(stub, tests=TESTS_ALL_0_1, candidates=[ALWAYS_0_1], oracle=ALWAYS_0_1.replace("first", "always first"))
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--out", str(out), stub=stub)
     assert result.returncode == 0, result.stderr
@@ -112,7 +113,9 @@ def test_single_shot_asks_once_and_claims_nothing(stub, tmp_path):
 
 
 def test_design_doc_gives_up_after_one_unusable_answer_where_full_asks_again(stub, tmp_path):
-    stub.add("I think the tests should be simple.", "still no yaml", a.TESTS, a.GOOD_CODE, a.GOOD_CODE)
+    stub.route("tests", "I think the tests should be simple.", "still no yaml", a.TESTS)
+    stub.route("code", *[a.GOOD_CODE] * 3)
+    stub.route("oracle", a.BRUTE_FORCE)
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--strategies", "design-doc,full",
                    "--out", str(out), stub=stub)
@@ -121,7 +124,7 @@ def test_design_doc_gives_up_after_one_unusable_answer_where_full_asks_again(stu
     assert design_doc["strategy"] == "design-doc" and design_doc["status"] == "model_failed"
     assert design_doc["model_calls"] == 1 and design_doc["hidden_pass"] is False
     assert design_doc["settings"]["answer_attempts"] == 1 and design_doc["settings"]["revise_adds_tests"] is False
-    assert full["status"] == "solved" and full["model_calls"] == 4 and full["hidden_pass"] is True
+    assert full["status"] == "solved" and full["model_calls"] == 6 and full["hidden_pass"] is True
 
 
 def test_a_rerun_with_the_same_out_skips_finished_problems(stub, tmp_path):

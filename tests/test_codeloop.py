@@ -24,21 +24,21 @@ def endpoint(stub, monkeypatch):
 def test_readme_example_runs_as_written(stub, tmp_path):
     block = ROOT.joinpath("README.md").read_text().split("<!-- tests/test_codeloop.py runs this example", 1)[1]
     example = re.search(r"```python\n(.*?)```", block, re.S).group(1)
-    stub.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE, a.SUM_OF_EVENS_CODE)  # two samples by default
+    a.route_defaults(stub, tests=a.SUM_OF_EVENS_TESTS, candidates=[a.SUM_OF_EVENS_CODE], oracle=a.SUM_OF_EVENS_ORACLE)
     done = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=tmp_path,
                           env={**cli_env(stub), "PYTHONPATH": str(ROOT)}, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "solved 4/4 tests pass"
     assert "return sum(n for n in nums if n % 2 == 0)" in done.stdout
-    assert lines[-1].startswith("3 model calls; files in runs/sum_of_evens")
+    assert lines[-1].startswith("5 model calls; files in runs/sum_of_evens")  # the tests, 3 candidates, the oracle
     assert (tmp_path / "runs" / "sum_of_evens" / "solution.py").exists()
     assert done.stderr == "", "quiet unless progress=True"
 
 
 def test_result_is_typed_and_the_users_tests_are_trusted(endpoint, tmp_path):
     endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
-    result = solve(a.SUM_OF_EVENS, tests=[{"input": {"nums": [2, 4]}, "expected": 6}], samples=1, out=tmp_path)
+    result = solve(a.SUM_OF_EVENS, tests=[{"input": {"nums": [2, 4]}, "expected": 6}], out=tmp_path, **a.MODEL_TESTS)
     assert isinstance(result, Result) and result.solved and result.exit_code == 0
     assert [(t["name"], t["origin"]) for t in result.tests] == [("user_1", "user"), ("empty", "model"),
                                                                   ("negatives", "model")]
@@ -48,7 +48,7 @@ def test_result_is_typed_and_the_users_tests_are_trusted(endpoint, tmp_path):
 
 def test_options_are_the_cli_flags_and_mean_the_same(endpoint, tmp_path):
     endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
-    result = solve(a.SUM_OF_EVENS, samples=1, max_calls=1, reflect=False, lint=False, out=tmp_path)
+    result = solve(a.SUM_OF_EVENS, max_calls=1, reflect=False, lint=False, out=tmp_path, **a.MODEL_TESTS)
     assert result.status == "unsolved" and result.exit_code == 1 and result.usage["model_calls"] == 1
     assert "--max-calls" in main.build_parser().format_help() and "max_calls" in options()
     assert {"interactive", "tests", "allow_install", "lint", "samples", "search", "docs"} <= set(options())
@@ -70,15 +70,15 @@ def test_bad_options_raise_the_clis_one_line_error(endpoint, tmp_path):
 def test_tests_from_a_file(endpoint, tmp_path):
     (tmp_path / "mine.yaml").write_text("- {name: pair, input: {nums: [2, 2]}, expected: 4}\n")
     endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
-    result = solve(a.SUM_OF_EVENS, tests=tmp_path / "mine.yaml", samples=1, out=tmp_path / "out")
-    assert result.solved and result.tests[0] == {"name": "pair", "input": {"nums": [2, 2]}, "expected": 4,
-                                                 "origin": "user"}
+    result = solve(a.SUM_OF_EVENS, tests=tmp_path / "mine.yaml", out=tmp_path / "out", **a.MODEL_TESTS)
+    assert result.solved and {k: result.tests[0][k] for k in ("name", "input", "expected", "origin")} == {
+        "name": "pair", "input": {"nums": [2, 2]}, "expected": 4, "origin": "user"}
 
 
 def test_agent_tool_answers_a_call_with_the_code(endpoint, tmp_path):
     assert TOOL["function"]["parameters"]["required"] == ["problem"]
     endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
-    answer = call_tool({"problem": a.SUM_OF_EVENS, "max_iterations": 2}, samples=1, out=str(tmp_path))
+    answer = call_tool({"problem": a.SUM_OF_EVENS, "max_iterations": 2}, out=str(tmp_path), **a.MODEL_TESTS)
     assert answer["status"] == "solved" and answer["tests_passed"] == answer["tests_total"] == 2
     assert "def run_code(nums)" in answer["code"]
 
@@ -94,7 +94,7 @@ def test_agent_tool_turns_bad_calls_into_messages(endpoint):
 def test_langchain_tool_when_langchain_is_installed(endpoint, tmp_path):
     pytest.importorskip("langchain_core")
     endpoint.add(a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE)
-    tool = langchain_tool(samples=1, out=str(tmp_path))
+    tool = langchain_tool(out=str(tmp_path), **a.MODEL_TESTS)
     assert tool.name == "codeloop_solve" and set(tool.args) == {"problem", "tests", "max_iterations"}
     assert tool.invoke({"problem": a.SUM_OF_EVENS})["status"] == "solved"
 

@@ -7,7 +7,8 @@ import pytest
 from flow import create_flow
 from tests import scripted_answers as a
 
-# Most scripts below hold one answer per model step: those tests ask for one sample (samples=1).
+# Most scripts below hold one answer per model step, for the flow as it was before expected values came from
+# execution: those tests say so (a.MODEL_TESTS: one candidate, no oracle, the model's expected values).
 
 
 def run_flow(shared):
@@ -18,37 +19,41 @@ def run_flow(shared):
     return shared
 
 
-# The shipped defaults ask for two samples of each code-writing step, so these scripts answer each twice.
-@pytest.mark.parametrize("script, iterations", [
-    pytest.param([a.TESTS, a.GOOD_CODE, a.GOOD_CODE], 1, id="pass_first_time"),
-    pytest.param([a.TESTS, a.BUGGY_CODE, a.BUGGY_CODE, a.REVISE_CODE, a.REVISE_CODE], 2, id="code_fixed"),
-    pytest.param([a.TESTS_WITH_A_WRONG_ONE, a.GOOD_CODE, a.GOOD_CODE, a.REVISE_TEST, a.REVISE_TEST], 2,
-                 id="wrong_test_fixed"),
-    pytest.param([a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.BUGGY_CODE, a.REVISE_BOTH, a.REVISE_BOTH], 2,
-                 id="both_fixed"),
-    pytest.param([a.GARBAGE, a.TESTS, {"text": "test_cases:\n  - name: cut", "finish_reason": "length"},
-                  a.GOOD_CODE, a.GOOD_CODE], 1, id="garbage_then_recovery"),
-    pytest.param([{"status": 503}, a.TESTS, {"status": 500}, a.GOOD_CODE, a.GOOD_CODE], 1, id="transient_http_errors"),
+# The shipped defaults: three candidates and an oracle, asked at the same time (so answered by kind), the
+# model's expected values settled by execution.
+CUT = {"text": "test_cases:\n  - name: cut", "finish_reason": "length"}
+
+
+@pytest.mark.parametrize("tests, candidates, revise, iterations", [
+    pytest.param([a.TESTS], [a.GOOD_CODE] * 3, [], 1, id="pass_first_time"),
+    pytest.param([a.TESTS], [a.BUGGY_CODE] * 3, [a.REVISE_CODE] * 3, 2, id="code_fixed"),
+    pytest.param([a.TESTS_WITH_A_WRONG_ONE], [a.GOOD_CODE] * 3, [], 1, id="wrong_test_settled_by_execution"),
+    pytest.param([a.TESTS_WITH_A_WRONG_ONE], [a.BUGGY_CODE] * 3, [a.REVISE_BOTH] * 3, 2, id="both_fixed"),
+    pytest.param([a.GARBAGE, a.TESTS], [CUT] + [a.GOOD_CODE] * 3, [], 1, id="garbage_then_recovery"),
+    pytest.param([{"status": 503}, a.TESTS], [{"status": 500}] + [a.GOOD_CODE] * 3, [], 1, id="transient_http_errors"),
 ])
-def test_solved_branches(make_shared, stub, script, iterations):
-    stub.add(*script)
+def test_solved_branches(make_shared, stub, tests, candidates, revise, iterations):
+    stub.route("tests", *tests)
+    stub.route("code", *candidates)
+    stub.route("oracle", a.BRUTE_FORCE)
+    stub.route("revise", *revise)
     shared = run_flow(make_shared())
     assert shared["status"] == "solved", shared["message"]
     assert shared["iteration"] == iterations
     assert all(r["passed"] for r in shared["test_results"]) and len(shared["test_results"]) == 3
-    assert len(stub.requests) == len(script), "every scripted answer was used, no more"
+    assert len(stub.requests) == len(tests) + len(candidates) + 1 + len(revise), "every scripted answer was used, no more"
 
 
 def test_the_fixed_test_and_code_are_the_final_ones(make_shared, stub):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
-    shared = run_flow(make_shared(samples=1))
+    shared = run_flow(make_shared(**a.MODEL_TESTS))
     assert shared["test_cases"][2]["expected"] == [0, 1] and shared["test_cases"][2]["name"] == "duplicates"
     assert "seen = {}" in shared["function_code"]
 
 
 def test_budget_exhausted_keeps_the_best_version_not_the_last(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_USELESS, a.REVISE_USELESS)
-    shared = run_flow(make_shared(max_iterations=3, anchors=False, search="latest", samples=1))
+    shared = run_flow(make_shared(max_iterations=3, anchors=False, search="latest", **a.MODEL_TESTS))
     assert shared["status"] == "unsolved" and shared["iteration"] == 3 and len(stub.requests) == 4
     assert "range(len(nums))" in shared["function_code"], "the buggy code passes 1 test, the useless one none"
     assert shared["message"] == ("not solved after 3 iteration(s): the best version (attempt 1) passes 1 of 3 "
@@ -57,27 +62,27 @@ def test_budget_exhausted_keeps_the_best_version_not_the_last(make_shared, stub)
 
 def test_garbage_forever_fails_the_run(make_shared, stub):
     stub.add(*[a.GARBAGE] * 3)
-    shared = run_flow(make_shared(samples=1))
+    shared = run_flow(make_shared(**a.MODEL_TESTS))
     assert shared["status"] == "model_failed" and "no usable answer in 3 attempts" in shared["message"]
     assert shared["test_cases"] == [] and len(stub.requests) == 3
 
 
 def test_http_errors_that_outlast_the_retries_fail_the_run(make_shared, stub):
     stub.add(a.TESTS, *[{"status": 500, "body": "model crashed"}] * 3)
-    shared = run_flow(make_shared(samples=1))
+    shared = run_flow(make_shared(**a.MODEL_TESTS))
     assert shared["status"] == "model_failed" and "HTTP 500: model crashed" in shared["message"]
     assert len(shared["test_cases"]) == 3, "what was done before the failure is kept"
 
 
 def test_revise_failing_mid_loop_keeps_tests_and_code(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, *[a.GARBAGE] * 3)
-    shared = run_flow(make_shared(samples=1))
+    shared = run_flow(make_shared(**a.MODEL_TESTS))
     assert shared["status"] == "model_failed" and shared["function_code"] and shared["iteration"] == 1
 
 
 def test_every_call_starts_with_the_same_system_prompt(make_shared, stub):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
-    run_flow(make_shared(samples=1))
+    run_flow(make_shared(**a.MODEL_TESTS))
     systems = {json.dumps(r["messages"][0]) for r in stub.requests}
     assert len(systems) == 1 and "Return the indices of two numbers" in systems.pop()
     assert all(r["temperature"] == 0 and r["max_tokens"] for r in stub.requests)
@@ -85,7 +90,7 @@ def test_every_call_starts_with_the_same_system_prompt(make_shared, stub):
 
 def test_the_record_holds_every_version_result_and_call(make_shared, stub, tmp_path):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
-    run_flow(make_shared(samples=1))
+    run_flow(make_shared(**a.MODEL_TESTS))
     record = json.loads((tmp_path / "run.json").read_text())
     kinds = [e["kind"] for e in record["events"] if e["kind"] != "node_started"]
     assert kinds == ["test_cases", "function_code", "test_run", "revision", "test_run"]
@@ -98,8 +103,8 @@ def test_the_record_holds_every_version_result_and_call(make_shared, stub, tmp_p
 
 def test_statement_examples_become_trusted_tests_ahead_of_the_models(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
-    assert shared["status"] == "solved" and "(1 from the statement)" in shared["message"]
+    shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
+    assert shared["status"] == "solved" and "(1 statement example + 2 by the model's expected values alone)" in shared["message"]
     assert [(c["name"], c["origin"]) for c in shared["test_cases"]] == [
         ("example_1", "statement"), ("pair_at_the_end", "model"), ("duplicates", "model")]
     assert "The problem's own examples are already tests" in stub.requests[0]["messages"][-1]["content"]
@@ -107,7 +112,7 @@ def test_statement_examples_become_trusted_tests_ahead_of_the_models(make_shared
 
 def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_success(make_shared, stub):
     stub.add(a.TESTS, a.BACKWARDS_CODE, *[a.REVISE_EVERY_TEST_TO_MATCH] * 2)
-    shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3, samples=1))
+    shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3, **a.MODEL_TESTS))
     assert shared["status"] == "unsolved", shared["message"]
     assert shared["test_cases"][0]["expected"] == [0, 1], "the statement's example was not rewritten"
     assert "failing: example_1 (statement)" in shared["message"]
@@ -118,7 +123,7 @@ def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_succ
 
 def test_a_code_fix_that_breaks_a_passing_test_is_rejected_and_its_parent_revised_again(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
+    shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
     assert shared["status"] == "solved" and shared["iteration"] == 3
     first, breaker, fixed = shared["attempts"]
     assert breaker.status == "rejected" and breaker.broke == ["test 1"] and breaker.parent == first.id
@@ -130,14 +135,17 @@ def test_a_code_fix_that_breaks_a_passing_test_is_rejected_and_its_parent_revise
 
 def test_without_anchors_the_breaking_fix_is_kept_and_revised(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, anchors=False, search="latest", samples=1))
+    shared = run_flow(make_shared(a.TWO_SUM, anchors=False, search="latest", **a.MODEL_TESTS))
     assert shared["status"] == "solved" and [t.status for t in shared["attempts"]] == ["kept", "kept", "solved"]
     assert "return [1, 2]" in stub.requests[3]["messages"][-1]["content"]
 
 
+TWO_IN_ORDER = {**a.MODEL_TESTS, "samples": 2, "parallel": 1}  # two candidates, asked one after the other
+
+
 def test_samples_are_several_candidates_scored_by_the_tests(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.GOOD_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM))
+    shared = run_flow(make_shared(a.TWO_SUM, **TWO_IN_ORDER))
     assert shared["status"] == "solved" and shared["iteration"] == 1
     assert [(t.id, t.parent, t.status) for t in shared["attempts"]] == [(1, None, "kept"), (2, None, "solved")]
     assert [r["temperature"] for r in stub.requests] == [0, 0, 0.8]
@@ -147,7 +155,7 @@ def test_samples_are_several_candidates_scored_by_the_tests(make_shared, stub):
 def test_reflection_before_tests_and_before_each_revision(make_shared, stub):
     stub.add(a.REFLECTION, a.TESTS, a.BUGGY_CODE, a.FAILURE_ANALYSIS, a.REVISE_CODE)
     settings = {"reflect": True, "reflect_failures": True}
-    shared = make_shared(a.TWO_SUM, **settings, samples=1)
+    shared = make_shared(a.TWO_SUM, **settings, **a.MODEL_TESTS)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         create_flow(shared["settings"]).run(shared)
@@ -159,7 +167,7 @@ def test_reflection_before_tests_and_before_each_revision(make_shared, stub):
 
 def test_the_import_check_fails_before_any_test_with_its_own_feedback(make_shared, stub):
     stub.add(a.TESTS, a.NUMPY_CODE, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
+    shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
     assert shared["status"] == "solved" and shared["attempts"][0].check["check"] == "import"
     prompt = stub.requests[2]["messages"][-1]["content"]
     assert "The import check failed: ModuleNotFoundError: No module named 'numpy'" in prompt
@@ -168,14 +176,14 @@ def test_the_import_check_fails_before_any_test_with_its_own_feedback(make_share
 
 def test_the_execution_check_catches_code_that_fails_while_loading(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE.replace("  def run_code", "  print(run_code([1], 2))\n  def run_code"), a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, samples=1))
+    shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
     assert shared["status"] == "solved" and shared["attempts"][0].check["check"] == "execution"
     assert "fails while loading, before any test runs: NameError" in stub.requests[2]["messages"][-1]["content"]
 
 
 def test_the_call_budget_ends_the_run_with_the_best_version(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, max_calls=2, samples=1))
+    shared = run_flow(make_shared(a.TWO_SUM, max_calls=2, **a.MODEL_TESTS))
     assert shared["status"] == "unsolved" and len(stub.requests) == 2
     assert "range(len(nums))" in shared["function_code"] and "passes 1 of 3 tests" in shared["message"]
 
@@ -183,7 +191,7 @@ def test_the_call_budget_ends_the_run_with_the_best_version(make_shared, stub):
 def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
     runaway = {"text": "goal: x\nedge_cases:\n  - a\n  - a", "finish_reason": "length"}
     stub.add(runaway, runaway, runaway, a.TESTS, a.BUGGY_CODE, " ", " ", " ", a.REVISE_CODE)
-    shared = make_shared(a.TWO_SUM, reflect=True, reflect_failures=True, samples=1)
+    shared = make_shared(a.TWO_SUM, reflect=True, reflect_failures=True, **a.MODEL_TESTS)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved" and shared["reflection"] == ""
     kinds = [e["kind"] for e in shared["record"].data["events"]]
@@ -196,7 +204,7 @@ GOOD_BUT_LINTY = a.GOOD_CODE.replace("function_code: |\n", "function_code: |\n  
 
 def test_among_passing_candidates_the_one_with_fewer_linter_findings_is_handed_over(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)  # on a tie the newer would win; ruff's findings decide first
-    shared = run_flow(make_shared())
+    shared = run_flow(make_shared(**TWO_IN_ORDER))
     assert shared["status"] == "solved" and "import os" not in shared["function_code"]
     linty = shared["attempts"][1]
     assert linty.passed == 3 and [f["code"] for f in linty.lint] == ["F401"]
@@ -205,7 +213,7 @@ def test_among_passing_candidates_the_one_with_fewer_linter_findings_is_handed_o
 
 def test_without_lint_the_newer_passing_candidate_wins_the_tie(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)
-    shared = run_flow(make_shared(lint=False))
+    shared = run_flow(make_shared(lint=False, **TWO_IN_ORDER))
     assert "import os" in shared["function_code"] and shared["attempts"][1].lint is None
 
 
@@ -213,7 +221,7 @@ def test_linter_findings_reach_the_revision_prompt(make_shared, stub):
     misspelt = a.BUGGY_CODE.replace("                  return [i, j]",
                                     "                  return [i, j]\n      return [totl]")
     stub.add(a.TESTS, misspelt, a.REVISE_CODE)
-    shared = run_flow(make_shared(samples=1))
+    shared = run_flow(make_shared(**a.MODEL_TESTS))
     assert shared["status"] == "solved"
     revise_prompt = stub.requests[2]["messages"][1]["content"]
     assert "The linter (ruff) also found:\nline 6: F821 Undefined name `totl`" in revise_prompt
@@ -244,7 +252,7 @@ def test_with_allow_install_an_imported_package_is_installed_for_the_sandbox(mak
                                                                               monkeypatch):
     monkeypatch.setenv("CODELOOP_PACKAGES", cache)
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE)
-    shared = make_shared("Return twice x.", allow_install=True, samples=1)
+    shared = make_shared("Return twice x.", allow_install=True, **a.MODEL_TESTS)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved", shared["message"]
     assert shared["packages"]["installed"] == ["codeloop_demo_pkg"] and shared["packages"]["path"].startswith(cache)
@@ -254,7 +262,7 @@ def test_with_allow_install_an_imported_package_is_installed_for_the_sandbox(mak
 
 def test_without_allow_install_the_model_is_told_to_use_the_standard_library(make_shared, stub):
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE, DOUBLE_PLAIN)
-    shared = make_shared("Return twice x.", samples=1)
+    shared = make_shared("Return twice x.", **a.MODEL_TESTS)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved" and shared["packages"] is None
     assert "Use only the Python standard library." in stub.requests[0]["messages"][0]["content"]
@@ -266,8 +274,94 @@ def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make
                                                                              monkeypatch):
     monkeypatch.setenv("CODELOOP_PACKAGES", cache)
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE.replace("codeloop_demo_pkg", "codeloop_no_such_pkg"), DOUBLE_PLAIN)
-    shared = make_shared("Return twice x.", allow_install=True, samples=1)
+    shared = make_shared("Return twice x.", allow_install=True, **a.MODEL_TESTS)
     create_flow(shared["settings"]).run(shared)
     assert shared["status"] == "solved"
     assert shared["packages"]["failed"] == {"codeloop_no_such_pkg": "no wheel found"}
     assert "codeloop_no_such_pkg: no wheel found (not installed)" in shared["packages"]["report"]
+
+
+# Expected values from execution (utils/agreement.py), with the shipped defaults.
+
+def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_without_a_revision(make_shared, stub):
+    a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and shared["iteration"] == 1 and len(stub.requests) == 5
+    duplicates = shared["test_cases"][2]
+    assert duplicates["expected"] == [0, 1] and duplicates["guess"] == [1, 1], "execution overruled the model's guess"
+    assert duplicates["evidence"] == {"source": "oracle", "agree": 2, "voters": 2, "counted": True}
+    assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 confirmed by the oracle and a "
+                                 "candidate) after 1 iteration(s)")
+
+
+def test_when_no_candidate_passes_the_statement_examples_fresh_ones_are_drawn(make_shared, stub):
+    backwards = a.BACKWARDS_CODE
+    a.route_defaults(stub, candidates=[backwards])  # [1, 0] where the example says [0, 1]
+    stub.route("code", *[a.GOOD_CODE] * 3)  # the second draw
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and shared["iteration"] == 2
+    kinds = [r["messages"][1]["content"].split("\n")[0] for r in stub.requests]
+    assert sum(kind.startswith("Implement run_code") for kind in kinds) == 6 and not any("fails some" in k for k in kinds)
+    assert sum(kind.startswith("Write the simplest") for kind in kinds) == 1, "the oracle passed the example: kept"
+
+
+def test_an_oracle_that_fails_a_statement_example_settles_nothing(make_shared, stub):
+    a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE, oracle=a.BACKWARDS_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved"
+    assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "guess", "disputed"]
+    assert "1 disputed input left out" in shared["message"]
+
+
+# Right except on two numbers / on three numbers: each agrees with the oracle where the other does not.
+WRONG_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [1, 0]\n      seen = {}")
+WRONG_ON_TRIPLES = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 3: return [2, 1]\n      seen = {}")
+MAKE_TESTS_FIT = """```yaml
+reasoning: Tests 2 and 3 expect the wrong order.
+test_cases:
+  2: {name: pair_at_the_end, input: {nums: [3, 2, 4], target: 6}, expected: [2, 1]}
+  3: {name: duplicates, input: {nums: [3, 3], target: 6}, expected: [1, 0]}
+function_code: |
+""" + a.GOOD_FUNCTION + "```"
+
+
+def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shared, stub):
+    a.route_defaults(stub, candidates=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES])
+    stub.route("revise", *[MAKE_TESTS_FIT] * 3)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and shared["iteration"] == 2
+    assert [case["expected"] for case in shared["test_cases"][1:]] == [[1, 2], [0, 1]], "the oracle's values stand"
+    prompt = next(r for r in stub.requests if "fails some tests" in r["messages"][1]["content"])["messages"][1]["content"]
+    assert "(the oracle and 1 of 2 candidates returned it)" in prompt, "the counterexample says who agreed"
+    assert "Tests marked (agreed by running programs) or (from the problem statement) are right" in prompt
+    revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
+    assert any("Test 2 is trusted" in text for text in revision["ignored"])
+
+
+def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_shared, stub):
+    statement = a.TWO_SUM + "\n\nConstraints:\n- 2 <= nums.length <= 10^4\n- -10^9 <= nums[i] <= 10^9\n"
+    too_short = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3], target: 6}")
+    a.route_defaults(stub, tests=too_short)
+    shared = run_flow(make_shared(statement))
+    assert [case["name"] for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
+    event = next(e for e in shared["record"].data["events"] if e["kind"] == "test_cases")
+    assert event["outside_constraints"] == ["duplicates: 2 <= nums.length does not hold (2 <= 1)"]
+
+
+def test_an_input_every_program_raises_on_is_dropped(make_shared, stub):
+    strict = a.GOOD_CODE.replace("seen = {}", "if len(nums) > 4: raise ValueError('too long')\n      seen = {}")
+    brute = a.BRUTE_FORCE.replace("for i in range", "if len(nums) > 4: raise ValueError('too long')\n      for i in range")
+    long_input = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3, 3, 1, 2, 0], target: 6}")
+    a.route_defaults(stub, tests=long_input, candidates=[strict], oracle=brute)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and [c["name"] for c in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
+    event = next(e for e in shared["record"].data["events"] if e["kind"] == "evidence")
+    assert event["dropped"] == ["duplicates"]
+
+
+def test_one_candidate_failing_while_the_others_succeed_is_dropped_not_fatal(make_shared, stub):
+    stub.route("tests", a.TESTS)
+    stub.route("code", {"status": 500}, {"status": 500}, {"status": 500}, a.GOOD_CODE, a.GOOD_CODE)
+    stub.route("oracle", a.BRUTE_FORCE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved" and len([t for t in shared["attempts"] if t.source == "implement"]) == 1

@@ -34,7 +34,8 @@ def in_mount_namespace(setup, command, env):
 
 
 def test_an_alias_bomb_as_a_models_answer_is_unusable_and_asked_again(stub, tmp_path):
-    stub.add(alias_bomb(), a.TESTS, a.GOOD_CODE)
+    stub.route("tests", alias_bomb())
+    a.route_defaults(stub)
     started = time.monotonic()
     result = codeloop(a.TWO_SUM, "--out", str(tmp_path), stub=stub)
     assert result.returncode == 0 and time.monotonic() - started < 30, result.stderr

@@ -21,8 +21,8 @@ QUESTION = "```yaml\nquestion: If two pairs add up to target, which one should b
 
 
 def interactive_run(make_shared, typed, **settings):
-    """The scripts hold one answer per model step, so one sample per step unless a test says otherwise."""
-    shared = make_shared(interactive=True, **{"samples": 1, **settings})
+    """The scripts hold one answer per model step (a.MODEL_TESTS) unless a test says otherwise."""
+    shared = make_shared(interactive=True, **{**a.MODEL_TESTS, **settings})
     screen = io.StringIO()
     shared["terminal"] = Terminal(stdin=io.StringIO(typed), stdout=screen)
     create_flow(shared["settings"]).run(shared)
@@ -163,10 +163,12 @@ def test_interactive_without_a_terminal_is_refused_in_one_line(stub, tmp_path):
 
 
 def test_main_in_a_pseudo_terminal(stub, tmp_path):
-    """The person types at a real terminal: accept the tests, then finish after the failed round."""
-    stub.add(NO_QUESTION, a.TESTS, a.BUGGY_CODE)
+    """The person types at a real terminal: accept the tests, then finish after the failed round (the shipped
+    defaults: three candidates and an oracle)."""
+    stub.route("question", NO_QUESTION)
+    a.route_defaults(stub, candidates=[a.BUGGY_CODE])
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, MAIN, "--interactive", "--samples", "1", a.TWO_SUM, "--out", str(tmp_path)],
+    proc = subprocess.Popen([sys.executable, MAIN, "--interactive", a.TWO_SUM, "--out", str(tmp_path)],
                             stdin=follower, stdout=follower, stderr=follower, cwd=ROOT, env=cli_env(stub), close_fds=True)
     os.close(follower)
     screen = b""

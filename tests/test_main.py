@@ -25,8 +25,6 @@ def cli_env(stub=None, **extra):
 
 
 def codeloop(*args, stub=None, stdin=None, cwd=ROOT, env=None):
-    if "--samples" not in args:  # the scripts hold one answer per model step
-        args = (*args, "--samples", "1")
     return subprocess.run([sys.executable, MAIN, *args], input=stdin, capture_output=True, text=True,
                           cwd=cwd, env=env or cli_env(stub), timeout=120)
 
@@ -34,7 +32,7 @@ def codeloop(*args, stub=None, stdin=None, cwd=ROOT, env=None):
 def test_solved_run_writes_three_files_and_exits_0(stub, tmp_path):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
     out = tmp_path / "two_sum"
-    result = codeloop("--problem-file", str(ROOT / "examples" / "two_sum.md"), "--out", str(out), stub=stub)
+    result = codeloop("--problem-file", str(ROOT / "examples" / "two_sum.md"), "--out", str(out), *a.MODEL_TESTS_FLAGS, stub=stub)
     assert result.returncode == 0, result.stderr
     assert "iteration 1/5: 1/3 tests pass" in result.stderr and "iteration 2/5: 3/3 tests pass" in result.stderr
     assert "solved: all 3 tests pass" in result.stderr
@@ -51,7 +49,7 @@ def test_solved_run_writes_three_files_and_exits_0(stub, tmp_path):
 
 def test_unsolved_run_exits_1_and_still_writes_its_files(stub, tmp_path):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_USELESS)
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--max-iterations", "2", stub=stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--max-iterations", "2", *a.MODEL_TESTS_FLAGS, stub=stub)
     assert result.returncode == 1, result.stderr
     assert "not solved" in result.stderr
     assert (tmp_path / "solution.py").exists() and json.loads((tmp_path / "run.json").read_text())["status"] == "unsolved"
@@ -75,7 +73,7 @@ def test_unreachable_endpoint_exits_3(tmp_path):
 
 def test_problem_from_stdin_and_json_output(stub, tmp_path):
     stub.add(a.TESTS, a.GOOD_CODE)
-    result = codeloop("-", "--json", "--out", str(tmp_path), stub=stub, stdin=a.TWO_SUM)
+    result = codeloop("-", "--json", "--out", str(tmp_path), *a.MODEL_TESTS_FLAGS, stub=stub, stdin=a.TWO_SUM)
     assert result.returncode == 0 and result.stderr == ""
     final = json.loads(result.stdout)
     assert final["status"] == "solved" and final["exit_code"] == 0 and final["tests_passed"] == 3
@@ -85,7 +83,7 @@ def test_problem_from_stdin_and_json_output(stub, tmp_path):
 
 def test_default_output_folder_is_under_runs(stub, tmp_path):
     stub.add(a.TESTS, a.GOOD_CODE)
-    result = codeloop("Two sum: return indices of two numbers adding to target.", stub=stub, cwd=tmp_path)
+    result = codeloop("Two sum: return indices of two numbers adding to target.", *a.MODEL_TESTS_FLAGS, stub=stub, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     (folder,) = (tmp_path / "runs").iterdir()
     assert folder.name.endswith("-two-sum-return-indices-of") and (folder / "solution.py").exists()
@@ -147,14 +145,16 @@ def test_help_documents_interactive_and_tests():
 
 def test_users_tests_from_a_file_are_trusted(stub, tmp_path):
     (tmp_path / "mine.json").write_text('[{"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2]}]')
-    stub.add(a.TESTS, a.GOOD_CODE)
+    a.route_defaults(stub)
     result = codeloop(a.TWO_SUM, "--tests", str(tmp_path / "mine.json"), "--out", str(tmp_path / "out"), "--json",
                       stub=stub)
     assert result.returncode == 0, result.stderr
     final = json.loads(result.stdout)
     assert final["test_cases"][0] == {"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2],
-                                      "origin": "user"}
-    assert "The user's tests and the problem's examples are already tests" in stub.requests[0]["messages"][1]["content"]
+                                      "origin": "user", "evidence": {"source": "user", "agree": 0, "voters": 0,
+                                                                     "counted": True}}
+    tests_request = next(r for r in stub.requests if "more test cases" in r["messages"][1]["content"])
+    assert "The user's tests and the problem's examples are already tests" in tests_request["messages"][1]["content"]
 
 
 def test_a_malformed_tests_file_is_one_line_and_exit_2(stub, tmp_path):
@@ -189,7 +189,7 @@ def test_ctrl_c_exits_130_and_keeps_the_record(stub, tmp_path, script, wait_for)
 
 def test_show_tree_prints_every_attempt_with_its_score(stub, tmp_path):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--show-tree", stub=stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--show-tree", *a.MODEL_TESTS_FLAGS, stub=stub)
     assert result.returncode == 0, result.stderr
     tree = result.stderr.split("attempts:\n", 1)[1].splitlines()
     assert tree[0].startswith("attempt 1 (implement, round 0): tests 1/3, statement 1/1")
@@ -205,7 +205,7 @@ def test_docs_go_to_the_model_with_the_problem(stub, tmp_path):
     (tmp_path / "docs" / "hashing.md").write_text("Use a dict from value to index: one pass.")
     (tmp_path / "docs" / "image.png").write_bytes(b"\x89PNG")
     stub.add(a.TESTS, a.GOOD_CODE)
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path / "out"), "--docs", str(tmp_path / "docs"), stub=stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path / "out"), "--docs", str(tmp_path / "docs"), *a.MODEL_TESTS_FLAGS, stub=stub)
     assert result.returncode == 0, result.stderr
     system = stub.requests[0]["messages"][0]["content"]
     assert "Documentation the user gave for this problem:" in system and "one pass." in system

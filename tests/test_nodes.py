@@ -1,6 +1,7 @@
 """nodes.py: each node's prep, exec and post on its own, with scripted model answers and the real sandbox."""
 from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests
 from tests import scripted_answers as answers
+from tests.scripted_answers import MODEL_TESTS
 
 GOOD = "def run_code(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n" \
        "        if target - n in seen:\n            return [seen[target - n], i]\n        seen[n] = i\n"
@@ -23,7 +24,7 @@ def test_generate_test_cases(make_shared, stub):
 
 
 def test_implement_function_shows_the_tests_to_the_model(make_shared, stub):
-    shared = make_shared(samples=1)
+    shared = make_shared(**MODEL_TESTS)
     shared["test_cases"] = TESTS
     node = ImplementFunction()
     inputs = node.prep(shared)
@@ -38,18 +39,18 @@ def with_attempt(shared, code, tests=TESTS, results=None):
     attempt = shared["attempts"].add(code, None, "implement", 0)
     attempt.check, attempt.status = "ok", "new" if results is None else "kept"
     if results is not None:
-        attempt.score(results, tests, shared["tests_version"])
+        attempt.score(results, tests)
     shared.update(test_cases=tests, function_code=code, current=attempt.id, test_results=results or [])
     return attempt
 
 
 def test_run_tests_splits_into_one_sandbox_batch_per_core_and_judges_in_order(make_shared, monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 2)
-    shared = make_shared()
+    shared = make_shared(**MODEL_TESTS)
     with_attempt(shared, GOOD)
     node = RunTests()
     shards = node.prep(shared)
-    assert [s["indices"] for s in shards] == [[0, 2], [1]]
+    assert [s["inputs"] for s in shards] == [[TESTS[0]["input"], TESTS[2]["input"]], [TESTS[1]["input"]]]
     judged = node._exec(shards)
     assert node.post(shared, shards, judged) == "failure"
     assert [r["passed"] for r in shared["test_results"]] == [True, True, False]
@@ -57,12 +58,12 @@ def test_run_tests_splits_into_one_sandbox_batch_per_core_and_judges_in_order(ma
 
 
 def test_run_tests_reports_success_and_exhaustion(make_shared):
-    shared = make_shared(max_iterations=2)
+    shared = make_shared(max_iterations=2, **MODEL_TESTS)
     with_attempt(shared, GOOD, tests=TESTS[:2])
     node = RunTests()
     shards = node.prep(shared)
     assert node.post(shared, shards, node._exec(shards)) == "success"
-    shared = make_shared(max_iterations=2)
+    shared = make_shared(max_iterations=2, **MODEL_TESTS)
     with_attempt(shared, GOOD)
     shared["iteration"] = 1
     shards = node.prep(shared)
@@ -73,14 +74,14 @@ FAILED = {"passed": False, "actual": "[0, 0]", "error_type": None, "message": ""
 
 
 def test_revise_applies_corrected_tests_and_makes_a_child_attempt(make_shared, stub):
-    shared = make_shared(samples=1)
+    shared = make_shared(**MODEL_TESTS)
     parent = with_attempt(shared, "def run_code(nums, target):\n    return [0, 0]\n", results=[FAILED] * 3)
     node = Revise()
     inputs = node.prep(shared)
     stub.add(answers.REVISE_BOTH)
     assert node.post(shared, inputs, node.exec(inputs)) == "default"
     assert shared["test_cases"][2]["expected"] == [0, 1] and shared["test_cases"][2]["origin"] == "model"
-    assert shared["test_cases"][:2] == TESTS[:2] and shared["tests_version"] == 1
+    assert shared["test_cases"][:2] == TESTS[:2]
     child = shared["attempts"][-1]
     assert child.code == GOOD and child.parent == parent.id and child.status == "new"
     prompt = stub.requests[0]["messages"][-1]["content"]
@@ -88,7 +89,7 @@ def test_revise_applies_corrected_tests_and_makes_a_child_attempt(make_shared, s
 
 
 def test_revise_may_not_change_a_statement_example(make_shared, stub):
-    shared = make_shared(samples=1)
+    shared = make_shared(**MODEL_TESTS)
     tests = [{**TESTS[0], "origin": "statement"}, *TESTS[1:]]
     with_attempt(shared, GOOD, tests=tests, results=[FAILED] * 3)
     node = Revise()
@@ -100,7 +101,7 @@ def test_revise_may_not_change_a_statement_example(make_shared, stub):
     assert shared["test_cases"][0] == tests[0], "the trusted test is unchanged"
     assert shared["test_cases"][2]["expected"] == [0, 1]
     retry = stub.requests[1]["messages"][-1]["content"]
-    assert "Test 1 is trusted (from the problem statement or the user) and cannot be changed" in retry
+    assert "Test 1 is trusted (from the problem statement or the user, or agreed by running programs) and cannot be changed" in retry
     assert "(from the problem statement)" in stub.requests[0]["messages"][-1]["content"]
 
 
@@ -127,7 +128,7 @@ def test_finish_keeps_the_best_attempt_and_says_what_fails(make_shared):
 
 
 def test_revise_appends_tests_numbered_past_the_last(make_shared, stub):
-    shared = make_shared(samples=1, revise_adds_tests=True)
+    shared = make_shared(revise_adds_tests=True, **MODEL_TESTS)
     with_attempt(shared, GOOD, results=[FAILED] * 3)
     node = Revise()
     inputs = node.prep(shared)

@@ -14,7 +14,7 @@ def results(passes):
 def grow(tree, parent, passes, code=None, anchors=False):
     """Add an attempt under `parent`, score it on TESTS and settle it, as RunTests does."""
     attempt = tree.add(code or f"def run_code():\n    return {len(tree)}\n", parent, "revise" if parent else "implement", 0)
-    attempt.score(results(passes), TESTS, 0)
+    attempt.score(results(passes), TESTS)
     tree.settle(attempt, anchors)
     return attempt
 

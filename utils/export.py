@@ -5,11 +5,13 @@ The pytest file stands alone: it loads solution.py from its own folder and judge
 as the run, because it carries the source of utils/compare.py itself (it must not import codeloop).
 Note that pytest runs the solution in the pytest process, without codeloop's sandbox.
 """
+import json
 import os
 import pprint
 from pathlib import Path
 
 from utils import compare
+from utils.agreement import describe
 from utils.text_files import write_atomically
 
 # utils/compare.py without its module docstring: its imports, tolerances and outputs_match()
@@ -55,9 +57,18 @@ def test_run_code(kwargs, expected):
 
 
 def pytest_source(test_cases, any_order=False):
-    cases = "\n".join(f"    pytest.param({pprint.pformat(case['input'], width=10**6)}, "
+    """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
+    expected value came from; disputed inputs are listed in a comment, not tested."""
+    counted = [case for case in test_cases if case.get("evidence", {}).get("counted", True)]
+    disputed = [case for case in test_cases if case not in counted]
+    cases = "\n".join((f"    # {describe(case['evidence'])}\n" if "evidence" in case else "") +
+                      f"    pytest.param({pprint.pformat(case['input'], width=10**6)}, "
                       f"{pprint.pformat(case['expected'], width=10**6)}, id={case['name']!r}),"
-                      for case in test_cases)
+                      for case in counted)
+    if disputed:
+        cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
+            f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); the model guessed {json.dumps(case['expected'])}"
+            for case in disputed)
     return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its utils/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
             + f"\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)

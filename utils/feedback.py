@@ -42,7 +42,8 @@ def failure_line(number, case, result, code, test_timeout):
                 "loop, or too slow for this input")
     if kind == "exception":
         return head + f"{call} raised {result['error_type']}: {result['message'][:160]}{offending_line(result, code)}"
-    return head + f"{call} returned {result['actual'][:160]}, expected {compact(case['expected'])}{difference(case['expected'], result)}"
+    return (head + f"{call} returned {result['actual'][:160]}, expected {compact(case['expected'])}{who_agreed(case)}"
+            f"{difference(case['expected'], result)}")
 
 
 def check_failure(result, code):
@@ -91,9 +92,31 @@ def is_trusted(case):
     return case.get("origin") in ("statement", "user")
 
 
+def is_protected(case):
+    """A test the model may not change: trusted, or its expected value settled by programs agreeing."""
+    return is_trusted(case) or case.get("evidence", {}).get("source") in ("oracle", "majority")
+
+
+def is_counted(case):
+    """A test the verdict counts: every test, unless execution left its expected value disputed."""
+    return case.get("evidence", {}).get("counted", True)
+
+
 def trusted_label(case):
-    """How prompts mark a test the model may not change ("" for the model's own tests)."""
-    return {"statement": " (from the problem statement)", "user": " (from the user)"}.get(case.get("origin"), "")
+    """How prompts mark a test the model may not change ("" for the model's own guesses)."""
+    if is_trusted(case):
+        return {"statement": " (from the problem statement)", "user": " (from the user)"}[case["origin"]]
+    return " (agreed by running programs)" if is_protected(case) else ""
+
+
+def who_agreed(case):
+    """For a wrong answer: who says the expected value is right, when programs settled it."""
+    evidence = case.get("evidence", {})
+    if evidence.get("source") == "oracle":
+        return f" (the oracle and {evidence['agree'] - 1} of {evidence['voters'] - 1} candidates returned it)"
+    if evidence.get("source") == "majority":
+        return f" ({evidence['agree']} of {evidence['voters']} candidates returned it)"
+    return ""
 
 
 def compact(value, limit=200):

@@ -8,7 +8,7 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
-from utils.feedback import check_failure, classify, compact, failure_line, trusted_label
+from utils.feedback import check_failure, classify, compact, failure_line, is_counted, trusted_label
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
 
@@ -63,7 +63,8 @@ def write_tests_request(min_tests, max_tests, examples=(), from_user=False):
     else:
         start = (f"Write {min_tests} to {max_tests} test cases for run_code. Start with the examples given in the "
                  "problem, then add edge cases (smallest inputs, duplicates, negative numbers, boundaries).")
-    return f"""{start} Keep inputs small, and work out each expected value by hand from the problem statement.
+    return f"""{start} Keep inputs small and within the problem's constraints, and work out each expected value by hand
+from the problem statement.
 
 Reply in this form:
 ```yaml
@@ -82,6 +83,20 @@ def implement_request(test_cases):
 Reply in this form, with the whole function under function_code:
 ```yaml
 reasoning: <the approach, in one sentence>
+function_code: |
+  <the complete Python code of run_code>
+```"""
+
+
+def oracle_request(test_cases):
+    must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
+    return f"""Write the simplest program that is obviously correct for this problem, as run_code: try every
+possibility (brute force, exhaustive search, direct simulation), with no care for speed; it only runs on
+small inputs. Prefer plain loops over clever tricks.{must_pass}
+
+Reply in this form, with the whole function under function_code:
+```yaml
+reasoning: <the brute-force approach, in one sentence>
 function_code: |
   <the complete Python code of run_code>
 ```"""
@@ -169,14 +184,20 @@ def format_tests(test_cases):
 
 
 def classified_results(test_cases, test_results, function_code, test_timeout):
-    """Failures one short line each, by kind (utils/feedback.py); passing tests only by number."""
-    failed = [(i, case, result) for i, (case, result) in enumerate(zip(test_cases, test_results), 1)
-              if not result["passed"]]
+    """Failures one short line each, by kind (utils/feedback.py); passing tests only by number. Tests whose
+    expected value is disputed are not failures: when nothing else fails, they are listed as open questions."""
+    numbered = list(enumerate(zip(test_cases, test_results), 1))
+    failed = [(i, case, result) for i, (case, result) in numbered if not result["passed"] and is_counted(case)]
     if failed and all(classify(result) in ("import_error", "load_error") for _, _, result in failed):
         return check_failure(failed[0][2], function_code) + f" No test ran ({len(failed)} tests)."
     lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in failed]
-    passing = [f"{i}{trusted_label(case)}"
-               for i, (case, result) in enumerate(zip(test_cases, test_results), 1) if result["passed"]]
+    passing = [f"{i}{trusted_label(case)}" for i, (case, result) in numbered if result["passed"] and is_counted(case)]
+    if not failed:
+        lines = [f"{i}. {case['name']}: run_code(**{compact(case['input'])}) returned {result['actual'][:160] or result['error_type']};"
+                 f" the candidates disagree here, and your own guess was {compact(case['expected'])}"
+                 for i, (case, result) in numbered if not is_counted(case)]
+        lines = (["No settled test fails, but these inputs are disputed: decide from the statement what run_code "
+                  "must return, and fix the code if it is wrong."] + lines) if lines else lines
     return "\n".join(lines + ([f"Tests that pass: {', '.join(passing)}."] if passing else []))
 
 

@@ -18,6 +18,7 @@ sees half a file; when it cannot be written (a full disk), WriteError says so in
                 per-test results (`python -m utils.search_tree run.json` draws it)
 """
 import json
+import threading
 import time
 from datetime import datetime, timezone
 
@@ -27,6 +28,7 @@ from utils.text_files import WriteError, write_atomically
 class RunRecord:
     def __init__(self, path, problem, settings, echo=None):
         self.path, self.echo = path, echo
+        self.lock = threading.RLock()  # model calls are journaled from several threads at once
         self.started = time.monotonic()
         self.data = {"status": "running", "message": "", "started_at": _now(), "finished_at": None,
                      "problem": problem, "settings": settings, "final": None,
@@ -37,25 +39,29 @@ class RunRecord:
         return round(time.monotonic() - self.started, 3)
 
     def event(self, kind, say=None, **fields):
-        self.data["events"].append({"at_s": self.elapsed(), "kind": kind, **fields})
-        self.save()
+        with self.lock:
+            self.data["events"].append({"at_s": self.elapsed(), "kind": kind, **fields})
+            self.save()
         if say and self.echo:
             self.echo(say)
 
     def model_call(self, node, call):
-        self.data["model_calls"].append({"at_s": self.elapsed(), "node": node, **call})
-        self.save()
+        with self.lock:
+            self.data["model_calls"].append({"at_s": self.elapsed(), "node": node, **call})
+            self.save()
 
     def node_timing(self, node, started_s, seconds):
-        self.data["node_timings"].append({"node": node, "started_at_s": started_s, "seconds": round(seconds, 3)})
-        self.save()
+        with self.lock:
+            self.data["node_timings"].append({"node": node, "started_at_s": started_s, "seconds": round(seconds, 3)})
+            self.save()
 
     def finish(self, status, message, final):
         """The outcome. When the full record no longer fits (a full disk), a compact one is written instead:
         every call's prompt and answer are left out (they are most of the file), the rest is kept; and if even
         that finds no room beside the old file, it overwrites the old file in place."""
-        self.data.update(status=status, message=message, final=final, finished_at=_now(),
-                         usage=self.usage(), wall_s=self.elapsed())
+        with self.lock:
+            self.data.update(status=status, message=message, final=final, finished_at=_now(),
+                             usage=self.usage(), wall_s=self.elapsed())
         try:
             self.save()
             return
@@ -73,14 +79,16 @@ class RunRecord:
                 raise WriteError(f"cannot write {self.path}: no room even for a compact record") from None
 
     def usage(self):
-        calls = self.data["model_calls"]
+        with self.lock:
+            calls = list(self.data["model_calls"])
         return {"model_calls": len(calls),
                 "prompt_tokens": sum(c.get("prompt_tokens") or 0 for c in calls),
                 "completion_tokens": sum(c.get("completion_tokens") or 0 for c in calls),
                 "model_seconds": round(sum(c.get("latency_ms") or 0 for c in calls) / 1000, 3)}
 
     def save(self):
-        write_atomically(self.path, json.dumps(self.data, indent=1, ensure_ascii=False))
+        with self.lock:
+            write_atomically(self.path, json.dumps(self.data, indent=1, ensure_ascii=False))
 
 
 def _now():

@@ -2,7 +2,7 @@
 
 `Attempt` is one version; `AttemptTree` (the shared store's `attempts`) owns every change to them:
 `add` (a new version, or None when the same code was tried before), `score` (its results on the
-current tests), `settle` (kept, or rejected for breaking an anchor), `note` (feedback for its
+current tests; only tests whose expected value is settled count), `settle` (kept, or rejected for breaking an anchor), `note` (feedback for its
 next revision), and the choice of what to revise next. An attempt's parent is the attempt Revise
 started from; ImplementFunction's attempts are roots. Revising an attempt is expanding it; its
 children's rewards flow back up to it and its ancestors, as in a Monte Carlo tree search
@@ -14,7 +14,9 @@ children's rewards flow back up to it and its ancestors, as in a Monte Carlo tre
   uct       upper confidence bound: mean reward plus an exploration bonus for rarely revised attempts
   thompson  a draw from each attempt's Beta(successes, failures), the largest wins
 
-Rejected attempts (they broke a test their parent passes) and solved ones are never revised.
+Rejected attempts (they broke a test their parent passes) and solved ones are never revised. The
+oracle (source "oracle": a brute-force program used only to settle expected values) is in the tree for
+its record but is never revised, handed over or counted as solving.
 
 Run alone to print the tree of a finished run:  python -m utils.search_tree runs/<run>/run.json
 """
@@ -29,19 +31,17 @@ from utils.feedback import is_trusted
 POLICIES = ("latest", "best", "uct", "thompson")
 EXPLORATION = 1.0  # UCT's c; rewards lie in [0, 1]
 NOTES_KEPT = 3     # feedback notes an attempt carries into its next revision
-NOT_RUN = {"passed": False, "actual": "", "error_type": None, "message": "", "traceback": "", "timed_out": False,
-           "ms": 0.0, "output": ""}
 
 
 @dataclass
 class Attempt:
     id: int
     parent: int | None
-    source: str                 # implement, revise or user (the person's edit, --interactive)
+    source: str                 # implement, revise, user (the person's edit, --interactive) or oracle
     round: int                  # the iteration it was written in
     code: str
-    results: list | None = None  # one per test, aligned with the tests of `tests_version`
-    tests_version: int | None = None
+    outputs: dict = field(default_factory=dict)  # what it returned (sandbox results), by test input
+    results: list | None = None  # one verdict per current test, with "counted"
     check: object = None        # "ok", or the failed import/execution check (utils/code_checks.py)
     lint: list | None = None    # ruff's findings (utils/lint.py); None when not linted
     status: str = "new"         # new, kept, rejected, solved
@@ -55,21 +55,19 @@ class Attempt:
     broke: list = field(default_factory=list)  # "test N" for each anchor it broke
     notes: list = field(default_factory=list)
 
-    def score(self, results, test_cases, tests_version):
-        """Take results on the current tests and score them: counts, and a reward in [0, 1] in which the
-        trusted tests weigh as much as all the tests together."""
-        self.results, self.tests_version = list(results), tests_version
+    def score(self, results, test_cases):
+        """Take verdicts on the current tests and score them: counts of the tests that count (trusted or
+        settled), and a reward in [0, 1] in which the trusted tests weigh as much as all of them together."""
+        self.results = list(results)
+        counted = [r for r in self.results if r.get("counted", True)]
         trusted = [r["passed"] for case, r in zip(test_cases, self.results) if is_trusted(case)]
-        self.passed, self.total = sum(r["passed"] for r in self.results), len(self.results)
+        self.passed, self.total = sum(r["passed"] for r in counted), len(counted)
         self.trusted_passed, self.trusted_total = sum(trusted), len(trusted)
         share = self.passed / self.total if self.total else 0.0
         if trusted:
             share = (share + self.trusted_passed / self.trusted_total) / 2
         self.reward = round(share, 4)
 
-    def failed_check(self, test_cases, tests_version):
-        """The import or execution check failed: every test counts as failed with the check's error."""
-        self.score([{**NOT_RUN, **self.check} for _ in test_cases], test_cases, tests_version)
 
     def rank(self):
         """Higher is better: trusted tests passed, then all tests passed, then fewer linter findings (ruff),
@@ -80,9 +78,14 @@ class Attempt:
     def solves(self):
         return self.status in ("kept", "solved") and self.passed == self.total > 0
 
+    @property
+    def is_candidate(self):
+        """A version that may be handed over: everything but the oracle."""
+        return self.source != "oracle"
+
     def record(self):
         """The attempt as run.json's final tree keeps it: everything but the per-test results."""
-        return {k: v for k, v in asdict(self).items() if k != "results"}
+        return {k: v for k, v in asdict(self).items() if k not in ("results", "outputs")}
 
     def summary(self):
         """The attempt in a test_run event."""
@@ -140,7 +143,7 @@ class AttemptTree:
         attempt.status = "kept"
         if anchors and attempt.source != "user" and parent is not None and parent.results is not None:
             broke = [i for i, (mine, theirs) in enumerate(zip(attempt.results, parent.results))
-                     if theirs["passed"] and not mine["passed"]]
+                     if theirs["passed"] and not mine["passed"] and theirs.get("counted", True)]
             if broke:
                 attempt.status, attempt.broke = "rejected", [f"test {i + 1}" for i in broke]
                 self.note(parent.id, f"a revision was rejected: it broke {', '.join(attempt.broke)}, which passed before")
@@ -152,7 +155,7 @@ class AttemptTree:
 
     def best(self):
         """The attempt to hand over: the best ranked that was not rejected (any judged one if all were)."""
-        judged = [a for a in self.attempts if a.results is not None]
+        judged = [a for a in self.attempts if a.results is not None and a.is_candidate]
         return max([a for a in judged if a.status != "rejected"] or judged, key=Attempt.rank, default=None)
 
     def choose(self, policy, rng=None):

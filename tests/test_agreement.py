@@ -1,0 +1,114 @@
+"""utils/agreement.py: how each test's expected value is settled from what programs returned."""
+from utils.agreement import describe, settle, summary
+
+EXAMPLE = {"name": "example", "input": {"x": 1}, "expected": 2, "origin": "statement"}
+
+
+def model_test(expected, name="t"):
+    return {"name": name, "input": {"x": 5}, "expected": expected, "origin": "model", "guess": expected}
+
+
+def ok(value):
+    return {"ok": True, "value": value}
+
+
+def raised(error="ValueError"):
+    return {"ok": False, "value": None, "error_type": error, "timed_out": False}
+
+
+TIMED_OUT = {"ok": False, "value": None, "error_type": "Timeout", "timed_out": True}
+
+
+def settled(test, candidates, oracle=None, any_order=False, example=True):
+    """Evidence for `test` (after the trusted example, which every program passes unless told otherwise)."""
+    tests = ([EXAMPLE] if example else []) + [test]
+    first = [ok(2)] if example else []
+    voters = {k: first + [output] for k, output in enumerate(candidates, 1)}
+    oracle = None if oracle is None else first + [oracle]
+    return settle(tests, voters, oracle, any_order)[-1]
+
+
+def test_a_trusted_test_keeps_its_expected_value_whatever_the_programs_say():
+    evidence = settle([EXAMPLE], {1: [ok(3)], 2: [ok(3)]}, [ok(3)])[0]
+    assert evidence == {"source": "statement", "expected": 2, "agree": 0, "voters": 0, "counted": True}
+
+
+def test_the_oracle_and_one_candidate_agreeing_beat_the_models_guess():
+    evidence = settled(model_test(99), [ok(10), ok(11), ok(12)], oracle=ok(11))
+    assert (evidence["source"], evidence["expected"], evidence["agree"], evidence["voters"]) == ("oracle", 11, 2, 4)
+    assert describe(evidence) == "agreed by the oracle and 1 of 3 candidates"
+
+
+def test_an_oracle_that_fails_a_trusted_test_does_not_count():
+    tests = [EXAMPLE, model_test(99)]
+    voters = {1: [ok(2), ok(10)], 2: [ok(2), ok(11)], 3: [ok(2), ok(12)]}
+    evidence = settle(tests, voters, [ok(7), ok(10)])[-1]
+    assert evidence["source"] == "disputed" and evidence["counted"] is False
+
+
+def test_a_clear_majority_of_the_candidates_settles_it():
+    evidence = settled(model_test(99), [ok(10), ok(10), ok(12)])
+    assert (evidence["source"], evidence["expected"], evidence["agree"], evidence["voters"]) == ("majority", 10, 2, 3)
+
+
+def test_only_candidates_that_pass_the_trusted_tests_vote():
+    tests = [EXAMPLE, model_test(99)]
+    voters = {1: [ok(2), ok(10)], 2: [ok(0), ok(12)], 3: [ok(0), ok(12)]}  # 2 and 3 fail the example
+    evidence = settle(tests, voters)[-1]
+    assert evidence["source"] == "disputed", "one qualified voter and a guess that matches nothing"
+    assert settle([EXAMPLE, model_test(10)], voters)[-1]["source"] == "guess"
+
+
+def test_a_tie_is_broken_by_the_models_guess_and_only_by_it():
+    assert settled(model_test(11), [ok(10), ok(11)])["source"] == "guess"
+    assert settled(model_test(11), [ok(10), ok(11)])["expected"] == 11
+    assert settled(model_test(12), [ok(10), ok(11)])["source"] == "disputed"
+
+
+def test_a_tie_between_the_oracle_and_a_candidate_is_broken_by_the_guess():
+    evidence = settled(model_test([1, 2]), [ok([0, 0])], oracle=ok([1, 2]))
+    assert (evidence["source"], evidence["expected"]) == ("guess", [1, 2])
+
+
+def test_no_majority_among_three_different_answers_is_disputed():
+    evidence = settled(model_test(13), [ok(10), ok(11), ok(12)])
+    assert evidence["source"] == "disputed" and evidence["voters"] == 3 and evidence["expected"] == 13
+
+
+def test_candidates_that_crash_or_time_out_do_not_vote():
+    evidence = settled(model_test(99), [ok(10), ok(10), raised(), TIMED_OUT])
+    assert (evidence["source"], evidence["agree"], evidence["voters"]) == ("majority", 2, 2)
+
+
+def test_an_input_every_program_raises_on_is_rejected_but_a_timeout_is_no_verdict():
+    assert settled(model_test(1), [raised(), raised()], oracle=raised())["source"] == "rejected"
+    assert settled(model_test(1), [raised(), TIMED_OUT])["source"] == "disputed"
+    assert settled(model_test(1), [raised()])["source"] == "disputed", "one program alone is not every program"
+
+
+def test_float_answers_agree_within_the_tolerance():
+    evidence = settled(model_test(0.5), [ok(0.1 + 0.2), ok(0.3), ok(0.3001)])
+    assert evidence["source"] == "majority" and evidence["agree"] == 2
+
+
+def test_any_order_answers_agree_as_multisets():
+    evidence = settled(model_test([[9]]), [ok([[1], [2]]), ok([[2], [1]])], any_order=True)
+    assert evidence["source"] == "majority" and evidence["agree"] == 2
+    assert settled(model_test([[9]]), [ok([[1], [2]]), ok([[2], [1]])])["source"] == "disputed"
+
+
+def test_with_no_trusted_test_every_candidate_votes_and_an_unchecked_oracle_needs_a_candidate():
+    assert settled(model_test(9), [ok(10), ok(11)], oracle=ok(10), example=False)["source"] == "oracle"
+    assert settled(model_test(9), [ok(11), ok(12)], oracle=ok(10), example=False)["source"] == "disputed"
+
+
+def test_with_agreement_off_the_models_value_is_taken():
+    evidence = settle([EXAMPLE, model_test(99)], {1: [ok(2), ok(10)]}, agreement=False)[-1]
+    assert (evidence["source"], evidence["expected"], evidence["counted"]) == ("model", 99, True)
+
+
+def test_the_summary_says_how_strong_the_verdict_is():
+    evidence = [{"source": "statement"}, {"source": "statement"}, {"source": "oracle"}, {"source": "majority"},
+                {"source": "disputed"}]
+    assert summary(evidence) == ("2 statement examples + 1 confirmed by the oracle and a candidate + 1 by a majority "
+                                 "of candidates; 1 disputed input left out")
