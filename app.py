@@ -29,6 +29,7 @@ from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
 from utils.problem_input import read_problem
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
+from utils.progress import Progress
 from utils.search_tree import AttemptTree
 from utils.terminal import NoTerminal, Terminal, require_terminal
 from utils.text_files import InputError, WriteError
@@ -153,6 +154,7 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
     shared = new_store(problem, settings, record)
+    shared["progress"] = Progress(echo) if echo else None
     try:
         (flow or create_flow(settings)).run(shared)
     except KeyboardInterrupt:
@@ -193,7 +195,8 @@ def _unless_unwritable(write, *args, **kwargs):
 def new_store(problem, settings, record):
     """The shared store at the start of a run; docs/design.md documents every key."""
     return {"problem": problem, "settings": settings, "record": record, "reflection": "", "guidance": [],
-            "terminal": Terminal() if settings.interactive else None, "packages": None, "test_cases": [],
+            "terminal": Terminal() if settings.interactive else None, "progress": None, "packages": None,
+            "test_cases": [],
             "any_order": False, "attempts": AttemptTree(), "current": None,
             "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
 

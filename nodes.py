@@ -32,6 +32,7 @@ from utils.prompts import (clarify_request, classified_results, conversation, fa
                            format_results, implement_request, oracle_request, problem_context, reflect_request,
                            revise_request, write_tests_request)
 from utils.review_session import review
+from utils.runaway import complete_tests, watch_loops, watch_tests
 from utils.sandbox import run_batch
 from utils.statement_examples import says_any_order, statement_examples
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
@@ -68,16 +69,29 @@ class ModelStep(Step):
         return {"problem": problem_context(shared["problem"], settings.docs, shared.get("reflection", ""),
                                            shared.get("guidance", ())),
                 "settings": settings, "on_call": partial(record.model_call, type(self).__name__),
-                "budget": partial(budget_spent, settings, record)}
+                "budget": partial(budget_spent, settings, record), "progress": shared.get("progress")}
 
-    def ask(self, inputs, request, parse, temperature=None, max_tokens=None):
+    def ask(self, inputs, request, parse, temperature=None, max_tokens=None, label="", watch=None, salvage=None):
+        """One structured answer (re-asked while unusable), shown live as it streams and stopped early when
+        it runs away (utils/runaway.py): a loop always, and what `watch` looks for."""
         settings = inputs["settings"]
         model = settings.model if temperature is None else replace(settings.model, temperature=temperature)
         model = model if max_tokens is None else replace(model, max_tokens=min(model.max_tokens, max_tokens))
-        return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model,
-                            inputs["on_call"], settings.answer_attempts, inputs["budget"])
+        progress, name = inputs["progress"], f"{type(self).__name__}{' ' + label if label else ''}"
+        on_progress, end = progress.start(name) if progress else (None, None)
 
-    def ask_samples(self, inputs, request, parse, extra=()):
+        def journal(call):
+            inputs["on_call"](call)
+            if progress and call.get("answer") is not None and call.get("error") and call["attempt"] < settings.answer_attempts:
+                progress.note(f"{name}: unusable answer ({call['error'].splitlines()[0][:100]}); asking again")
+        try:
+            return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model, journal,
+                                settings.answer_attempts, inputs["budget"], watch or watch_loops(), salvage, on_progress)
+        finally:
+            if end:
+                end()
+
+    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None):
         """`samples` answers to `request`, asked at the same time (up to settings.requests_at_once): the
         first at the configured temperature, the others sampled hotter so they differ. `extra` are more
         (request, parse) pairs asked alongside (the oracle), each answered or None. An unusable sample
@@ -85,8 +99,11 @@ class ModelStep(Step):
         sample is usable does the step fail."""
         settings = inputs["settings"]
         hot = max(settings.model.temperature, SAMPLE_TEMPERATURE)
-        jobs = [partial(self.ask, inputs, request, parse, None if k == 0 else hot) for k in range(settings.samples)]
-        jobs += [partial(self.ask, inputs, more_request, more_parse) for more_request, more_parse in extra]
+        several = settings.samples > 1
+        jobs = [partial(self.ask, inputs, request, parse, None if k == 0 else hot, max_tokens,
+                        f"candidate {k + 1}" if several else "") for k in range(settings.samples)]
+        jobs += [partial(self.ask, inputs, more_request, more_parse, None, max_tokens, more_label)
+                 for more_request, more_parse, more_label in extra]
         outcomes = all_at_once(jobs, settings.requests_at_once)
         samples, more = outcomes[:settings.samples], outcomes[settings.samples:]
         answers = [outcome for outcome in samples if not isinstance(outcome, Exception)]
@@ -160,9 +177,17 @@ def budget_spent(settings, record):
     return None
 
 
-# A reflection is a few sentences; a cap well under the usual one stops a runaway list of edge cases
-# early (one ran to 1,500 tokens, about 200 s here), and a reflection that fails is skipped, not fatal.
+# Each answer kind is capped at what it needs (measured on the embedded model, docs/benchmarks.md: code
+# answers' median 130 tokens and 90th percentile 300, revisions' 218 and 555), so that a runaway costs
+# little. A reflection is a few sentences; one that fails is skipped, not fatal.
 REFLECTION_TOKENS = 400
+CODE_TOKENS = 900
+REVISE_TOKENS = 1200
+
+
+def answer_tokens_for_tests(count):
+    """Room for a short reasoning and `count` tests (a test is 40 to 90 tokens)."""
+    return 150 + 110 * count
 
 
 class ReflectOnProblem(ModelStep):
@@ -257,7 +282,8 @@ class GenerateTestCases(ModelStep):
             return {"reasoning": "the trusted tests fill the test budget", "test_cases": trusted, "trusted": trusted}
         request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted, bool(given))
         try:
-            answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room))
+            answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room), max_tokens=answer_tokens_for_tests(room),
+                              watch=watch_tests(room), salvage=complete_tests)
         except InvalidAnswers as exc:
             if not trusted:
                 raise
@@ -318,8 +344,9 @@ class ImplementFunction(ModelStep):
         return {**self.model_inputs(shared), "test_cases": shown, "oracle": settings.oracle and not valid_oracle}
 
     def exec(self, inputs):
-        extra = [(oracle_request(inputs["test_cases"]), parse_code_answer)] if inputs["oracle"] else []
-        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra)
+        extra = [(oracle_request(inputs["test_cases"]), parse_code_answer, "oracle")] if inputs["oracle"] else []
+        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra,
+                                max_tokens=CODE_TOKENS)
 
     def use_answer(self, shared, inputs, answers):
         candidates, more = answers
@@ -604,7 +631,7 @@ class Revise(ModelStep):
         names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
         parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=trusted)
-        return self.ask_samples(inputs, request, parse)[0]
+        return self.ask_samples(inputs, request, parse, max_tokens=REVISE_TOKENS)[0]
 
     def use_answer(self, shared, inputs, answers):
         # Tests are shared by every branch: the first sample that corrects any sets them for all.

@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections import Counter
 from datetime import datetime, timezone
 
 from bench.hidden_tests import judge_hidden
@@ -49,6 +50,8 @@ def _run_one(problem, strategy, model, isolation, run_dir):
     if final["status"] == "interrupted":
         raise KeyboardInterrupt
     hidden = judge_hidden(problem, final["function_code"], isolation)
+    oracles = [a["code"] for a in final["attempts"] if a.get("source") == "oracle"]
+    oracle_pass = judge_hidden(problem, oracles[-1], isolation)["passed"] if oracles else None
     usage = final["usage"]
     return {"id": problem.id, "strategy": strategy, "status": final["status"],
             "hidden_pass": hidden["passed"], "hidden_error": hidden["error"],
@@ -58,8 +61,23 @@ def _run_one(problem, strategy, model, isolation, run_dir):
             "model_calls": usage["model_calls"], "prompt_tokens": usage["prompt_tokens"],
             "completion_tokens": usage["completion_tokens"], "wall_s": round(wall, 2),
             "model_s": round(usage["model_seconds"], 2), "outside_s": round(max(0.0, wall - usage["model_seconds"]), 2),
+            "evidence": dict(Counter((case.get("evidence") or {}).get("source", case.get("origin", "model"))
+                                     for case in final["test_cases"])),
+            "oracle_hidden_pass": oracle_pass, **runaways(run_dir),
             "code": final["function_code"], "settings": settings.describe(),
             "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def runaways(run_dir):
+    """Answers stopped as loops or cut at the token cap without anything salvaged, and their tokens."""
+    try:
+        with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
+            calls = json.load(f)["model_calls"]
+    except (OSError, ValueError, KeyError):
+        return {"runaways": None, "runaway_tokens": None}
+    lost = [c for c in calls if c.get("finish_reason") in ("length", "repetition") and not c.get("salvaged")]
+    return {"runaways": len(lost),
+            "runaway_tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in lost)}
 
 
 def run_one_elsewhere(problem, strategy, model):

@@ -2,6 +2,7 @@
 
     python -m bench.model_speed            # warm start and a Two Sum run (model already set up)
     python -m bench.model_speed --cold     # also a cold set-up into a fresh cache (6-10 minutes)
+    python -m bench.model_speed --parallel 1,2,4 --no-run   # tokens per second with 1, 2 and 4 answers at once
 
 Numbers come from a real `main.py` run (its run.json) and llama-server's own timings.
 """
@@ -14,6 +15,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 from utils.llama_server import LlamaServer
@@ -53,6 +55,36 @@ def two_sum_run(out):
     return wall, result.returncode, json.loads((Path(out) / "run.json").read_text())
 
 
+def parallel_speed(counts, tokens=200):
+    """Aggregate generated tokens per second with N answers written at once (a server with N slots), and
+    how long the shared prompt took; each N on a fresh server, so no cache carries over."""
+    import threading
+
+    from utils.call_llm import call_llm
+    from utils.local_model import MODEL_NAME
+    binary, weights = ensure_local_model(print)
+    prompt = [{"role": "system", "content": "You are an expert Python programmer. " * 20},
+              {"role": "user", "content": "Write a Python function that returns the n-th prime number, with comments."}]
+    for count in counts:
+        with tempfile.TemporaryDirectory() as scratch, \
+                LlamaServer(binary, weights, slots=count, log_path=Path(scratch) / "log") as server:
+            config = replace(server.model_config(MODEL_NAME), max_tokens=tokens, temperature=0.8)
+            replies = [None] * count
+
+            def ask(index):
+                replies[index] = call_llm(prompt, config)
+            started = time.monotonic()
+            threads = [threading.Thread(target=ask, args=(index,)) for index in range(count)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            wall = time.monotonic() - started
+            generated = sum(reply.completion_tokens for reply in replies)
+            print(f"{count} at once: {generated} tokens in {wall:.1f} s = {generated / wall:.1f} tok/s in all, "
+                  f"{generated / wall / count:.1f} per answer")
+
+
 def report(record, wall):
     per_node = defaultdict(float)
     for timing in record["node_timings"]:
@@ -83,11 +115,17 @@ def report(record, wall):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cold", action="store_true", help="also measure a cold set-up into a fresh cache")
+    parser.add_argument("--parallel", metavar="N,N", help="measure tokens per second with N answers at once")
+    parser.add_argument("--no-run", action="store_true", help="skip the warm start and the Two Sum run")
     parser.add_argument("--out", default=f"runs/benchmark-two-sum-{time.strftime('%Y%m%d-%H%M%S')}",
                         help="where the Two Sum run's files go (kept, to inspect run.json)")
     args = parser.parse_args()
     if args.cold:
         print(f"cold set-up (build llama-server, download and check the weights): {cold_setup_seconds():.0f} s")
+    if args.parallel:
+        parallel_speed([int(n) for n in args.parallel.split(",")])
+    if args.no_run:
+        return
     print(f"warm start (process start to first token, median of 3): {warm_start_seconds():.2f} s")
     wall, code, record = two_sum_run(Path(args.out).resolve())
     print(f"Two Sum: exit code {code}; files in {args.out}")

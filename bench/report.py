@@ -9,11 +9,14 @@ from collections import Counter
 from html import escape
 
 COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("problems", "problems"),
-           ("solved", "hidden pass"), ("solve_rate", "solve rate"), ("self_pass", "self-reported pass"),
+           ("solved", "hidden pass"), ("solve_rate", "solve rate"), ("interval", "95% interval"),
+           ("self_pass", "self-reported pass"),
            ("false_successes", "false successes"), ("missed", "correct but not trusted"),
            ("model_failed", "model failed"), ("tokens_per_solved", "tokens per solved"),
            ("calls", "calls (mean)"), ("iterations", "iterations (mean)"), ("wall_median_s", "wall s (median)"),
-           ("model_share", "time in model")]
+           ("wall_per_solved", "wall s per solved"), ("evidence", "evidence (trusted/oracle/majority/guess/model/disputed)"),
+           ("oracle_pass", "oracle hidden pass"), ("runaways", "runaways (tokens)"), ("model_share", "time in model")]
+EVIDENCE = ("trusted", "oracle", "majority", "guess", "model", "disputed")
 
 
 def summarize(lines):
@@ -39,8 +42,36 @@ def summarize(lines):
             "iterations": statistics.mean(line["iterations"] for line in group),
             "iteration_counts": dict(sorted(Counter(line["iterations"] for line in group).items())),
             "wall_median_s": statistics.median(line["wall_s"] for line in group),
+            "wall_per_solved": wall / solved if solved else None,
+            "interval": wilson(solved, len(group)),
+            "evidence": "/".join(str(sum(_evidence(line, source) for line in group)) for source in EVIDENCE)
+            if any("evidence" in line for line in group) else None,
+            "oracle_pass": _share([line.get("oracle_hidden_pass") for line in group]),
+            "runaways": (f"{sum(line.get('runaways') or 0 for line in group)} "
+                         f"({sum(line.get('runaway_tokens') or 0 for line in group):,})")
+            if any(line.get("runaways") is not None for line in group) else None,
             "model_share": sum(line["model_s"] for line in group) / wall if wall else 0.0})
     return rows
+
+
+def wilson(successes, trials, z=1.96):
+    """The 95% Wilson score interval of a proportion, as (low, high)."""
+    if not trials:
+        return None
+    share = successes / trials
+    centre = (share + z * z / (2 * trials)) / (1 + z * z / trials)
+    spread = z * ((share * (1 - share) / trials + z * z / (4 * trials * trials)) ** 0.5) / (1 + z * z / trials)
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def _evidence(line, source):
+    counts = line.get("evidence") or {}
+    return counts.get("statement", 0) + counts.get("user", 0) if source == "trusted" else counts.get(source, 0)
+
+
+def _share(values):
+    known = [value for value in values if value is not None]
+    return f"{sum(known)}/{len(known)}" if known else None
 
 
 def cell(key, value):
@@ -48,6 +79,8 @@ def cell(key, value):
         return "-"
     if key == "solve_rate":
         return f"{value:.0%}"
+    if key == "interval":
+        return f"{value[0]:.0%}-{value[1]:.0%}"
     if key == "model_share":
         return f"{value:.1%}"
     if key == "tokens_per_solved":

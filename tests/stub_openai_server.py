@@ -6,7 +6,8 @@ Each request to /v1/chat/completions takes the next step of the script:
   {"status": 500, "body": ...}             an HTTP error (retry-after-ms keeps client retries fast)
   {"hang": seconds}                        answer nothing for a while (for client timeouts)
   {"hang": seconds, "then": "text"}        a slow answer
-  {"trickle": seconds, "text": ...}        stream one character every `seconds` (a server that never finishes)
+  {"trickle": seconds, "text": ...}        stream one character every `seconds` (a slow or never-ending server)
+  {"timings": {...}, "text": ...}          llama-server's own figures, sent with the usage at the end
   {"body": bytes}                          HTTP 200 with this body as it is (not JSON, a wrong shape, ...)
 A request with "stream": true gets the answer as server-sent events, a few characters a chunk, then a
 chunk with usage and [DONE], as OpenAI and llama-server send it; otherwise one JSON completion.
@@ -45,6 +46,7 @@ class StubOpenAIServer:
     def __init__(self, script=()):
         self.script, self.requests, self.lock = list(script), [], threading.Lock()
         self.routes = {}
+        self.timeline = []  # (kind, started, ended) of every request answered, in monotonic seconds
         self.httpd = QuietServer(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
@@ -84,7 +86,15 @@ class StubOpenAIServer:
                 pass
 
             def do_POST(self):
+                started = time.monotonic()
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                try:
+                    self._answer(body)
+                finally:
+                    with server.lock:
+                        server.timeline.append((request_kind(body), started, time.monotonic()))
+
+            def _answer(self, body):
                 step = server.next_step(body)
                 step = {"text": step} if isinstance(step, str) else step
                 if "hang" in step:
@@ -127,7 +137,7 @@ class StubOpenAIServer:
                         if "trickle" in step:
                             time.sleep(step["trickle"])
                     event([{"index": 0, "delta": {}, "finish_reason": step.get("finish_reason", "stop")}])
-                    event([], usage=usage)
+                    event([], usage=usage, **({"timings": step["timings"]} if "timings" in step else {}))
                     self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):

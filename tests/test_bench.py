@@ -75,7 +75,7 @@ def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path
     assert line["hidden_pass"] is True and line["self_pass"] is True and line["status"] == "solved"
     assert line["hidden_cases_passed"] == line["hidden_cases_total"] == 2
     assert line["model_calls"] == 5 and line["iterations"] == 1 and line["completion_tokens"] > 0
-    assert line["wall_s"] >= line["model_s"] >= 0 and line["outside_s"] >= 0
+    assert line["wall_s"] > 0 and line["model_s"] > 0 and line["outside_s"] >= 0  # calls overlap: model_s may exceed wall_s
     assert "def run_code(nums, target)" in line["code"]
     assert line["strategy"] == "full" and line["model"] == "stub-model" and line["server"] == stub.base_url
     assert line["settings"]["answer_attempts"] == 3 and len(line["git_commit"]) == 40
@@ -94,7 +94,7 @@ def test_a_self_reported_pass_that_fails_the_hidden_tests_is_a_false_success(stu
     assert line["self_pass"] is True and line["hidden_pass"] is False and "wrong answer" in line["hidden_error"]
     assert line["hidden_cases_passed"] == 0
     report = (out / "report.md").read_text()
-    assert "| p.jsonl | full | 1 | 0 | 0% | 1 | 1 |" in report  # problems, hidden pass, rate, self pass, false successes
+    assert "| p.jsonl | full | 1 | 0 | 0% | 0%-79% | 1 | 1 |" in report  # problems, hidden pass, rate, interval, self pass, false successes
     for chart in ("solve_rate.svg", "false_successes.svg", "tokens_per_solved.svg", "iterations.svg"):
         assert (out / chart).read_text().startswith("<svg") and f"]({chart})" in report
     assert "false successes" in result.stdout and "p.jsonl" in result.stdout  # the terminal table

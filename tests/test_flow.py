@@ -5,6 +5,7 @@ import warnings
 import pytest
 
 from flow import create_flow
+from nodes import answer_tokens_for_tests
 from tests import scripted_answers as a
 
 # Most scripts below hold one answer per model step, for the flow as it was before expected values came from
@@ -196,7 +197,7 @@ def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
     assert shared["status"] == "solved" and shared["reflection"] == ""
     kinds = [e["kind"] for e in shared["record"].data["events"]]
     assert "reflection_skipped" in kinds and "failure_reflection_skipped" in kinds
-    assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == 1500
+    assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == answer_tokens_for_tests(7), "7 tests to write"
 
 
 GOOD_BUT_LINTY = a.GOOD_CODE.replace("function_code: |\n", "function_code: |\n  import os\n  unused = []\n")
@@ -365,3 +366,31 @@ def test_one_candidate_failing_while_the_others_succeed_is_dropped_not_fatal(mak
     stub.route("oracle", a.BRUTE_FORCE)
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved" and len([t for t in shared["attempts"] if t.source == "implement"]) == 1
+
+
+def test_the_candidates_and_the_oracle_are_asked_at_the_same_time(make_shared, stub):
+    slow = lambda answer: {"trickle": 0.002, "text": answer}  # noqa: E731 - a second or so each
+    stub.route("tests", a.TESTS)
+    stub.route("code", *[slow(a.GOOD_CODE)] * 3)
+    stub.route("oracle", slow(a.BRUTE_FORCE))
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "solved"
+    writing = [(start, end) for kind, start, end in stub.timeline if kind in ("code", "oracle")]
+    assert len(writing) == 4 and max(start for start, _ in writing) < min(end for _, end in writing), \
+        "all four were in flight together"
+
+
+def test_with_parallel_1_they_are_asked_one_after_the_other(make_shared, stub):
+    a.route_defaults(stub)
+    run_flow(make_shared(a.TWO_SUM, parallel=1))
+    writing = sorted((start, end) for kind, start, end in stub.timeline if kind in ("code", "oracle"))
+    assert all(earlier[1] <= later[0] for earlier, later in zip(writing, writing[1:]))
+
+
+def test_each_call_records_how_much_of_its_prompt_came_from_the_servers_cache(make_shared, stub):
+    stub.route("tests", {"text": a.TESTS, "timings": {"prompt_n": 40, "cache_n": 310}})
+    stub.route("code", *[a.GOOD_CODE] * 3)
+    stub.route("oracle", a.BRUTE_FORCE)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    first = shared["record"].data["model_calls"][0]
+    assert first["prompt_cached"] == 310 and first["server_timings"]["prompt_n"] == 40

@@ -65,3 +65,50 @@ def test_cache_folder_follows_the_environment(monkeypatch, tmp_path):
     assert local_model.cache_dir() == tmp_path / "codeloop"
     monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "mine"))
     assert local_model.cache_dir() == tmp_path / "mine"
+
+
+def fake_builds(tmp_path, monkeypatch, verdicts):
+    """build_first_that_runs with builds that make a file, and a self-test that answers from `verdicts`."""
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CODELOOP_LLAMA_BUILD", raising=False)
+    built, said = [], []
+
+    def build(variant):
+        folder = tmp_path / f"build-{variant}"
+        folder.mkdir()
+        (folder / "llama-server").write_text(variant)
+        built.append(variant)
+        return folder
+    binary = local_model.build_first_that_runs(build, lambda binary: verdicts[binary.read_text()], said.append)
+    return binary, built, said
+
+
+def test_the_tuned_build_is_kept_when_it_runs(tmp_path, monkeypatch):
+    binary, built, said = fake_builds(tmp_path, monkeypatch, {"tuned": None})
+    assert built == ["tuned"] and binary.read_text() == "tuned" and binary == tmp_path / "cache" / "llama" / "bin" / "llama-server"
+    assert said == []
+
+
+def test_a_tuned_build_that_traps_is_replaced_by_the_portable_one(tmp_path, monkeypatch):
+    crash = "llama-server crashed with an illegal instruction: this build does not fit this CPU"
+    binary, built, said = fake_builds(tmp_path, monkeypatch, {"tuned": crash, "portable": None})
+    assert built == ["tuned", "portable"] and binary.read_text() == "portable"
+    assert "the tuned build does not run on this CPU" in said[0]
+
+
+def test_a_build_that_fails_for_another_reason_is_an_error_not_a_fallback(tmp_path, monkeypatch):
+    with pytest.raises(LocalModelError, match="port 8080 on 127.0.0.1 is taken"):
+        fake_builds(tmp_path, monkeypatch, {"tuned": "llama-server would not start: port 8080 on 127.0.0.1 is taken"})
+
+
+def test_the_portable_build_can_be_asked_for(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODELOOP_LLAMA_BUILD", "portable")
+    built = []
+
+    def build(variant):
+        built.append(variant)
+        (tmp_path / "llama-server").write_text(variant)
+        return tmp_path
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
+    local_model.build_first_that_runs(build, lambda binary: None, print)
+    assert built == ["portable"]

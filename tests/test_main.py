@@ -92,7 +92,8 @@ def test_default_output_folder_is_under_runs(stub, tmp_path):
 def test_model_and_base_url_flags_override_the_environment(stub, tmp_path):
     stub.add(a.TESTS, a.GOOD_CODE)
     env = cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1", CODELOOP_MODEL="from-env")
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--base-url", stub.base_url, "--model", "from-flag", env=env)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--base-url", stub.base_url, "--model", "from-flag",
+                      *a.MODEL_TESTS_FLAGS, env=env)
     assert result.returncode == 0, result.stderr
     assert stub.requests[0]["model"] == "from-flag"
 
@@ -229,3 +230,17 @@ def test_docs_too_long_for_the_context_are_refused(tmp_path):
     (tmp_path / "big.txt").write_text("x" * 7000)
     result = codeloop(a.TWO_SUM, "--docs", str(tmp_path / "big.txt"), env=cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1"))
     assert result.returncode == 2 and "--docs has 7,0" in result.stderr and "at most 6,000 fit" in result.stderr
+
+
+def test_each_model_call_and_each_reask_is_a_line_and_json_stays_quiet(stub, tmp_path):
+    stub.route("tests", a.GARBAGE, a.TESTS)
+    a.route_defaults(stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path / "one"), stub=stub)
+    assert result.returncode == 0, result.stderr
+    assert "  GenerateTestCases: unusable answer (" in result.stderr and "asking again" in result.stderr
+    for label in ("GenerateTestCases", "ImplementFunction candidate 1", "ImplementFunction candidate 3",
+                  "ImplementFunction oracle"):
+        assert f"  {label}: " in result.stderr and " tokens in " in result.stderr, label
+    a.route_defaults(stub)
+    quiet = codeloop(a.TWO_SUM, "--out", str(tmp_path / "two"), "--json", stub=stub)
+    assert quiet.returncode == 0 and quiet.stderr == ""

@@ -22,6 +22,12 @@ RETRY_TEMPERATURE = 0.5
 SAMPLE_TEMPERATURE = 0.8  # the extra candidates of --samples: hot enough that they differ from the first
 
 
+CUT = {"length": "The answer was cut off at the {limit}-token limit. Write a shorter answer: fewer or smaller "
+              "tests, shorter reasoning.",
+       "repetition": "The answer started repeating itself and was stopped. Write a shorter answer, without "
+                     "repeating lines or values."}
+
+
 class InvalidAnswers(RuntimeError):
     """The model kept giving answers that could not be used."""
 
@@ -30,7 +36,10 @@ class BudgetSpent(RuntimeError):
     """The run's call or token budget is used up; no request was sent."""
 
 
-def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None):
+def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None, watch=None, salvage=None,
+                 on_progress=None):
+    """`watch` may stop a runaway answer as it streams (utils/runaway.py); `salvage(text)` may turn an
+    answer cut off at the token cap into a complete one (the whole items of a list), or return None."""
     conversation = list(messages)
     error = None
     for attempt in range(1, attempts + 1):
@@ -39,21 +48,24 @@ def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None):
             raise BudgetSpent(spent)
         sampling = config if attempt == 1 else replace(config, temperature=max(config.temperature, RETRY_TEMPERATURE))
         try:
-            reply = call_llm(conversation, sampling)
+            reply = call_llm(conversation, sampling, on_progress, watch)
         except ModelBackendError as exc:
             on_call({"attempt": attempt, "messages": conversation, "answer": None, "error": str(exc)})
             raise
+        text = reply.text
         try:
-            if reply.finish_reason == "length":
-                raise AnswerError(f"The answer was cut off at the {config.max_tokens}-token limit. "
-                                  "Write a shorter answer: fewer or smaller tests, shorter reasoning.")
-            parsed, error = parse(reply.text), None
+            if reply.finish_reason in ("length", "repetition"):
+                text = salvage(text) if salvage else None
+                if text is None:
+                    raise AnswerError(CUT[reply.finish_reason].format(limit=config.max_tokens))
+            parsed, error = parse(text), None
         except AnswerError as exc:
             parsed, error = None, str(exc)
         on_call({"attempt": attempt, "messages": conversation, "answer": reply.text,
                  "finish_reason": reply.finish_reason, "prompt_tokens": reply.prompt_tokens,
-                 "completion_tokens": reply.completion_tokens, "latency_ms": reply.latency_ms,
-                 "server_timings": reply.server_timings, "error": error})
+                 "prompt_cached": reply.cached_tokens, "completion_tokens": reply.completion_tokens,
+                 "latency_ms": reply.latency_ms, "server_timings": reply.server_timings,
+                 "salvaged": text is not None and text != reply.text, "error": error})
         if error is None:
             return parsed
         conversation = conversation + [{"role": "assistant", "content": reply.text},

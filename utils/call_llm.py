@@ -65,6 +65,7 @@ class Reply:
     completion_tokens: int
     latency_ms: float
     server_timings: dict | None = None  # llama-server's own prompt/generation timings, when it sends them
+    cached_tokens: int | None = None    # prompt tokens taken from the server's cache, when it says
 
 
 def safe_url(url):
@@ -82,12 +83,14 @@ def _client(config):
                          timeout=config.timeout_s, max_retries=config.max_retries)
 
 
-def call_llm(messages, config, on_progress=None):
+def call_llm(messages, config, on_progress=None, watch=None):
     """Send chat `messages`; return the Reply, or raise ModelBackendError. `on_progress(tokens, seconds)`
-    is called as the answer streams in."""
+    is called as the answer streams in; `watch(text so far)` may stop it early by returning (text to keep,
+    finish reason): the stream is closed, so the server stops writing too (utils/runaway.py)."""
     started = time.perf_counter()
     outcome = {}
-    worker = threading.Thread(target=_stream, args=(messages, config, on_progress, started, outcome), daemon=True)
+    worker = threading.Thread(target=_stream, args=(messages, config, on_progress, watch, started, outcome),
+                              daemon=True)
     worker.start()
     worker.join(config.deadline_s)
     if worker.is_alive():  # the worker is left to its read timeout; nothing waits for it
@@ -97,9 +100,9 @@ def call_llm(messages, config, on_progress=None):
     return outcome["reply"]
 
 
-def _stream(messages, config, on_progress, started, outcome):
+def _stream(messages, config, on_progress, watch, started, outcome):
     try:
-        outcome["reply"] = _streamed_reply(messages, config, on_progress, started)
+        outcome["reply"] = _streamed_reply(messages, config, on_progress, watch, started)
     except ModelBackendError as exc:
         outcome["error"] = exc
     except openai.APIStatusError as exc:
@@ -115,11 +118,14 @@ def _stream(messages, config, on_progress, started, outcome):
                                              f"({type(exc).__name__}: {_short(exc, config)})")
 
 
-def _streamed_reply(messages, config, on_progress, started):
+WATCH_EVERY = 8  # pieces between two looks of `watch` at the text
+
+
+def _streamed_reply(messages, config, on_progress, watch, started):
     stream = _client(config).chat.completions.create(
         model=config.model, messages=messages, temperature=config.temperature, max_tokens=config.max_tokens,
         stream=True, stream_options={"include_usage": True})
-    parts, pieces, finish, usage, timings, chunks = [], 0, "", None, None, 0
+    parts, pieces, finish, usage, timings, chunks, kept = [], 0, "", None, None, 0, None
     for chunk in stream:
         chunks += 1
         usage = chunk.usage or usage
@@ -131,12 +137,32 @@ def _streamed_reply(messages, config, on_progress, started):
                 if on_progress:
                     on_progress(pieces, time.perf_counter() - started)
             finish = choice.finish_reason or finish
+        if watch and pieces % WATCH_EVERY == 0 and parts and not finish:
+            kept = watch("".join(parts))
+            if kept:
+                stream.close()  # the server stops generating when the connection goes
+                break
     if not chunks:
         raise ModelBackendError("the model endpoint's answer is not a chat completion stream (no events)")
-    return Reply(text="".join(parts), finish_reason=finish or "",
-                 prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+    text, finish = kept or ("".join(parts), finish)
+    return Reply(text=text, finish_reason=finish or "",
+                 prompt_tokens=getattr(usage, "prompt_tokens", 0) or _estimate(messages),
                  completion_tokens=getattr(usage, "completion_tokens", 0) or pieces,
-                 latency_ms=round((time.perf_counter() - started) * 1000, 1), server_timings=timings)
+                 latency_ms=round((time.perf_counter() - started) * 1000, 1), server_timings=timings,
+                 cached_tokens=_cached(usage, timings))
+
+
+def _estimate(messages):
+    """Prompt tokens when an answer was stopped before the server reported usage: about 4 characters each."""
+    return sum(len(message["content"]) for message in messages) // 4
+
+
+def _cached(usage, timings):
+    """Prompt tokens the server took from its cache: llama-server's cache_n, or OpenAI's cached_tokens."""
+    if timings and "cache_n" in timings:
+        return timings["cache_n"]
+    details = getattr(usage, "prompt_tokens_details", None)
+    return getattr(details, "cached_tokens", None) if details else None
 
 
 def _short(exc, config):

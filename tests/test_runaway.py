@@ -1,0 +1,75 @@
+"""utils/runaway.py: which streaming answers are stopped, and what is kept of them."""
+import time
+
+from tests import scripted_answers as a
+from utils.ask_model import ask_for_yaml
+from utils.call_llm import ModelConfig, call_llm
+from utils.runaway import complete_tests, looping, watch_loops, watch_tests
+from utils.yaml_answer import parse_tests_answer
+
+TEST = "  - name: t{n}\n    input: {{n: {n}}}\n    expected: {n}\n"
+HEAD = "```yaml\nreasoning: small cases\ntest_cases:\n"
+
+
+def list_of_tests(count):
+    return HEAD + "".join(TEST.format(n=n) for n in range(1, count + 1))
+
+
+def first_cut(watch, text, step=8):
+    """What `watch` says the first time it looks at a prefix that it stops, as the stream would show it."""
+    for end in range(step, len(text) + step, step):
+        cut = watch(text[:end])
+        if cut:
+            return cut, end
+    return None, len(text)
+
+
+def test_a_loop_of_a_short_unit_or_of_a_line_is_seen():
+    assert looping("x = [" + "1, " * 80)
+    assert looping("reasoning: ok\n" + "the same line again\n" * 12)
+    assert not looping("x = [" + "1, " * 20), "40 characters of it are not a loop yet"
+    assert not looping(list_of_tests(8)), "tests that look alike are not a loop"
+    assert not looping(a.GOOD_CODE * 3)
+
+
+def test_a_list_of_tests_is_cut_after_the_last_one_asked_for_and_is_complete():
+    (kept, reason), _ = first_cut(watch_tests(3), list_of_tests(30))
+    assert reason == "stop" and [case["name"] for case in parse_tests_answer(kept, 3)["test_cases"]] == ["t1", "t2", "t3"]
+
+
+def test_a_loop_inside_a_test_keeps_the_tests_before_it():
+    text = list_of_tests(2) + "  - name: t3\n    input: {nums: [" + "1, " * 200
+    (kept, reason), _ = first_cut(watch_tests(8), text)
+    assert reason == "stop" and len(parse_tests_answer(kept, 8)["test_cases"]) == 2
+    (kept, reason), _ = first_cut(watch_tests(8), HEAD + "  - name: t1\n    input: {nums: [" + "1, " * 200)
+    assert reason == "repetition", "nothing whole to keep"
+
+
+def test_an_answer_that_ends_well_is_never_cut():
+    assert first_cut(watch_tests(8), list_of_tests(8))[0] is None
+    assert first_cut(watch_loops(), a.REVISE_BOTH)[0] is None
+
+
+def test_a_list_cut_at_the_token_cap_keeps_its_whole_items():
+    cut_off = list_of_tests(4) + "  - name: t5\n    input: {n: "
+    assert [case["name"] for case in parse_tests_answer(complete_tests(cut_off), 8)["test_cases"]] == ["t1", "t2", "t3", "t4"]
+    assert complete_tests(HEAD + "  - name: t1\n    input: {n: ") is None
+
+
+def test_a_streaming_loop_is_stopped_long_before_the_cap_and_the_server_stops_sending(stub):
+    stub.add({"trickle": 0.002, "text": "reasoning: |\n  " + "a " * 3000})
+    config = ModelConfig(model="stub", base_url=stub.base_url, max_retries=0, timeout_s=5)
+    started = time.monotonic()
+    reply = call_llm([{"role": "user", "content": "hi"}], config, watch=watch_loops())
+    assert reply.finish_reason == "repetition" and len(reply.text) < 600
+    assert time.monotonic() - started < 3, "6,000 characters at 2 ms each would take 12 s"
+
+
+def test_a_salvaged_list_is_an_answer_and_the_call_says_so(stub):
+    stub.add({"text": list_of_tests(3) + "  - name: t4\n    input: {n:", "finish_reason": "length"})
+    calls = []
+    config = ModelConfig(model="stub", base_url=stub.base_url, max_retries=0, timeout_s=5)
+    answer = ask_for_yaml([{"role": "user", "content": "tests"}], lambda text: parse_tests_answer(text, 8), config,
+                          calls.append, salvage=complete_tests)
+    assert len(answer["test_cases"]) == 3 and len(stub.requests) == 1
+    assert calls[0]["finish_reason"] == "length" and calls[0]["salvaged"] is True and calls[0]["error"] is None

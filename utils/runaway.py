@@ -1,0 +1,76 @@
+"""Stop a model's answer that has run away, while it streams, instead of paying for it up to the token cap.
+
+Measured on the embedded model (docs/benchmarks.md): 20 of 43 test-writing answers of one benchmark
+ran to the 1,500-token cap, about 3,000 tokens and four minutes each on 2 cores, in two ways:
+  a list that goes on   "Edge case 25: k is equal to 21", "Edge case 26: ..." long past the tests asked
+  a loop                "1, 1, 1, 1, ..." or one line again and again
+A list is cut after the last test that was asked for, and what came before is a complete answer. A
+loop is cut as soon as it shows (the end of the text repeats a short unit for 200 characters); the
+answer is then unusable, unless it is a list of tests with complete items before the loop, which are kept.
+
+watch_tests(max_tests) and watch_loops() give call_llm's `watch(text)`: None while the answer is fine,
+else (text to keep, finish reason): "stop" when the kept text is a complete answer, "repetition" when
+it is not. complete_tests(text) salvages a list of tests cut off anyway (at the token cap): the items
+before the last one, which was cut.
+
+Run alone:  python -m utils.runaway FILE   (says whether, and where, the text would have been cut)
+"""
+import re
+import sys
+
+LOOP_CHARS = 200   # how much of the end must repeat one unit before it counts as a loop
+MAX_UNIT = 100     # the longest unit (a line, a list item) a loop is looked for with
+ITEM = re.compile(r"^[ \t]*-[ \t]+[A-Za-z_]\w*[ \t]*:", re.MULTILINE)  # "- name:": a test's first key
+
+
+def looping(text):
+    """True when the text ends in one unit (1 to MAX_UNIT characters) repeated over LOOP_CHARS characters."""
+    tail = text[-(LOOP_CHARS + MAX_UNIT):]
+    if len(tail) < LOOP_CHARS:
+        return False
+    for unit in range(1, MAX_UNIT + 1):
+        span = max(LOOP_CHARS, 4 * unit)
+        if span > len(tail):
+            break
+        end = tail[-span:]
+        if end == (end[-unit:] * (span // unit + 1))[-span:]:
+            return True
+    return False
+
+
+def watch_loops():
+    def watch(text):
+        return (text, "repetition") if looping(text) else None
+    return watch
+
+
+def watch_tests(max_tests):
+    """For a list of tests: stop after `max_tests` complete items, or at a loop, keeping complete items."""
+    def watch(text):
+        starts = [match.start() for match in ITEM.finditer(text)]
+        if len(starts) > max_tests:
+            return text[:starts[max_tests]].rstrip() + "\n", "stop"
+        if looping(text):
+            if len(starts) >= 2:  # the items before the one that loops are whole
+                return text[:starts[-1]].rstrip() + "\n", "stop"
+            return text, "repetition"
+        return None
+    return watch
+
+
+def complete_tests(text):
+    """The text up to the last item of a test list, which was cut off; None if no item is whole."""
+    starts = [match.start() for match in ITEM.finditer(text)]
+    return text[:starts[-1]].rstrip() + "\n" if len(starts) >= 2 else None
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1], encoding="utf-8") as f:
+        answer = f.read()
+    for end in range(200, len(answer) + 1, 50):
+        cut = watch_tests(8)(answer[:end])
+        if cut:
+            print(f"cut at character {end} of {len(answer)} ({cut[1]}); kept {len(cut[0])} characters")
+            break
+    else:
+        print("never cut")
