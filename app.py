@@ -21,11 +21,12 @@ from datetime import datetime
 
 from flow import create_flow
 from settings import Settings, SettingsError
+from utils.budget import Budget
 from utils.call_llm import ModelConfig, safe_url
 from utils.docs_context import read_docs
 from utils.export import write_outputs
 from utils.llama_server import LlamaServer
-from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model
+from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model, is_set_up
 from utils.problem_input import read_problem
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
@@ -40,6 +41,12 @@ EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_faile
                   "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED,
                   "stopped": EXIT_UNSOLVED,  # the person finished early (--interactive)
                   "untested": EXIT_SOLVED}  # no tests to run: the single-shot baseline, or every test deleted
+
+
+FIRST_RUN = ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY or --base-url), so the embedded "
+             "model is set up now, once: llama-server is built from source and 1.1 GB of weights are downloaded "
+             "into ~/.cache/codeloop (about 5 minutes on 2 cores). To use an endpoint instead, press Ctrl-C and "
+             "set OPENAI_BASE_URL (and OPENAI_API_KEY).")
 
 
 class UsageError(Exception):
@@ -64,11 +71,14 @@ def failure(exc):
     return None
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: ends the run like Ctrl-C (the embedded server stops, the record is kept), said as what it is."""
+
+
 def stop_on_sigterm():
-    """A polite kill ends the run like Ctrl-C: the embedded server stops and the record is kept."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, interrupt)
+    def terminate(signum, frame):
+        raise Terminated
+    signal.signal(signal.SIGTERM, terminate)
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,8 @@ def model_server(model, embedded, say=None, slots=1, prefix="codeloop"):
     if not embedded:
         yield model, {}
         return
+    if say and not is_set_up():
+        say(f"{prefix}: {FIRST_RUN}")
     binary, weights = ensure_local_model(say or (lambda text: None))
     with LlamaServer(binary, weights, slots=slots) as server:
         if say:
@@ -157,9 +169,10 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
     shared["progress"] = Progress(echo) if echo else None
     try:
         (flow or create_flow(settings)).run(shared)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         kill_running_sandboxes()
-        shared["status"], shared["message"] = "interrupted", "interrupted by the user"
+        shared["status"] = "interrupted"
+        shared["message"] = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted by the user (Ctrl-C)"
     except WriteError as exc:  # run.json could not be written (a full disk): stop, keep what is in memory
         shared["status"], shared["message"] = "error", str(exc)
     except Exception as exc:  # noqa: BLE001 - a bug must still leave a complete record behind
@@ -195,7 +208,8 @@ def _unless_unwritable(write, *args, **kwargs):
 def new_store(problem, settings, record):
     """The shared store at the start of a run; docs/design.md documents every key."""
     return {"problem": problem, "settings": settings, "record": record, "reflection": "", "guidance": [],
-            "terminal": Terminal() if settings.interactive else None, "progress": None, "packages": None,
+            "terminal": Terminal() if settings.interactive else None, "progress": None,
+            "budget": Budget(settings.max_calls, settings.token_budget, record.usage), "packages": None,
             "test_cases": [],
             "any_order": False, "attempts": AttemptTree(), "current": None,
             "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}

@@ -76,7 +76,7 @@ def parse_args(argv):
 
 
 def build_parser():
-    parser = app.OneLineParser(prog="main.py", description="Write tests and a solution for a coding problem, "
+    parser = app.OneLineParser(description="Write tests and a solution for a coding problem, "
                                "run them in a sandbox and revise until they pass.", epilog=EPILOG,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("problem", nargs="?", help="the problem text, or - to read it from stdin")

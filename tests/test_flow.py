@@ -75,10 +75,20 @@ def test_http_errors_that_outlast_the_retries_fail_the_run(make_shared, stub):
     assert len(shared["test_cases"]) == 3, "what was done before the failure is kept"
 
 
-def test_revise_failing_mid_loop_keeps_tests_and_code(make_shared, stub):
+def test_a_revise_with_no_usable_answer_ends_unsolved_with_the_best_version(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, *[a.GARBAGE] * 3)
     shared = run_flow(make_shared(**a.MODEL_TESTS))
-    assert shared["status"] == "model_failed" and shared["function_code"] and shared["iteration"] == 1
+    assert shared["status"] == "unsolved" and "range(len(nums))" in shared["function_code"] and shared["iteration"] == 1
+    assert shared["message"].startswith("not solved after 1 iteration(s) (the model gave no usable revision: ")
+
+
+def test_a_model_that_keeps_editing_trusted_tests_ends_unsolved_saying_so_once(make_shared, stub):
+    edit_both_examples = a.REVISE_EVERY_TEST_TO_MATCH.replace("  3:", "  # 3:")  # tests 1 and 2 only
+    stub.add(a.TESTS, a.BACKWARDS_CODE, *[edit_both_examples] * 3)
+    two_trusted = a.TWO_SUM + "\nExample 2: Input: nums = [3, 2, 4], target = 6 Output: [1, 2]"
+    shared = run_flow(make_shared(two_trusted, **a.MODEL_TESTS))
+    assert shared["status"] == "unsolved" and shared["function_code"], shared["message"]
+    assert shared["message"].count("are trusted") == 1 and "Tests 1, 2 are trusted" in shared["message"]
 
 
 def test_every_call_starts_with_the_same_system_prompt(make_shared, stub):

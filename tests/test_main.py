@@ -121,7 +121,8 @@ def test_no_endpoint_configured_means_the_embedded_model(tmp_path):
     env = cli_env(CODELOOP_CACHE=str(tmp_path / "cache"), CODELOOP_LLAMA_SERVER=str(missing))
     result = codeloop("Two sum", "--out", str(tmp_path / "out"), env=env)
     assert result.returncode == 3 and f"CODELOOP_LLAMA_SERVER names {missing}" in result.stderr
-    assert result.stderr.count("\n") == 1
+    said = result.stderr.splitlines()
+    assert len(said) == 2 and "no model endpoint is configured" in said[0] and "press Ctrl-C and set OPENAI_BASE_URL" in said[0]
 
 
 def test_local_and_base_url_together_are_refused(stub):
@@ -244,3 +245,11 @@ def test_each_model_call_and_each_reask_is_a_line_and_json_stays_quiet(stub, tmp
     a.route_defaults(stub)
     quiet = codeloop(a.TWO_SUM, "--out", str(tmp_path / "two"), "--json", stub=stub)
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_a_retry_after_an_endpoint_error_is_announced(stub, tmp_path):
+    stub.route("tests", {"status": 503, "body": "busy"}, a.TESTS)
+    a.route_defaults(stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), stub=stub)
+    assert result.returncode == 0, result.stderr
+    assert "GenerateTestCases: the model endpoint answered HTTP 503: busy; retrying in 0 s (1 of 4)" in result.stderr

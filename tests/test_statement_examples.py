@@ -61,3 +61,15 @@ def test_any_order():
     assert says_any_order("You may return the answer in **any order**.")
     assert says_any_order("You can return the answer in any order.")
     assert not says_any_order("Return the indices in increasing order.")
+
+
+def test_arguments_by_name_and_an_arrow_are_an_example():
+    from pathlib import Path
+    import json
+    problem = json.loads(Path(__file__).resolve().parent.parent.joinpath("examples", "bench_problems.jsonl")
+                         .read_text().splitlines()[1])
+    statement = problem["statement"] + "\n\nFunction signature: " + problem["signature"]
+    assert statement_examples(statement) == [{"name": "example_1", "input": {"nums": [2, 1, 5]},
+                                              "expected": [2, 1.5, 2], "origin": "statement"}]
+    assert statement_examples("Add them.\n- a = 1, b = 2 → 3\nThe rule y = f(x) -> y is not an example") == [
+        {"name": "example_1", "input": {"a": 1, "b": 2}, "expected": 3, "origin": "statement"}]

@@ -8,8 +8,8 @@ is interrupted a moment later.
 Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at SAMPLE_TEMPERATURE): at
 temperature 0 a small model, shown its error, was seen to repeat the very same answer three times.
 
-`budget`, when given, is asked before every request (the first and each retry) and returns why the run
-may not send another one (its call or token budget is spent), or None; then BudgetSpent is raised.
+`budget` (utils/budget.py), when given, is asked before every request (the first and each retry): it
+raises BudgetSpent when the run's call or token budget is spent, and may lower the answer's cap.
 """
 from dataclasses import replace
 
@@ -32,42 +32,48 @@ class InvalidAnswers(RuntimeError):
     """The model kept giving answers that could not be used."""
 
 
-class BudgetSpent(RuntimeError):
-    """The run's call or token budget is used up; no request was sent."""
-
-
 def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None, watch=None, salvage=None,
-                 on_progress=None):
+                 on_progress=None, on_retry=None):
     """`watch` may stop a runaway answer as it streams (utils/runaway.py); `salvage(text)` may turn an
     answer cut off at the token cap into a complete one (the whole items of a list), or return None."""
     conversation = list(messages)
     error = None
     for attempt in range(1, attempts + 1):
-        spent = budget() if budget else None
-        if spent:
-            raise BudgetSpent(spent)
-        sampling = config if attempt == 1 else replace(config, temperature=max(config.temperature, RETRY_TEMPERATURE))
+        cap, held = budget.reserve(conversation, config.max_tokens) if budget else (config.max_tokens, 0)
         try:
-            reply = call_llm(conversation, sampling, on_progress, watch)
-        except ModelBackendError as exc:
-            on_call({"attempt": attempt, "messages": conversation, "answer": None, "error": str(exc)})
-            raise
-        text = reply.text
-        try:
-            if reply.finish_reason in ("length", "repetition"):
-                text = salvage(text) if salvage else None
-                if text is None:
-                    raise AnswerError(CUT[reply.finish_reason].format(limit=config.max_tokens))
-            parsed, error = parse(text), None
-        except AnswerError as exc:
-            parsed, error = None, str(exc)
-        on_call({"attempt": attempt, "messages": conversation, "answer": reply.text,
-                 "finish_reason": reply.finish_reason, "prompt_tokens": reply.prompt_tokens,
-                 "prompt_cached": reply.cached_tokens, "completion_tokens": reply.completion_tokens,
-                 "latency_ms": reply.latency_ms, "server_timings": reply.server_timings,
-                 "salvaged": text is not None and text != reply.text, "error": error})
+            reply, parsed, error = _one_answer(conversation, parse, replace(
+                config, max_tokens=cap,
+                temperature=config.temperature if attempt == 1 else max(config.temperature, RETRY_TEMPERATURE)),
+                attempt, on_call, watch, salvage, on_progress, on_retry)
+        finally:  # the call is journaled by now, so the budget counts it: the hold can go
+            if budget:
+                budget.release(held)
         if error is None:
             return parsed
         conversation = conversation + [{"role": "assistant", "content": reply.text},
                                        {"role": "user", "content": retry_request(error)}]
     raise InvalidAnswers(f"the model gave no usable answer in {attempts} attempts; the last one: {error.splitlines()[0]}")
+
+
+def _one_answer(conversation, parse, config, attempt, on_call, watch, salvage, on_progress, on_retry):
+    """One request, journaled whatever happens: (reply, parsed answer or None, error or None)."""
+    try:
+        reply = call_llm(conversation, config, on_progress, watch, on_retry)
+    except ModelBackendError as exc:
+        on_call({"attempt": attempt, "messages": conversation, "answer": None, "error": str(exc)})
+        raise
+    text = reply.text
+    try:
+        if reply.finish_reason in ("length", "repetition"):
+            text = salvage(text) if salvage else None
+            if text is None:
+                raise AnswerError(CUT[reply.finish_reason].format(limit=config.max_tokens))
+        parsed, error = parse(text), None
+    except AnswerError as exc:
+        parsed, error = None, str(exc)
+    on_call({"attempt": attempt, "messages": conversation, "answer": reply.text,
+             "finish_reason": reply.finish_reason, "prompt_tokens": reply.prompt_tokens,
+             "prompt_cached": reply.cached_tokens, "completion_tokens": reply.completion_tokens,
+             "latency_ms": reply.latency_ms, "server_timings": reply.server_timings,
+             "salvaged": text is not None and text != reply.text, "error": error})
+    return reply, parsed, error

@@ -4,9 +4,10 @@ Configuration follows the usual conventions: OPENAI_API_KEY and OPENAI_BASE_URL 
 CODELOOP_MODEL for the model name, each overridable from the command line. Answers are streamed, so
 `on_progress(tokens so far, seconds)` can show that the model is writing.
 
-How long a call may take: the `openai` client retries (exponential backoff with jitter, honouring
-Retry-After) on connection errors, read timeouts (no byte for `timeout_s`), 408/409/429 and 5xx, up to
-`max_retries` times; and the whole call, retries included, has `deadline_s`. So a hung or trickling
+How long a call may take: a call is retried on connection errors, read timeouts (no byte for
+`timeout_s`), 408/409/429 and 5xx, up to `max_retries` times, after a pause that doubles each time
+(from 1 s) or that the server asks for (Retry-After), each retry announced to `on_retry(text)`; and the
+whole call, retries included, has `deadline_s`. So a hung or trickling
 endpoint costs at most deadline_s per call (300 s by default; the embedded model's is longer, see
 utils/llama_server.py). Whatever still fails, including an answer that is not a chat completion stream,
 becomes one ModelBackendError with a one-line message.
@@ -80,16 +81,16 @@ def safe_url(url):
 @lru_cache(maxsize=8)
 def _client(config):
     return openai.OpenAI(api_key=config.api_key, base_url=config.base_url,
-                         timeout=config.timeout_s, max_retries=config.max_retries)
+                         timeout=config.timeout_s, max_retries=0)  # call_llm retries, and says so
 
 
-def call_llm(messages, config, on_progress=None, watch=None):
+def call_llm(messages, config, on_progress=None, watch=None, on_retry=None):
     """Send chat `messages`; return the Reply, or raise ModelBackendError. `on_progress(tokens, seconds)`
     is called as the answer streams in; `watch(text so far)` may stop it early by returning (text to keep,
     finish reason): the stream is closed, so the server stops writing too (utils/runaway.py)."""
     started = time.perf_counter()
     outcome = {}
-    worker = threading.Thread(target=_stream, args=(messages, config, on_progress, watch, started, outcome),
+    worker = threading.Thread(target=_stream, args=(messages, config, on_progress, watch, on_retry, started, outcome),
                               daemon=True)
     worker.start()
     worker.join(config.deadline_s)
@@ -100,19 +101,50 @@ def call_llm(messages, config, on_progress=None, watch=None):
     return outcome["reply"]
 
 
-def _stream(messages, config, on_progress, watch, started, outcome):
+RETRYABLE = (408, 409, 429)
+
+
+def _stream(messages, config, on_progress, watch, on_retry, started, outcome):
+    for retry in range(config.max_retries + 1):
+        _try_once(messages, config, on_progress, watch, started, outcome)
+        error = outcome.get("retryable")
+        if error is None or retry == config.max_retries:
+            return
+        pause = _pause(error, retry)
+        if on_retry:
+            on_retry(f"{outcome['error']}; retrying in {pause:.0f} s ({retry + 1} of {config.max_retries})")
+        outcome.clear()
+        time.sleep(pause)
+
+
+def _pause(error, retry):
+    """The server's Retry-After (or retry-after-ms) when it gives one, else 1, 2, 4 ... s; at most 60 s."""
+    headers = getattr(getattr(error, "response", None), "headers", None) or {}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            return min(float(headers[name]) * scale, 60.0)
+        except (KeyError, TypeError, ValueError):
+            continue
+    return min(2.0 ** retry, 60.0)
+
+
+def _try_once(messages, config, on_progress, watch, started, outcome):
     try:
         outcome["reply"] = _streamed_reply(messages, config, on_progress, watch, started)
     except ModelBackendError as exc:
         outcome["error"] = exc
     except openai.APIStatusError as exc:
         outcome["error"] = ModelBackendError(f"the model endpoint answered HTTP {exc.status_code}: {_short(exc, config)}")
-    except openai.APITimeoutError:
+        if exc.status_code in RETRYABLE or exc.status_code >= 500:
+            outcome["retryable"] = exc
+    except openai.APITimeoutError as exc:
         outcome["error"] = ModelBackendError(f"the model endpoint did not answer within {config.timeout_s:g} s "
                                              f"({config.max_retries} retries)")
-    except openai.APIConnectionError:
+        outcome["retryable"] = exc
+    except openai.APIConnectionError as exc:
         outcome["error"] = ModelBackendError(f"cannot connect to the model endpoint at "
                                              f"{safe_url(config.base_url) or 'OpenAI'} ({config.max_retries} retries)")
+        outcome["retryable"] = exc
     except Exception as exc:  # noqa: BLE001 - a body that is not a chat completion stream, or a wrong shape
         outcome["error"] = ModelBackendError(f"the model endpoint's answer is not a chat completion "
                                              f"({type(exc).__name__}: {_short(exc, config)})")

@@ -100,8 +100,21 @@ def is_set_up():
 def ensure_local_model(say):
     """Build and download whatever is missing; return (server binary, model file). Idempotent. The weights
     come first: the new build's self-test runs the model."""
+    preflight()
     weights = ensure_weights(say)
     return ensure_server_binary(say, weights), weights
+
+
+def preflight():
+    """What would stop the build, said before the 1.1 GB download rather than after it."""
+    binary = server_binary_path()
+    if binary.is_file():
+        return
+    if os.environ.get("CODELOOP_LLAMA_SERVER"):
+        raise LocalModelError(f"CODELOOP_LLAMA_SERVER names {binary}, which does not exist")
+    for tool in ("g++", "make"):
+        if not shutil.which(tool):
+            raise LocalModelError(f"building llama-server needs {tool}; install it (Debian: apt-get install build-essential)")
 
 
 def ensure_server_binary(say, weights=None):
@@ -109,11 +122,7 @@ def ensure_server_binary(say, weights=None):
     if binary.is_file():
         link_sonames(binary.parent)
         return binary
-    if os.environ.get("CODELOOP_LLAMA_SERVER"):
-        raise LocalModelError(f"CODELOOP_LLAMA_SERVER names {binary}, which does not exist")
-    for tool in ("g++", "make"):
-        if not shutil.which(tool):
-            raise LocalModelError(f"building llama-server needs {tool}; install it (Debian: apt-get install build-essential)")
+    preflight()
     with tempfile.TemporaryDirectory() as scratch:
         source = fetch_source(Path(scratch), say)
         cmake = cmake_command(say)

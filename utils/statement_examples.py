@@ -8,6 +8,7 @@ flow trusts them: Revise may not change them and success requires them. Three co
   doctest    >>> below_zero([1, 2, -4])
              True
   call       move_one_ball([3, 4, 5, 1, 2]) ==> True    (also ==, =>, ->, ➞, "should return")
+  arrow      nums = [2, 1, 5], k = 2 -> [2, 1.5]         (arguments by name, then =>, ->, ➞ or →)
 
 When the statement admits several right answers ("return any of them"), its examples show only one
 of them, so none is taken. Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
@@ -42,7 +43,7 @@ def statement_examples(problem):
     if SEVERAL_ANSWERS.search(text):
         return []
     signature = _signature(text)
-    found = [*_leetcode_examples(text, signature), *_call_examples(text, signature)]
+    found = [*_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature)]
     cases, seen = [], set()
     for inputs, expected in found:
         key = json.dumps(inputs, sort_keys=True)
@@ -101,6 +102,24 @@ def _call_examples(text, signature):
                 inputs = _named(call, signature)
                 if inputs is not None:
                     yield inputs, value
+
+
+ARROW = re.compile(r"^\s*(?:[-*]\s*)?(?:Example\s*\d*\s*:\s*)?(?P<input>[A-Za-z_]\w*\s*=(?!=).*?)\s*(?:=>|->|➞|→)\s*"
+                   r"(?P<output>.+?)\s*$", re.IGNORECASE)
+
+
+def _arrow_examples(text, signature):
+    """`nums = [2, 1, 5] -> [2, 1.5, 2]` lines: arguments by name, an arrow, the value."""
+    for line in text.splitlines():
+        match = ARROW.match(line)
+        if not match:
+            continue
+        call = _parse_call(f"f({match.group('input')})")
+        value = _literal(match.group("output"))
+        if call is not None and not call[0] and value is not _UNREADABLE:
+            inputs = _named(call, signature)
+            if inputs is not None:
+                yield inputs, value
 
 
 def _closing_paren(line, opening):

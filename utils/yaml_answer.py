@@ -307,9 +307,22 @@ def parse_revise_answer(text, test_names, max_tests, trusted=()):
     code = data.get("function_code")
     code = check_function_code(code) if code not in (None, "") else None
     if not revised and code is None:
-        raise AnswerError(" ".join(ignored) or
+        raise AnswerError(_refusals(ignored) or
                           "The revision changes nothing: give corrected test_cases, a new function_code, or both.")
     return {"reasoning": _reasoning(data), "test_cases": revised, "function_code": code, "ignored": ignored}
+
+
+def _refusals(ignored):
+    """The reasons a revision was refused, each said once: several trusted tests in one sentence."""
+    trusted = [re.match(r"Test (\d+) is trusted", text) for text in ignored]
+    numbers = [match.group(1) for match in trusted if match]
+    others = list(dict.fromkeys(text for text, match in zip(ignored, trusted) if not match))
+    if len(numbers) > 1:
+        others.insert(0, f"Tests {', '.join(numbers)} are trusted (from the problem statement or the user, or agreed "
+                         "by running programs) and cannot be changed; if the code fails them, fix the code.")
+    elif numbers:
+        others.insert(0, next(text for text, match in zip(ignored, trusted) if match))
+    return " ".join(others)
 
 
 def _test_index(key, test_names, max_tests):

@@ -1,0 +1,48 @@
+# The two commands of README.md, each setting up whatever is missing first (and quickly nothing when all is):
+#   make run    the embedded model on the README's Two Sum
+#   make test   the whole test suite, the embedded model's tests included
+# Other targets: make setup (Python packages, sandbox), make model (the embedded model only).
+# PYTHON picks the interpreter (3.10 or newer); PROBLEM the problem file for `make run`.
+
+PYTHON ?= python3
+PROBLEM ?= examples/two_sum.md
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+
+.PHONY: run test setup model sandbox
+
+run: setup model
+	$(PY) main.py --problem-file $(PROBLEM)
+
+test: setup model
+	$(PY) -m pytest
+
+setup: $(INSTALLED) sandbox
+
+model: $(INSTALLED)
+	@$(PY) -c "from utils.local_model import is_set_up; import sys; sys.exit(not is_set_up())" || { \
+		command -v g++ >/dev/null 2>&1 || { [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ >/dev/null; } || \
+			{ echo "building the embedded model needs g++: run 'sudo apt-get install g++', or set OPENAI_BASE_URL to use an endpoint"; exit 3; }; \
+		$(PY) main.py --setup-local; }
+
+# Packages are installed again only when a requirements file changed.
+$(INSTALLED): requirements.txt requirements-bench.txt
+	@$(PYTHON) -c "import sys; sys.exit(sys.version_info < (3, 10))" || \
+		{ echo "codeloop needs Python 3.10 or newer; $(PYTHON) is $$($(PYTHON) -V 2>&1) (set PYTHON=python3.11, say)"; exit 2; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || \
+		{ echo "cannot make a virtual environment: run 'apt-get install python3-venv' (as root), then make again"; exit 2; }
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-bench.txt
+	@touch $(INSTALLED)
+
+# bubblewrap is the strongest sandbox; without it codeloop falls back to unshare or a plain process.
+sandbox:
+	@command -v bwrap >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null || \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; }; \
+		else \
+			echo "note: bubblewrap is missing; run 'sudo apt-get install bubblewrap' for the strongest sandbox (until then: unshare or a plain process)"; \
+		fi; }

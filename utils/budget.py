@@ -1,0 +1,47 @@
+"""The run's call and token budgets (--max-calls, --token-budget), held before every request.
+
+Each request asks `reserve(messages, max_tokens)` first. It is refused (BudgetSpent, whose message names
+the budget and what was used) when no call is left or the tokens left would not cover the prompt and a
+minimal answer; otherwise the answer's cap is cut to the tokens left, and the request's share is held
+until it is journaled, so that requests sent at the same time cannot together overshoot. The prompt's
+size is estimated (4 characters a token) before the server counts it.
+"""
+import threading
+
+MIN_ANSWER_TOKENS = 64  # below this no usable answer fits: the budget counts as spent
+
+
+class BudgetSpent(RuntimeError):
+    """The run's call or token budget is used up; no request was sent."""
+
+
+class Budget:
+    def __init__(self, max_calls=None, token_budget=None, usage=lambda: {"model_calls": 0, "prompt_tokens": 0,
+                                                                            "completion_tokens": 0}):
+        self.max_calls, self.token_budget, self.usage = max_calls, token_budget, usage
+        self.lock, self.calls_held, self.tokens_held = threading.Lock(), 0, 0
+
+    def reserve(self, messages, max_tokens):
+        """The cap this request may use; raises BudgetSpent. Pair with release() once it is journaled."""
+        prompt = sum(len(message["content"]) for message in messages) // 4
+        with self.lock:
+            used = self.usage()
+            calls = used["model_calls"] + self.calls_held
+            tokens = used["prompt_tokens"] + used["completion_tokens"] + self.tokens_held
+            if self.max_calls is not None and calls >= self.max_calls:
+                raise BudgetSpent(f"the call budget is spent: {calls} of --max-calls {self.max_calls} used")
+            cap = max_tokens
+            if self.token_budget is not None:
+                left = self.token_budget - tokens - prompt
+                if left < MIN_ANSWER_TOKENS:
+                    raise BudgetSpent(f"the token budget is spent: {tokens:,} of --token-budget "
+                                      f"{self.token_budget:,} used, and the next prompt is about {prompt:,}")
+                cap = min(max_tokens, left)
+            self.calls_held += 1
+            self.tokens_held += prompt + cap
+            return cap, prompt + cap
+
+    def release(self, held):
+        with self.lock:
+            self.calls_held -= 1
+            self.tokens_held -= held
