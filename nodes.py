@@ -95,18 +95,20 @@ class ModelStep(Step):
             if end:
                 end()
 
-    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None):
+    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None, all_hot=False):
         """`samples` answers to `request`, asked at the same time (up to settings.requests_at_once): the
         first at the configured temperature, the others sampled hotter so they differ. `extra` are more
         (request, parse) pairs asked alongside (the oracle), each answered or None. An unusable sample
         is dropped, as is one the endpoint or the budget refused while another was usable; only when no
-        sample is usable does the step fail."""
+        sample is usable does the step fail. `all_hot`: every answer sampled hot (a second draw of the same
+        request, whose first answer at the configured temperature would only repeat the first draw's)."""
         settings = inputs["settings"]
         hot = max(settings.model.temperature, SAMPLE_TEMPERATURE)
+        first = hot if all_hot else None
         several = settings.samples > 1
-        jobs = [partial(self.ask, inputs, request, parse, None if k == 0 else hot, max_tokens,
+        jobs = [partial(self.ask, inputs, request, parse, first if k == 0 else hot, max_tokens,
                         f"candidate {k + 1}" if several else "") for k in range(settings.samples)]
-        jobs += [partial(self.ask, inputs, more_request, more_parse, None, max_tokens, more_label)
+        jobs += [partial(self.ask, inputs, more_request, more_parse, first, max_tokens, more_label)
                  for more_request, more_parse, more_label in extra]
         outcomes = all_at_once(jobs, settings.requests_at_once)
         samples, more = outcomes[:settings.samples], outcomes[settings.samples:]
@@ -338,12 +340,14 @@ class ImplementFunction(ModelStep):
         valid_oracle = any(a.source == "oracle" and a.trusted_passed == a.trusted_total and a.check == "ok"
                            for a in attempts)
         shown = [case for case in shared["test_cases"] if is_trusted(case)] if settings.agreement else shared["test_cases"]
-        return {**self.model_inputs(shared), "test_cases": shown, "oracle": settings.oracle and not valid_oracle}
+        redraw = any(a.source == "implement" for a in attempts)
+        return {**self.model_inputs(shared), "test_cases": shown, "oracle": settings.oracle and not valid_oracle,
+                "redraw": redraw}
 
     def exec(self, inputs):
         extra = [(oracle_request(inputs["test_cases"]), parse_code_answer, "oracle")] if inputs["oracle"] else []
         return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra,
-                                max_tokens=CODE_TOKENS)
+                                max_tokens=CODE_TOKENS, all_hot=inputs["redraw"])
 
     def use_answer(self, shared, inputs, answers):
         candidates, more = answers
