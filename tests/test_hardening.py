@@ -128,12 +128,14 @@ def sandboxes_of(pid):
 
 def test_kill_9_leaves_no_sandbox_process_and_the_next_run_removes_its_folders(stub, tmp_path):
     stub.add(a.TESTS, a.GOOD_CODE.replace("seen = {}", "while True: pass"))
-    proc = subprocess.Popen([sys.executable, MAIN, a.TWO_SUM, "--samples", "1", "--test-timeout", "60",
+    proc = subprocess.Popen([sys.executable, MAIN, a.TWO_SUM, "--samples", "1", "--no-oracle", "--test-timeout", "60",
                              "--out", str(tmp_path)], cwd=ROOT, env=cli_env(stub, CODELOOP_SANDBOX="process"),
                             stderr=subprocess.PIPE, text=True)
     seen = ""
     while "RunTests:" not in seen:
-        seen += proc.stderr.readline()
+        line = proc.stderr.readline()
+        assert line, f"codeloop ended before running the tests: {seen}"
+        seen += line
     time.sleep(0.5)
     assert sandboxes_of(proc.pid), "the sandbox is running the endless loop"
     proc.send_signal(signal.SIGKILL)

@@ -174,11 +174,14 @@ def test_a_malformed_tests_file_is_one_line_and_exit_2(stub, tmp_path):
 def test_ctrl_c_exits_130_and_keeps_the_record(stub, tmp_path, script, wait_for):
     # tests that never end, with a generous per-test limit: only killing the sandboxes ends the run fast
     stub.add(*script)
-    proc = subprocess.Popen([sys.executable, MAIN, a.TWO_SUM, "--out", str(tmp_path), "--test-timeout", "60"],
+    proc = subprocess.Popen([sys.executable, MAIN, a.TWO_SUM, "--out", str(tmp_path), "--test-timeout", "60",
+                             "--samples", "1", "--no-oracle"],  # one request at a time: the script's order holds
                             cwd=ROOT, env=cli_env(stub), stderr=subprocess.PIPE, text=True)
     seen = ""
     while wait_for not in seen:
-        seen += proc.stderr.readline()
+        line = proc.stderr.readline()
+        assert line, f"codeloop ended before {wait_for}: {seen}"
+        seen += line
     time.sleep(0.3)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
