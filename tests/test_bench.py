@@ -16,6 +16,7 @@ import pytest
 
 from tests import scripted_answers as a
 from tests.test_main import cli_env
+from tests.processes import ctrl_c_as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN_MARK = 424242  # appears only in the hidden tests
@@ -235,7 +236,8 @@ def test_ctrl_c_exits_130_and_keeps_finished_problems_only(stub, tmp_path):
     out = tmp_path / "out"
     dataset = write_jsonl(tmp_path / "p.jsonl", TWO_SUM, {**TWO_SUM, "id": "second"})
     proc = subprocess.Popen([sys.executable, "-m", "bench", "--dataset", dataset, "--strategies", "single-shot",
-                             "--out", str(out)], cwd=ROOT, env=cli_env(stub), stderr=subprocess.PIPE, text=True)
+                             "--out", str(out)], cwd=ROOT, env=cli_env(stub), stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_at_a_terminal)
     deadline = time.monotonic() + 60
     while len(stub.requests) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)

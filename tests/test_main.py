@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests import scripted_answers as a
+from tests.processes import ctrl_c_as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = str(ROOT / "main.py")
@@ -176,7 +177,8 @@ def test_ctrl_c_exits_130_and_keeps_the_record(stub, tmp_path, script, wait_for)
     stub.add(*script)
     proc = subprocess.Popen([sys.executable, MAIN, a.TWO_SUM, "--out", str(tmp_path), "--test-timeout", "60",
                              "--samples", "1", "--no-oracle"],  # one request at a time: the script's order holds
-                            cwd=ROOT, env=cli_env(stub), stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, env=cli_env(stub), stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_at_a_terminal)
     seen = ""
     while wait_for not in seen:
         line = proc.stderr.readline()

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import ctrl_c_as_at_a_terminal
+
 pytestmark = pytest.mark.real_model
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_PROBLEM = """Given a list of integers nums, return the sum of its even numbers.
@@ -56,7 +58,8 @@ def test_the_embedded_model_drives_the_whole_loop(tmp_path):
 def test_ctrl_c_stops_the_embedded_server(tmp_path):
     before = llama_servers()
     proc = subprocess.Popen([sys.executable, "main.py", SMALL_PROBLEM, "--out", str(tmp_path)], cwd=ROOT,
-                            env=no_endpoint_env(), stderr=subprocess.PIPE, text=True)
+                            env=no_endpoint_env(), stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_at_a_terminal)
     seen = ""
     while "GenerateTestCases:" not in seen:
         line = proc.stderr.readline()

@@ -70,7 +70,7 @@ def pytest_source(test_cases, any_order=False):
             f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); the model guessed {json.dumps(case['expected'])}"
             for case in disputed)
     return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its utils/compare.py)\n" + COMPARISON_RULE
-            + f"\n\n# the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
+            + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
             + f"\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
 
 
