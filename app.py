@@ -49,11 +49,6 @@ FIRST_RUN = ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY o
              "set OPENAI_BASE_URL (and OPENAI_API_KEY).")
 
 
-# The embedded server answers one request at a time unless --parallel says otherwise: on 2 cores that is
-# as fast as several at once, and the candidates' shared prompt is read once (docs/local-model.md).
-EMBEDDED_SLOTS = 1
-
-
 class UsageError(Exception):
     """Bad usage; the message is one line for the user (exit 2)."""
 
@@ -141,7 +136,7 @@ def default_out_dir(problem):
 def run(job, echo=None, flow=None, announce=None):
     """Run the job (with the embedded model when it needs it); the final summary, as --json prints it.
     `echo` gets the run's progress lines; `announce` what the embedded model's set-up and start say."""
-    with model_server(job.settings.model, job.embedded, announce, slots=job.settings.parallel or EMBEDDED_SLOTS) as (model, notes):
+    with model_server(job.settings.model, job.embedded, announce, slots=job.settings.embedded_slots) as (model, notes):
         return run_problem(job.problem, replace(job.settings, model=model), job.out_dir, echo, flow, notes)
 
 

@@ -65,6 +65,12 @@ class Settings:
         _one_of("feedback", self.feedback, FEEDBACK_KINDS)
 
     @property
+    def embedded_slots(self):
+        """The embedded server answers one request at a time unless --parallel says otherwise: on 2 cores
+        that is as fast as several at once, and the candidates' shared prompt is read once (docs/local-model.md)."""
+        return self.parallel or 1
+
+    @property
     def requests_at_once(self):
         return self.parallel or self.model.concurrency or self.samples + int(self.oracle)
 

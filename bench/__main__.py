@@ -211,7 +211,7 @@ def run_all(args, tasks, total, results, argv):
     """Start the model (the embedded one once, with a slot per request in flight) and run every task."""
     isolation = best_isolation()
     embedded = args.embedded
-    at_once = max(STRATEGIES[name][1](args.endpoint, isolation)[0].parallel or app.EMBEDDED_SLOTS for name in args.strategies)
+    at_once = max(STRATEGIES[name][1](args.endpoint, isolation)[0].embedded_slots for name in args.strategies)
     with app.model_server(args.endpoint, embedded, say, slots=args.workers * at_once, prefix="bench") as (model, _):
         model = replace(model, concurrency=at_once) if embedded else model  # each worker its share of the slots
         setup = {"model": model.model, "server": "embedded llama-server" if embedded else safe_url(model.base_url) or "OpenAI",
