@@ -211,7 +211,7 @@ def new_store(problem, settings, record):
             "terminal": Terminal() if settings.interactive else None, "progress": None,
             "budget": Budget(settings.max_calls, settings.token_budget, record.usage), "packages": None,
             "test_cases": [],
-            "any_order": False, "attempts": AttemptTree(), "current": None,
+            "any_order": False, "attempts": AttemptTree(), "current": None, "dispute_draws": 0,
             "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
 
 

@@ -38,6 +38,7 @@ class Settings:
     oracle: bool = True             # ImplementFunction also asks for a brute-force program (utils/agreement.py)
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     max_draws: int = 2              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
+    dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
     parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
     max_calls: int | None = None    # model calls in all; checked before every request
@@ -53,6 +54,7 @@ class Settings:
     def __post_init__(self):
         for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts", "max_draws"):
             _whole(name, getattr(self, name), 1, 1000)
+        _whole("dispute_draws", self.dispute_draws, 0, 1000)
         if self.parallel is not None:
             _whole("parallel", self.parallel, 1, 64)
         if self.max_calls is not None:

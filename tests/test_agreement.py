@@ -1,5 +1,5 @@
 """utils/agreement.py: how each test's expected value is settled from what programs returned."""
-from utils.agreement import describe, settle, summary
+from utils.agreement import describe, settle, summary, support
 
 EXAMPLE = {"name": "example", "input": {"x": 1}, "expected": 2, "origin": "statement"}
 
@@ -112,3 +112,12 @@ def test_the_summary_says_how_strong_the_verdict_is():
                 {"source": "disputed"}]
     assert summary(evidence) == ("2 statement examples + 1 confirmed by the oracle and a candidate + 1 by a majority "
                                  "of candidates; 1 disputed input left out")
+
+
+def test_support_counts_the_other_programs_that_return_the_same_on_the_given_inputs():
+    mine = [ok(2), ok([1, 2]), ok(7)]
+    others = [[ok(2), ok([2, 1]), ok(7)], [ok(2), ok([1, 2]), raised()], None, [ok(3), TIMED_OUT, ok(7.0)]]
+    assert support(mine, others, [1, 2]) == 3, "[1, 2] once, 7 twice (7.0 within tolerance); errors and None never"
+    assert support(mine, others, [1, 2], any_order=True) == 4
+    assert support(mine, others, []) == 0
+    assert support([ok(2), raised(), ok(7)], others, [1]) == 0, "no value of its own: backed by nobody"

@@ -317,11 +317,12 @@ def test_when_no_candidate_passes_the_statement_examples_fresh_ones_are_drawn(ma
 
 
 def test_an_oracle_that_fails_a_statement_example_settles_nothing(make_shared, stub):
-    a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE, oracle=a.BACKWARDS_CODE)
+    a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE, oracle=a.BACKWARDS_CODE, samples=6)  # 2 draws
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved"
     assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "guess", "disputed"]
     assert "1 disputed input left out" in shared["message"]
+    assert shared["dispute_draws"] == 1 and shared["iteration"] == 2, "one more draw before the claim, not two"
 
 
 # Right except on two numbers / on three numbers: each agrees with the oracle where the other does not.
@@ -347,6 +348,36 @@ def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shar
     assert "Tests marked (agreed by running programs) or (from the problem statement) are right" in prompt
     revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
     assert any("Test 2 is trusted" in text for text in revision["ignored"])
+
+
+ZERO_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [0, 0]\n      seen = {}")
+GUESS_NOBODY_RETURNS = a.TESTS.replace("""    input: {nums: [3, 3], target: 6}
+    expected: [0, 1]""", """    input: {nums: [3, 3], target: 6}
+    expected: [5, 5]""")
+
+
+def test_a_claim_that_leaves_an_input_disputed_waits_for_one_more_draw_and_hands_over_the_best_backed(make_shared, stub):
+    stub.route("tests", GUESS_NOBODY_RETURNS)
+    # three answers for [3, 3], none of them the guess: disputed; after the second draw (programs written
+    # differently: the same code twice is one attempt) [0, 1] has three votes, [1, 0] two, [0, 0] one
+    again = lambda code, k: code.replace("seen", f"seen_{k}")  # noqa: E731
+    stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS,
+               again(a.GOOD_CODE, 1), again(a.GOOD_CODE, 2), again(WRONG_ON_PAIRS, 1))
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False))
+    assert shared["status"] == "solved" and shared["iteration"] == 2 and shared["dispute_draws"] == 1
+    draws = [e for e in shared["record"].data["events"] if e["kind"] == "dispute_draw"]
+    assert len(draws) == 1 and draws[0]["disputed"] == ["duplicates"]
+    assert shared["test_cases"][2]["evidence"]["source"] == "disputed", "3 of 6 is no majority"
+    assert "target - n], i]" in shared["function_code"] and "len(nums) == 2" not in shared["function_code"], \
+        "the solving candidate that most other programs side with on the disputed input"
+    assert "1 disputed input left out" in shared["message"]
+
+
+def test_with_dispute_draws_0_a_disputed_input_is_left_out_at_once(make_shared, stub):
+    stub.route("tests", GUESS_NOBODY_RETURNS)
+    stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, dispute_draws=0))
+    assert shared["status"] == "solved" and shared["iteration"] == 1 and shared["dispute_draws"] == 0
 
 
 def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_shared, stub):

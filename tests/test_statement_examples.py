@@ -73,3 +73,41 @@ def test_arguments_by_name_and_an_arrow_are_an_example():
                                               "expected": [2, 1.5, 2], "origin": "statement"}]
     assert statement_examples("Add them.\n- a = 1, b = 2 → 3\nThe rule y = f(x) -> y is not an example") == [
         {"name": "example_1", "input": {"a": 1, "b": 2}, "expected": 3, "origin": "statement"}]
+
+
+def test_the_function_is_the_one_the_examples_call_not_a_helper_shown_after_it():
+    text = """Find the shortest palindrome that begins with a supplied string.
+>>> make_palindrome('cat')
+'catac'
+Function signature: def make_palindrome(string: str) -> str
+Code given with the problem:
+def is_palindrome(string: str) -> bool:
+    return string == string[::-1]"""
+    assert inputs_and_expected(text) == [({"string": "cat"}, "catac")]
+
+
+def test_comment_arrows_and_working_shown_before_the_value():
+    text = """fruit(\"5 apples\", 19) ->19 - 5 = 14
+to_bin(15)   # returns "db1111db"
+Function signature: def fruit(s, n)"""
+    assert inputs_and_expected(text) == [({"s": "5 apples", "n": 19}, 14)], "to_bin is not the signature"
+    assert inputs_and_expected("to_bin(15)   # returns \"db1111db\"\ndef to_bin(decimal)") == [({"decimal": 15}, "db1111db")]
+
+
+def test_prose_examples_the_output_or_result_should_be():
+    text = """For lst = [1,2,3] the output should be 14.
+For lst = [], c = "ae", the result should be ('bcd',False)
+For lst = [150], the sum of digits will be 6 the output should be "110".
+def f(lst, c=None)"""
+    assert inputs_and_expected(text) == [({"lst": [1, 2, 3]}, 14), ({"lst": [], "c": "ae"}, ["bcd", False])], \
+        "the sentence's full stop is not part of 14; working between input and output is not read"
+
+
+def test_a_single_equals_sign_counts_only_when_every_value_has_one_type():
+    assert inputs_and_expected("choose(12, 15) = 14\nchoose(13, 12) = -1\ndef choose(x, y)") == \
+        [({"x": 12, "y": 15}, 14), ({"x": 13, "y": 12}, -1)]
+    definitions = """tri(2) = 1 + (2 / 2) = 2
+tri(4) = 3
+Examples: tri(3) = [1, 3, 2, 8]
+def tri(n)"""
+    assert inputs_and_expected(definitions) == [], "a term of the sequence is not what the function returns"

@@ -79,6 +79,22 @@ def _settle_one(case, i, qualified, oracle, programs, any_order):
     return _evidence("disputed", guess(case), voters=len(values) + len(oracle_value))
 
 
+def support(outputs, others, indices, any_order=False):
+    """How often the other programs return what `outputs` returns, over the inputs `indices` (each a list of
+    raw results per test, as in settle). Among candidates that pass every counted test, the one most
+    programs side with on the disputed inputs is the likelier right one (CodeT's consensus)."""
+    def value(results, i):
+        result = results[i] if results is not None else None
+        return result["value"] if result is not None and result["ok"] else _NONE
+
+    return sum(value(outputs, i) is not _NONE and value(other, i) is not _NONE
+               and outputs_match(value(other, i), value(outputs, i), any_order)
+               for i in indices for other in others)
+
+
+_NONE = object()  # no value: not run, raised or timed out
+
+
 def guess(case):
     """What the model said the expected value is (kept apart once execution settled another one)."""
     return case.get("guess", case["expected"])

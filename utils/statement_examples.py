@@ -7,13 +7,19 @@ flow trusts them: Revise may not change them and success requires them. Three co
              Output: [0,1]
   doctest    >>> below_zero([1, 2, -4])
              True
-  call       move_one_ball([3, 4, 5, 1, 2]) ==> True    (also ==, =>, ->, ➞, "should return")
+  call       move_one_ball([3, 4, 5, 1, 2]) ==> True    (also ==, =>, ->, ➞, "should return", "# returns",
+                                                        and "-> 19 - 5 - 6 = 8": the working, then the value)
+  equals     choose_num(12, 15) = 14                     (a single "="; see below)
   arrow      nums = [2, 1, 5], k = 2 -> [2, 1.5]         (arguments by name, then =>, ->, ➞ or →)
+  prose      For lst = [1,2,3] the output should be 14   (also "the result should be")
 
 When the statement admits several right answers ("return any of them"), its examples show only one
 of them, so none is taken. Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
 function's signature ("def name(a, b)" anywhere in the statement) to be named. An example that cannot
 be read exactly is left out rather than guessed: a wrong trusted test could never be corrected.
+A single "=" also writes definitions ("tri(4) = 3" beside "tri(3) = [1, 3, 2, 8]" in a statement whose
+function returns the list), so those examples are kept only when their values all have one type.
+The function is the one the statement's lines call most (the helpers shown beside it are not).
 
 Run alone to see what a statement yields:  python -m utils.statement_examples examples/two_sum.md
 """
@@ -25,7 +31,11 @@ import sys
 MARKUP = re.compile(r"`|\*\*(?=[A-Z][a-z]*(?: \d+)?:)|(?<=:)\*\*")  # backticks, **Input:**; "l*****e" may be an answer
 SIGNATURE = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(([^)]*)\)")
 LEETCODE = re.compile(r"\bInput\s*:\s*(?P<input>.+?)\s*\n?\s*Output\s*:\s*(?P<output>[^\n]+)", re.DOTALL)
-SEPARATOR = re.compile(r"\s*(==>|==|=>|->|➞|→|should return|returns)\s*")
+SEPARATOR = re.compile(r"\s*(==>|==|=>|->|➞|→|should return|returns|#\s*(?:returns|=>|->))\s*")
+EQUALS = re.compile(r"\s*=(?!=)\s*")
+WORKING = re.compile(r"^(?P<working>[^=]+?)\s*=\s*(?P<value>[^=]+)$")  # "19 - 5 - 6 = 8"
+PROSE = re.compile(r"\bFor\s+(?P<input>[A-Za-z_]\w*\s*=(?!=).*?),?\s+the (?:output|result) should be\s+(?P<output>.+?)\s*$",
+                   re.IGNORECASE)
 ANY_ORDER = re.compile(r"\bin any order\b", re.IGNORECASE)
 # "If there are multiple answers, return any of them": an example shows one of several right answers
 SEVERAL_ANSWERS = re.compile(r"\bany of them\b|\bmultiple (?:valid |possible )?(?:answers|solutions)\b|"
@@ -43,7 +53,8 @@ def statement_examples(problem):
     if SEVERAL_ANSWERS.search(text):
         return []
     signature = _signature(text)
-    found = [*_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature)]
+    found = [*_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature),
+             *_prose_examples(text, signature), *_one_type(list(_call_examples(text, signature, EQUALS)))]
     cases, seen = [], set()
     for inputs, expected in found:
         key = json.dumps(inputs, sort_keys=True)
@@ -55,15 +66,18 @@ def statement_examples(problem):
 
 
 def _signature(text):
-    """(function name, [parameter names], number of required parameters) of the last `def` shown, or None."""
-    for match in reversed(list(SIGNATURE.finditer(text))):
+    """(function name, [parameter names], number of required parameters) of the `def` whose name the text
+    calls most (the last one shown among equals), or None."""
+    found = []
+    for match in SIGNATURE.finditer(text):
         try:
             args = ast.parse(f"def f({match.group(2)}): pass").body[0].args
         except SyntaxError:
             continue
         names = [a.arg for a in args.posonlyargs + args.args if a.arg != "self"]
-        return match.group(1), names, len(names) - len(args.defaults)
-    return None
+        calls = len(re.findall(rf"(?<![\w.])(?<!def ){re.escape(match.group(1))}\s*\(", text))
+        found.append((calls, match.start(), (match.group(1), names, len(names) - len(args.defaults))))
+    return max(found)[2] if found else None
 
 
 def _leetcode_examples(text, signature):
@@ -79,7 +93,7 @@ def _leetcode_examples(text, signature):
                 yield inputs, value
 
 
-def _call_examples(text, signature):
+def _call_examples(text, signature, separators=SEPARATOR):
     if signature is None:
         return
     name = signature[0]
@@ -91,10 +105,13 @@ def _call_examples(text, signature):
                 continue
             call = _parse_call("f" + line[line.index("(", start):end + 1])
             rest = line[end + 1:]
-            separator = SEPARATOR.match(rest)
+            separator = separators.match(rest)
             if separator:
                 value = _literal(rest[separator.end():])
-            elif line.lstrip().startswith(">>>") and not rest.strip() and number + 1 < len(lines):
+                working = WORKING.match(rest[separator.end():].strip()) if separators is SEPARATOR else None
+                if value is _UNREADABLE and working and _is_expression(working.group("working")):
+                    value = _literal(working.group("value"))
+            elif separators is SEPARATOR and line.lstrip().startswith(">>>") and not rest.strip() and number + 1 < len(lines):
                 value = _literal(lines[number + 1])
             else:
                 continue
@@ -120,6 +137,35 @@ def _arrow_examples(text, signature):
             inputs = _named(call, signature)
             if inputs is not None:
                 yield inputs, value
+
+
+def _prose_examples(text, signature):
+    """`For lst = [1,2,3] the output should be 14` lines."""
+    for line in text.splitlines():
+        match = PROSE.search(line)
+        if not match:
+            continue
+        call = _parse_call(f"f({match.group('input')})")
+        value = _literal(re.sub(r"\.$", "", match.group("output")))  # the sentence's full stop: "be 1." is 1
+        if call is not None and not call[0] and value is not _UNREADABLE:
+            inputs = _named(call, signature)
+            if inputs is not None:
+                yield inputs, value
+
+
+def _one_type(found):
+    """The examples, if their values all have one JSON type (bool apart from numbers), else none."""
+    kinds = {type(value).__name__ if not isinstance(value, (int, float)) or isinstance(value, bool) else "number"
+             for _, value in found}
+    return found if len(kinds) <= 1 else []
+
+
+def _is_expression(text):
+    try:
+        ast.parse(text.strip(), mode="eval")
+        return True
+    except (SyntaxError, ValueError, RecursionError):
+        return False
 
 
 def _closing_paren(line, opening):
