@@ -182,6 +182,7 @@ def all_at_once(jobs, at_once):
 REFLECTION_TOKENS = 400
 CODE_TOKENS = 900
 REVISE_TOKENS = 1200
+DRAW_PROMPT_TOKENS = 1000  # a code request's prompt is under this, for the budget check of an optional draw
 
 
 def answer_tokens_for_tests(count):
@@ -576,7 +577,8 @@ class RunTests(Step, ParallelBatchNode):
         disputed inputs were wrong in 3 of 9 runs, claims without in none of 16 (docs/benchmarks.md)."""
         settings = shared["settings"]
         return (settings.agreement and shared["dispute_draws"] < settings.dispute_draws
-                and shared["iteration"] < settings.max_iterations)
+                and shared["iteration"] < settings.max_iterations
+                and shared["budget"].affords(settings.samples, settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS)))
 
     @staticmethod
     def support_on(shared, indices):

@@ -373,10 +373,12 @@ def test_a_claim_that_leaves_an_input_disputed_waits_for_one_more_draw_and_hands
     assert "1 disputed input left out" in shared["message"]
 
 
-def test_with_dispute_draws_0_a_disputed_input_is_left_out_at_once(make_shared, stub):
+@pytest.mark.parametrize("limit", [{"dispute_draws": 0}, {"max_calls": 5}, {"token_budget": 6000}],
+                         ids=["no-dispute-draws", "calls-left-for-less-than-a-draw", "tokens-left-for-less"])
+def test_without_room_for_a_draw_a_disputed_input_is_left_out_at_once(make_shared, stub, limit):
     stub.route("tests", GUESS_NOBODY_RETURNS)
     stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)
-    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, dispute_draws=0))
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, **limit))
     assert shared["status"] == "solved" and shared["iteration"] == 1 and shared["dispute_draws"] == 0
 
 

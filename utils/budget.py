@@ -41,6 +41,16 @@ class Budget:
             self.tokens_held += prompt + cap
             return cap, prompt + cap
 
+    def affords(self, calls, tokens):
+        """Whether `calls` more requests of about `tokens` in all fit in what is left (optional work, such
+        as a draw before a claim, is skipped rather than spending the budget a run needs to end well)."""
+        with self.lock:
+            used = self.usage()
+            spent_calls = used["model_calls"] + self.calls_held
+            spent_tokens = used["prompt_tokens"] + used["completion_tokens"] + self.tokens_held
+        return ((self.max_calls is None or spent_calls + calls <= self.max_calls) and
+                (self.token_budget is None or spent_tokens + tokens <= self.token_budget))
+
     def release(self, held):
         with self.lock:
             self.calls_held -= 1
