@@ -127,26 +127,22 @@ ARROW = re.compile(r"^\s*(?:[-*]\s*)?(?:Example\s*\d*\s*:\s*)?(?P<input>[A-Za-z_
 
 def _arrow_examples(text, signature):
     """`nums = [2, 1, 5] -> [2, 1.5, 2]` lines: arguments by name, an arrow, the value."""
-    for line in text.splitlines():
-        match = ARROW.match(line)
-        if not match:
-            continue
-        call = _parse_call(f"f({match.group('input')})")
-        value = _literal(match.group("output"))
-        if call is not None and not call[0] and value is not _UNREADABLE:
-            inputs = _named(call, signature)
-            if inputs is not None:
-                yield inputs, value
+    return _named_examples(text, signature, ARROW.match, lambda output: output)
 
 
 def _prose_examples(text, signature):
-    """`For lst = [1,2,3] the output should be 14` lines."""
+    """`For lst = [1,2,3] the output should be 14.` lines (the sentence's full stop: "be 1." is 1)."""
+    return _named_examples(text, signature, PROSE.search, lambda output: re.sub(r"\.$", "", output))
+
+
+def _named_examples(text, signature, find, clean):
+    """Lines `find` matches, with arguments by name in the group `input` and the value in `output`."""
     for line in text.splitlines():
-        match = PROSE.search(line)
+        match = find(line)
         if not match:
             continue
         call = _parse_call(f"f({match.group('input')})")
-        value = _literal(re.sub(r"\.$", "", match.group("output")))  # the sentence's full stop: "be 1." is 1
+        value = _literal(clean(match.group("output")))
         if call is not None and not call[0] and value is not _UNREADABLE:
             inputs = _named(call, signature)
             if inputs is not None:
