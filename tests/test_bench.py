@@ -280,3 +280,26 @@ def test_ray_runs_problems_as_tasks_on_a_local_ray(stub, tmp_path):
     for line in found.values():  # run in Ray's worker processes; the run's files came back from them
         assert line["runner"].startswith("ray worker pid ")
         assert json.loads((Path(line["run_dir"]) / "run.json").read_text())["status"] == "untested"
+
+
+def test_the_repetition_replay_picks_lost_answers_and_as_many_good_ones(tmp_path):
+    from bench.repetition import calls_to_replay, usable
+    from utils.call_llm import Reply
+    asked = [{"role": "user", "content": "write tests"}]
+    calls = [{"node": "GenerateTestCases", "messages": asked, "finish_reason": "repetition", "salvaged": False},
+             {"node": "GenerateTestCases", "messages": asked, "finish_reason": "length", "salvaged": True},
+             {"node": "ImplementFunction", "messages": asked, "finish_reason": "stop"},
+             {"node": "Revise", "messages": asked, "finish_reason": "length", "salvaged": False}]
+    (tmp_path / "runs" / "p1").mkdir(parents=True)
+    (tmp_path / "runs" / "p1" / "run.json").write_text(json.dumps({"model_calls": calls}))
+    runaway, good = calls_to_replay(tmp_path, limit=None)
+    assert [c["node"] for c in runaway] == ["GenerateTestCases"], "salvaged answers and other nodes are not lost ones"
+    assert len(good) == 1
+
+    def reply(text, finish):
+        return Reply(text=text, finish_reason=finish, prompt_tokens=1, completion_tokens=1, latency_ms=1.0)
+    two_then_a_loop = ("test_cases:\n  - name: a\n    input: {x: 1}\n    expected: 1\n"
+                       "  - name: b\n    input: {x: 2}\n    expected: 2\n  - name: c\n    input: {x: 3 3 3 3")
+    assert usable("GenerateTestCases", reply(two_then_a_loop, "repetition")), "the complete items are kept, as in a run"
+    assert not usable("ImplementFunction", reply("def run_code(x): return x x x x", "repetition"))
+    assert usable("ImplementFunction", reply("function_code: |\n  def run_code(x):\n      return x\n", "stop"))

@@ -23,6 +23,14 @@ def test_a_reply_carries_text_usage_and_latency(stub):
     assert sent["model"] == "stub-model" and sent["max_tokens"] == 77 and sent["temperature"] == 0.0
 
 
+def test_extra_sampling_fields_reach_the_endpoint_and_none_are_sent_by_default(stub):
+    stub.add("a", "b")
+    call_llm(HELLO, config_for(stub, sampling=(("repeat_penalty", 1.1), ("dry_multiplier", 0.8))))
+    call_llm(HELLO, config_for(stub))
+    assert stub.requests[0]["repeat_penalty"] == 1.1 and stub.requests[0]["dry_multiplier"] == 0.8
+    assert "repeat_penalty" not in stub.requests[1] and "dry_multiplier" not in stub.requests[1]
+
+
 @pytest.mark.parametrize("status", [500, 503, 429])
 def test_transient_errors_are_retried(stub, status):
     stub.add({"status": status}, {"status": status}, "finally")

@@ -45,6 +45,8 @@ class ModelConfig:
     max_retries: int = 4
     deadline_s: float = 300.0            # the whole call, the client's retries included
     concurrency: int | None = None       # requests the endpoint is best sent at once; None: as many as asked
+    sampling: tuple = ()                 # extra sampling fields the endpoint knows, as (name, value) pairs
+                                         # (llama-server: repeat_penalty, dry_multiplier...; bench/repetition.py)
 
     @classmethod
     def from_env(cls, model=None, base_url=None, **overrides):
@@ -56,7 +58,7 @@ class ModelConfig:
         """What may be written to a record: everything but the key, and no credentials inside the URL."""
         return {"model": self.model, "base_url": safe_url(self.base_url), "temperature": self.temperature,
                 "max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "max_retries": self.max_retries,
-                "deadline_s": self.deadline_s, "concurrency": self.concurrency}
+                "deadline_s": self.deadline_s, "concurrency": self.concurrency, "sampling": dict(self.sampling)}
 
 
 @dataclass
@@ -157,7 +159,7 @@ WATCH_EVERY = 8  # pieces between two looks of `watch` at the text
 def _streamed_reply(messages, config, on_progress, watch, started):
     stream = _client(config).chat.completions.create(
         model=config.model, messages=messages, temperature=config.temperature, max_tokens=config.max_tokens,
-        stream=True, stream_options={"include_usage": True})
+        stream=True, stream_options={"include_usage": True}, **({"extra_body": dict(config.sampling)} if config.sampling else {}))
     parts, pieces, finish, usage, timings, chunks, kept = [], 0, "", None, None, 0, None
     for chunk in stream:
         chunks += 1
