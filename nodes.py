@@ -494,17 +494,13 @@ class RunTests(Step, ParallelBatchNode):
                 return "untested"
         solved = [a for a in attempts if a.solves]
         disputed = [i for i, case in enumerate(tests) if case["evidence"]["source"] == "disputed"]
-        if solved and disputed and self.draws_for_disputes(shared):
-            shared["dispute_draws"] += 1
-            shared["record"].event("dispute_draw", say=f"  {len(disputed)} disputed input{'s' * (len(disputed) != 1)}: "
-                                   "drawing more candidates before calling it solved", iteration=shared["iteration"],
-                                   disputed=[tests[i]["name"] for i in disputed], solving=[a.id for a in solved])
-            return "redraw"
+        settle_first = bool(solved and disputed and self.draws_for_disputes(shared))  # one more draw, then claim
         by_person = [a for a in fresh if a.source == "user" and a.status == "kept"]
         if solved:
             backing = self.support_on(shared, disputed)
             current = max(solved, key=lambda a: (a.trusted_passed, a.passed, backing(a), a.rank()))
-            current.status = "solved"
+            if not settle_first:
+                current.status = "solved"
         elif by_person:  # the person edited the code: revise what they wrote
             current = by_person[-1]
         else:
@@ -517,6 +513,12 @@ class RunTests(Step, ParallelBatchNode):
                                iteration=shared["iteration"], attempt=current.id, passed=current.passed,
                                total=current.total, results=current.results,
                                attempts=[a.summary() for a in judged_now])
+        if settle_first:
+            shared["dispute_draws"] += 1
+            shared["record"].event("dispute_draw", say=f"  {len(disputed)} disputed input{'s' * (len(disputed) != 1)}: "
+                                   "drawing more candidates before calling it solved", iteration=shared["iteration"],
+                                   disputed=[tests[i]["name"] for i in disputed], solving=[a.id for a in solved])
+            return "redraw"
         if solved:
             return "success"
         if shared["iteration"] >= settings.max_iterations:

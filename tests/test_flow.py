@@ -367,6 +367,8 @@ def test_a_claim_that_leaves_an_input_disputed_waits_for_one_more_draw_and_hands
     assert shared["status"] == "solved" and shared["iteration"] == 2 and shared["dispute_draws"] == 1
     draws = [e for e in shared["record"].data["events"] if e["kind"] == "dispute_draw"]
     assert len(draws) == 1 and draws[0]["disputed"] == ["duplicates"]
+    rounds = [e["iteration"] for e in shared["record"].data["events"] if e["kind"] == "test_run"]
+    assert rounds == [1, 2], "the round before the draw is recorded like any other"
     assert shared["test_cases"][2]["evidence"]["source"] == "disputed", "3 of 6 is no majority"
     assert "target - n], i]" in shared["function_code"] and "len(nums) == 2" not in shared["function_code"], \
         "the solving candidate that most other programs side with on the disputed input"
