@@ -560,7 +560,11 @@ class RunTests(Step, ParallelBatchNode):
                 result = {**judge(CHECK_FAILED, case["expected"]), **attempt.check}
             else:
                 result = judge(raw or NOT_RUN, case["expected"], any_order)
-            results.append({**result, "counted": case.get("evidence", {}).get("counted", True)})
+            evidence = case.get("evidence", {})
+            # a disputed input is left out, unless this code raises where other programs return a value:
+            # whichever value is right, raising is wrong (the input is valid, or they would raise too)
+            crashed = bool(raw and not raw["ok"] and not raw.get("timed_out") and evidence.get("voters", 0) >= 1)
+            results.append({**result, "counted": evidence.get("counted", True) or crashed})
         return results
 
     @staticmethod

@@ -48,3 +48,16 @@ def test_failed_checks_are_said_once_with_their_own_advice():
     assert classify(loading) == "load_error"
     assert check_failure(loading, CODE) == ("The code fails while loading, before any test runs: NameError: "
                                             "name 'x' is not defined, at line 2: `total = 0`")
+
+
+def test_a_disputed_input_is_an_open_question_unless_the_code_raised_there():
+    from utils.prompts import classified_results
+    disputed = {"name": "pair", "input": {"nums": [3, 3]}, "expected": [5, 5], "origin": "model",
+                "evidence": {"source": "disputed", "agree": 0, "voters": 2, "counted": False}}
+    returned = {"passed": False, "actual": "[1, 0]", "error_type": None, "message": "", "traceback": "",
+                "timed_out": False, "counted": False}
+    raised = {"passed": False, "actual": "", "error_type": "IndexError", "message": "list index out of range",
+              "traceback": "", "timed_out": False, "counted": True}
+    assert classified_results([disputed], [returned], "", 1).startswith("No settled test fails, but these inputs are disputed")
+    report = classified_results([disputed], [raised], "", 1)
+    assert report.startswith("1. pair: run_code(**{\"nums\": [3, 3]}) raised IndexError") and "disputed" not in report

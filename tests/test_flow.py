@@ -384,6 +384,22 @@ def test_without_room_for_a_draw_a_disputed_input_is_left_out_at_once(make_share
     assert shared["status"] == "solved" and shared["iteration"] == 1 and shared["dispute_draws"] == 0
 
 
+RAISES_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [nums[5]]\n      seen = {}")
+
+
+def test_code_that_raises_on_a_disputed_input_where_others_return_a_value_fails_it(make_shared, stub):
+    stub.route("tests", GUESS_NOBODY_RETURNS)  # [3, 3]: [0, 1] and [1, 0] tie, the guess matches neither
+    stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, RAISES_ON_PAIRS)
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, dispute_draws=0))
+    assert shared["status"] == "solved" and shared["test_cases"][2]["evidence"]["source"] == "disputed"
+    crasher = next(t for t in shared["attempts"] if "nums[5]" in t.code)
+    assert crasher.results[2]["counted"] and not crasher.results[2]["passed"] and crasher.status != "solved"
+    assert (crasher.passed, crasher.total) == (2, 3), "the disputed input counts against the code that raised on it"
+    others = [t for t in shared["attempts"] if t is not crasher]
+    assert all(not t.results[2]["counted"] for t in others), "for the others it stays left out"
+    assert "nums[5]" not in shared["function_code"]
+
+
 def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_shared, stub):
     statement = a.TWO_SUM + "\n\nConstraints:\n- 2 <= nums.length <= 10^4\n- -10^9 <= nums[i] <= 10^9\n"
     too_short = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3], target: 6}")
