@@ -1,15 +1,15 @@
 """Do llama-server's anti-repetition settings stop the answers that ran away? Replays them and prints numbers.
 
-    python -m bench.repetition --from bench-results/DIR                 # every lost answer under DIR
+    python -m bench.repetition --from bench-results/DIR                 # every run's lost answer under DIR
     python -m bench.repetition --from DIR --limit 8 --settings default,repeat,dry
 
-An answer that ran away (stopped as a loop, or cut at the token cap with nothing salvaged; bench's
-"runaways") is asked again with its own messages at temperature 0 on the embedded model, once per
-setting, with the same watcher a run uses (a list of tests is cut after 8 complete items, a loop as
-soon as it shows); so is the same number of answers from the same runs that did not run away, to see
-what a setting does to good answers. Per setting it prints how many ran away again, how many were
-usable (they parse as the node's answer; a list of tests cut short keeps its complete items, as in a
-run), the completion tokens and the seconds.
+The first answer of each run that ran away (stopped as a loop, or cut at the token cap with nothing
+salvaged: bench's "runaways"; the ones after it are its retries) is asked again with its own messages
+at temperature 0 on the embedded model, once per setting, with the same watcher a run uses (a list of
+tests is cut after 8 complete items, a loop as soon as it shows); so are as many answers from the same
+runs that did not run away, to see what a setting does to good answers. Per setting it prints how many
+ran away again, how many were usable (they parse as the node's answer; a list of tests cut short keeps
+its complete items, as in a run), the completion tokens and the seconds.
 """
 import argparse
 import json
@@ -41,11 +41,11 @@ def calls_to_replay(folder, limit):
     """(lost answers, as many good ones), each {"node", "messages"}, from the run.json files under folder."""
     runaway, good = [], []
     for record in sorted(Path(folder).glob("**/run.json")):
-        for call in json.loads(record.read_text(encoding="utf-8")).get("model_calls", []):
-            if call.get("node") not in ("GenerateTestCases", "ImplementFunction") or not call.get("messages"):
-                continue
-            (runaway if lost(call) else good).append({"node": call["node"], "messages": call["messages"],
-                                                      "from": str(record.parent)})
+        calls = [call for call in json.loads(record.read_text(encoding="utf-8")).get("model_calls", [])
+                 if call.get("node") in ("GenerateTestCases", "ImplementFunction") and call.get("messages")]
+        first_lost = next((call for call in calls if lost(call)), None)  # later ones are its retries
+        runaway += [{"node": first_lost["node"], "messages": first_lost["messages"]}] if first_lost else []
+        good += [{"node": call["node"], "messages": call["messages"]} for call in calls if not lost(call)]
     runaway = runaway[:limit] if limit else runaway
     step = max(1, len(good) // max(1, len(runaway)))
     return runaway, good[::step][:len(runaway)]
