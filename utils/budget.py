@@ -25,9 +25,7 @@ class Budget:
         """The cap this request may use; raises BudgetSpent. Pair with release() once it is journaled."""
         prompt = sum(len(message["content"]) for message in messages) // 4
         with self.lock:
-            used = self.usage()
-            calls = used["model_calls"] + self.calls_held
-            tokens = used["prompt_tokens"] + used["completion_tokens"] + self.tokens_held
+            calls, tokens = self._spent()
             if self.max_calls is not None and calls >= self.max_calls:
                 raise BudgetSpent(f"the call budget is spent: {calls} of --max-calls {self.max_calls} used")
             cap = max_tokens
@@ -45,11 +43,15 @@ class Budget:
         """Whether `calls` more requests of about `tokens` in all fit in what is left (optional work, such
         as a draw before a claim, is skipped rather than spending the budget a run needs to end well)."""
         with self.lock:
-            used = self.usage()
-            spent_calls = used["model_calls"] + self.calls_held
-            spent_tokens = used["prompt_tokens"] + used["completion_tokens"] + self.tokens_held
+            spent_calls, spent_tokens = self._spent()
         return ((self.max_calls is None or spent_calls + calls <= self.max_calls) and
                 (self.token_budget is None or spent_tokens + tokens <= self.token_budget))
+
+    def _spent(self):
+        """(calls, tokens) used or held by requests in flight; the caller holds the lock."""
+        used = self.usage()
+        return (used["model_calls"] + self.calls_held,
+                used["prompt_tokens"] + used["completion_tokens"] + self.tokens_held)
 
     def release(self, held):
         with self.lock:

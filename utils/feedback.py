@@ -97,8 +97,11 @@ def is_protected(case):
     return is_trusted(case) or case.get("evidence", {}).get("source") in ("oracle", "majority")
 
 
-def is_counted(case):
-    """A test the verdict counts: every test, unless execution left its expected value disputed."""
+def is_counted(case, result=None):
+    """A test the verdict counts: every test, unless execution left its expected value disputed; a result's
+    own flag (RunTests.verdicts) says so for one attempt: raising on a disputed input counts against it."""
+    if result is not None and "counted" in result:
+        return result["counted"]
     return case.get("evidence", {}).get("counted", True)
 
 

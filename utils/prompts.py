@@ -188,16 +188,15 @@ def classified_results(test_cases, test_results, function_code, test_timeout):
     expected value is disputed are not failures (unless the code raises there while other programs return a
     value): when nothing else fails, they are listed as open questions."""
     numbered = list(enumerate(zip(test_cases, test_results), 1))
-    counts = lambda case, result: result.get("counted", is_counted(case))  # noqa: E731 - raising on a disputed input counts
-    failed = [(i, case, result) for i, (case, result) in numbered if not result["passed"] and counts(case, result)]
+    failed = [(i, case, result) for i, (case, result) in numbered if not result["passed"] and is_counted(case, result)]
     if failed and all(classify(result) in ("import_error", "load_error") for _, _, result in failed):
         return check_failure(failed[0][2], function_code) + f" No test ran ({len(failed)} tests)."
     lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in failed]
-    passing = [f"{i}{trusted_label(case)}" for i, (case, result) in numbered if result["passed"] and counts(case, result)]
+    passing = [f"{i}{trusted_label(case)}" for i, (case, result) in numbered if result["passed"] and is_counted(case, result)]
     if not failed:
         lines = [f"{i}. {case['name']}: run_code(**{compact(case['input'])}) returned {result['actual'][:160] or result['error_type']};"
                  f" the candidates disagree here, and your own guess was {compact(case['expected'])}"
-                 for i, (case, result) in numbered if not counts(case, result)]
+                 for i, (case, result) in numbered if not is_counted(case, result)]
         lines = (["No settled test fails, but these inputs are disputed: decide from the statement what run_code "
                   "must return, and fix the code if it is wrong."] + lines) if lines else lines
     return "\n".join(lines + ([f"Tests that pass: {', '.join(passing)}."] if passing else []))

@@ -54,7 +54,7 @@ def statement_examples(problem):
         return []
     signature = _signature(text)
     found = [*_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature),
-             *_prose_examples(text, signature), *_one_type(list(_call_examples(text, signature, EQUALS)))]
+             *_prose_examples(text, signature), *_one_type(list(_call_examples(text, signature, equals=True)))]
     cases, seen = [], set()
     for inputs, expected in found:
         key = json.dumps(inputs, sort_keys=True)
@@ -93,7 +93,8 @@ def _leetcode_examples(text, signature):
                 yield inputs, value
 
 
-def _call_examples(text, signature, separators=SEPARATOR):
+def _call_examples(text, signature, equals=False):
+    """`name(args) <separator> value` lines, and doctest pairs; with `equals`, `name(args) = value` lines only."""
     if signature is None:
         return
     name = signature[0]
@@ -105,13 +106,13 @@ def _call_examples(text, signature, separators=SEPARATOR):
                 continue
             call = _parse_call("f" + line[line.index("(", start):end + 1])
             rest = line[end + 1:]
-            separator = separators.match(rest)
+            separator = (EQUALS if equals else SEPARATOR).match(rest)
             if separator:
                 value = _literal(rest[separator.end():])
-                working = WORKING.match(rest[separator.end():].strip()) if separators is SEPARATOR else None
+                working = None if equals else WORKING.match(rest[separator.end():].strip())
                 if value is _UNREADABLE and working and _is_expression(working.group("working")):
                     value = _literal(working.group("value"))
-            elif separators is SEPARATOR and line.lstrip().startswith(">>>") and not rest.strip() and number + 1 < len(lines):
+            elif not equals and line.lstrip().startswith(">>>") and not rest.strip() and number + 1 < len(lines):
                 value = _literal(lines[number + 1])
             else:
                 continue
