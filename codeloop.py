@@ -35,7 +35,7 @@ class CodeloopError(Exception):
 
 @dataclass(frozen=True)
 class Result:
-    status: str            # solved, unsolved, stopped, model_failed, untested, interrupted, error
+    status: str            # solved, unsolved, unconfirmed, stopped, model_failed, untested, interrupted, error
     message: str           # one line, as the CLI prints it
     code: str | None       # the final run_code (the best version when not solved)
     tests: list            # [{name, input, expected, origin}], origin statement, user or model

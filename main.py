@@ -60,7 +60,8 @@ your tests (--tests FILE):
 
 exit codes:
   0    solved: every test passes (or no tests were left and the code loads)
-  1    not solved within --max-iterations, or you finished early (--interactive)
+  1    not solved within --max-iterations, not confirmed (the code passes every test that counts, but
+       programs disagree on some inputs: check those), or you finished early (--interactive)
   2    bad usage or input (blank problem, missing or binary file, too long, --docs or --tests missing
        or malformed, an output folder that cannot be written, --interactive without a terminal)
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded

@@ -504,7 +504,7 @@ class RunTests(Step, ParallelBatchNode):
         if solved:
             backing = self.support_on(shared, disputed)
             current = max(solved, key=lambda a: (a.trusted_passed, a.passed, backing(a), a.rank()))
-            if not settle_first:
+            if not disputed:
                 current.status = "solved"
         elif by_person:  # the person edited the code: revise what they wrote
             current = by_person[-1]
@@ -524,8 +524,8 @@ class RunTests(Step, ParallelBatchNode):
                                    "drawing more candidates before calling it solved", iteration=shared["iteration"],
                                    disputed=[tests[i]["name"] for i in disputed], solving=[a.id for a in solved])
             return "redraw"
-        if solved:
-            return "success"
+        if solved:  # inputs still disputed after the draws: claims like these were wrong 5 times in 13
+            return "unconfirmed" if disputed else "success"
         if shared["iteration"] >= settings.max_iterations:
             return "exhausted"
         return "redraw" if self.wants_fresh_candidates(shared) else "failure"
@@ -742,11 +742,13 @@ class Finish(Step):
         self.status = status
 
     def prep(self, shared):
-        return {"attempts": shared["attempts"], "iteration": shared["iteration"],
-                "message": shared.get("message", ""), "test_cases": shared["test_cases"]}
+        return {"attempts": shared["attempts"], "iteration": shared["iteration"], "current": shared.get("current"),
+                "message": shared.get("message", ""), "test_cases": shared["test_cases"],
+                "dispute_draws": shared.get("dispute_draws", 0)}
 
     def exec(self, state):
-        kept = state["attempts"].best() if self.status not in ("solved", "untested") else None
+        # solved, untested, unconfirmed: RunTests made the version to hand over current
+        kept = state["attempts"].best() if self.status not in ("solved", "untested", "unconfirmed") else None
         return kept, self.closing_message(state, kept)
 
     def closing_message(self, state, kept):
@@ -760,6 +762,14 @@ class Finish(Step):
             evidence = [case.get("evidence") or {"source": case.get("origin", "model")} for case in state["test_cases"]]
             return (f"solved: all {solved.total} tests pass ({summary(evidence)}) after {state['iteration']} "
                     "iteration(s)")
+        if self.status == "unconfirmed":
+            current = state["attempts"].get(state["current"])
+            evidence = [case.get("evidence") or {"source": case.get("origin", "model")} for case in state["test_cases"]]
+            disputed = [case["name"] for case in state["test_cases"] if (case.get("evidence") or {}).get("source") == "disputed"]
+            draws = f" after {state['dispute_draws']} more draw{'s' * (state['dispute_draws'] != 1)}" if state["dispute_draws"] else ""
+            return (f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(evidence)}), "
+                    f"but the programs still disagree{draws} on {', '.join(disputed[:6])}: check what run_code must "
+                    "return there")
         lead = "stopped by the user" if self.status == "stopped" else "not solved"
         if kept is None:
             return f"{lead}: {state['message'] or 'no code was written'}"

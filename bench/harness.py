@@ -22,7 +22,7 @@ from utils.sandbox import best_isolation
 
 # Outcomes that are the problem's result. "error" (a bug or a sandbox that would not start) and
 # "interrupted" are not: a rerun tries those problems again.
-FINAL_STATUSES = {"solved", "unsolved", "untested", "model_failed"}
+FINAL_STATUSES = {"solved", "unsolved", "unconfirmed", "untested", "model_failed"}
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

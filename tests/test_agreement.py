@@ -80,6 +80,15 @@ def test_candidates_that_crash_or_time_out_do_not_vote():
     assert (evidence["source"], evidence["agree"], evidence["voters"]) == ("majority", 2, 2)
 
 
+def test_programs_that_raise_on_every_input_reject_none_of_them():
+    # Found in a benchmark run (LeetCode 837): every candidate crashed on everything, every test was
+    # dropped and the run ended "untested" instead of showing the crash to Revise.
+    tests = [model_test(1, "a"), {**model_test(2, "b"), "input": {"x": 6}}]
+    evidence = settle(tests, {1: [raised(), raised()], 2: [raised(), raised("ImportError")]}, [raised(), raised()])
+    assert [e["source"] for e in evidence] == ["disputed", "disputed"]
+    assert settle(tests, {1: [raised(), ok(3)], 2: [raised(), ok(3)]})[0]["source"] == "rejected"
+
+
 def test_an_input_every_program_raises_on_is_rejected_but_a_timeout_is_no_verdict():
     assert settled(model_test(1), [raised(), raised()], oracle=raised())["source"] == "rejected"
     assert settled(model_test(1), [raised(), TIMED_OUT])["source"] == "disputed"

@@ -111,3 +111,20 @@ tri(4) = 3
 Examples: tri(3) = [1, 3, 2, 8]
 def tri(n)"""
     assert inputs_and_expected(definitions) == [], "a term of the sequence is not what the function returns"
+
+
+def test_camel_case_argument_names_are_the_signatures_snake_case_parameters():
+    # LeetCode statements name arguments as its Java signature does; the Python signature is snake_case
+    text = """Example 1:
+Input: n = 10, k = 1, maxPts = 10
+Output: 1.00000
+
+Function signature: def new21_game(n: int, k: int, max_pts: int) -> float"""
+    assert inputs_and_expected(text) == [({"n": 10, "k": 1, "max_pts": 10}, 1.0)]
+
+
+def test_an_argument_name_two_parameters_could_stand_for_is_left_out():
+    text = """Input: maxPts = 10
+Output: 1
+def f(max_pts, maxpts):"""
+    assert inputs_and_expected(text) == []

@@ -13,8 +13,8 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   guess            no majority: the outputs tie (the oracle's counts as one more), or one program voted,
                    and the model's guess matches exactly one of the tied outputs
   disputed         none of the above: the test is left out of the verdict, and the record says so
-  rejected         every program (two at least) raised on this input: it is outside what the problem
-                   allows, so it is dropped
+  rejected         every program (two at least) that returns a value on some input raised on this one:
+                   it is outside what the problem allows, so it is dropped
 
 Voters are independent samples only: ImplementFunction's candidates, never a revision of one of them
 (it would vote with its parent). Outputs are compared as the tests are (utils/compare.outputs_match:
@@ -56,7 +56,9 @@ def settle(tests, voters, oracle=None, any_order=False, agreement=True):
 
 
 def _settle_one(case, i, qualified, oracle, programs, any_order):
-    results = [outputs[i] for outputs in programs if outputs is not None and outputs[i] is not None]
+    # a program that raises on every input says nothing about this one (a missing module, a wrong signature)
+    results = [outputs[i] for outputs in programs if outputs is not None and outputs[i] is not None
+               and any(r is not None and r["ok"] for r in outputs)]
     if len(results) >= 2 and all(not r["ok"] and not r.get("timed_out") for r in results):
         return _evidence("rejected", guess(case), voters=len(results))
     values = [outputs[i]["value"] for outputs in qualified.values() if outputs[i] is not None and outputs[i]["ok"]]

@@ -15,7 +15,8 @@ flow trusts them: Revise may not change them and success requires them. Three co
 
 When the statement admits several right answers ("return any of them"), its examples show only one
 of them, so none is taken. Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
-function's signature ("def name(a, b)" anywhere in the statement) to be named. An example that cannot
+function's signature ("def name(a, b)" anywhere in the statement) to be named; an argument named
+`maxPts` in the example is the signature's `max_pts`. An example that cannot
 be read exactly is left out rather than guessed: a wrong trusted test could never be corrected.
 A single "=" also writes definitions ("tri(4) = 3" beside "tri(3) = [1, 3, 2, 8]" in a statement whose
 function returns the list), so those examples are kept only when their values all have one type.
@@ -232,6 +233,7 @@ def _named(call, signature):
     if signature is None:
         return keywords if keywords and not positional else None
     _, names, required = signature
+    keywords = {_spelled_as(k, names): value for k, value in keywords.items()}
     if len(positional) > len(names) or any(k not in names for k in keywords):
         return None
     inputs = dict(zip(names, positional))
@@ -239,6 +241,19 @@ def _named(call, signature):
         return None
     inputs.update(keywords)
     return inputs if all(name in inputs for name in names[:required]) else None
+
+
+def _spelled_as(keyword, names):
+    """The parameter a statement's argument name stands for: LeetCode writes `maxPts = 10` where the Python
+    signature says `max_pts`. Names match when they differ only in case and underscores, and only one does."""
+    if keyword in names:
+        return keyword
+    matching = [name for name in names if _bare(name) == _bare(keyword)]
+    return matching[0] if len(matching) == 1 else keyword
+
+
+def _bare(name):
+    return name.replace("_", "").lower()
 
 
 if __name__ == "__main__":
