@@ -12,6 +12,7 @@ COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("problems", "probl
            ("solved", "hidden pass"), ("solve_rate", "solve rate"), ("interval", "95% interval"),
            ("self_pass", "self-reported pass"),
            ("false_successes", "false successes"), ("missed", "correct but not trusted"),
+           ("unconfirmed", "unconfirmed (hidden pass)"),
            ("model_failed", "model failed"), ("tokens_per_solved", "tokens per solved"),
            ("calls", "calls (mean)"), ("iterations", "iterations (mean)"), ("wall_median_s", "wall s (median)"),
            ("wall_per_solved", "wall s per solved"), ("evidence", "evidence (trusted/oracle/majority/guess/model/disputed)"),
@@ -36,6 +37,8 @@ def summarize(lines):
             "self_pass": sum(line["self_pass"] is True for line in group),
             "false_successes": sum(line["self_pass"] is True and not line["hidden_pass"] for line in group),
             "missed": sum(line["self_pass"] is False and line["hidden_pass"] for line in group),
+            "unconfirmed": (f"{sum(line['status'] == 'unconfirmed' for line in group)} "
+                            f"({sum(line['status'] == 'unconfirmed' and line['hidden_pass'] for line in group)})"),
             "model_failed": sum(line["status"] == "model_failed" for line in group),
             "tokens_per_solved": tokens / solved if solved else None,
             "calls": statistics.mean(line["model_calls"] for line in group),
@@ -151,13 +154,16 @@ def write_report(out_dir, rows, lines, setup):
         "## Summary", "", table(rows, markdown=True), "",
         "- *false successes*: the run said every one of its own tests passed, the hidden tests disagree.",
         "- *correct but not trusted*: the hidden tests pass, but the run ended without its own tests passing.",
+        "- *unconfirmed*: the run's code passed every test that counts, but the programs disagreed on some",
+        "  inputs, so it did not claim success (in brackets: how many of those pass the hidden tests; they",
+        "  are among the correct but not trusted).",
         "- *tokens per solved*: all prompt and completion tokens of the group, divided by the problems solved.",
         "- iterations per problem: " + "; ".join(f"{row['dataset']} / {row['strategy']}: {row['iteration_counts']}"
                                                   for row in rows), "",
         "## Charts", "", *images, "",
         "## Per problem", "",
-        "PASS / fail on the hidden tests; *self* marks a run that claimed success; *model failed* and",
-        "*untested* are the run's own ending.", "", *grid, ""]
+        "PASS / fail on the hidden tests; *self* marks a run that claimed success; *model failed*,",
+        "*unconfirmed* and *untested* are the run's own ending.", "", *grid, ""]
     path = os.path.join(out_dir, "report.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(text))
@@ -168,6 +174,6 @@ def _verdict(line):
     if line is None:
         return ""
     verdict = "PASS" if line["hidden_pass"] else "fail"
-    if line["status"] == "model_failed":
-        return f"{verdict} (model failed)"
+    if line["status"] in ("model_failed", "unconfirmed"):
+        return f"{verdict} ({line['status'].replace('_', ' ')})"
     return f"{verdict} (self)" if line["self_pass"] else verdict

@@ -101,6 +101,23 @@ def test_a_self_reported_pass_that_fails_the_hidden_tests_is_a_false_success(stu
     assert "false successes" in result.stdout and "p.jsonl" in result.stdout  # the terminal table
 
 
+def test_an_unconfirmed_run_claims_nothing_and_counts_as_correct_but_not_trusted(stub, tmp_path):
+    from tests.test_flow import GUESS_NOBODY_RETURNS, WRONG_ON_PAIRS, ZERO_ON_PAIRS
+    renamed = [code.replace("seen", "seen_again") for code in (a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)]
+    # [3, 3]: two draws of three candidates split two, two and two; the oracle raises on pairs
+    a.route_defaults(stub, tests=GUESS_NOBODY_RETURNS, candidates=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS],
+                     oracle=a.BRUTE_FORCE.replace("for i in", "assert len(nums) > 2\n      for i in"))
+    stub.route("code", *renamed)
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    [line] = lines(out)
+    assert line["status"] == "unconfirmed" and line["self_pass"] is False and line["hidden_pass"] is True
+    report = (out / "report.md").read_text()
+    assert "| p.jsonl | full | 1 | 1 | 100% | 21%-100% | 0 | 0 | 1 | 1 (1) |" in report
+    assert "| p.jsonl | two-sum | PASS (unconfirmed) |" in report
+
+
 def test_single_shot_asks_once_and_claims_nothing(stub, tmp_path):
     stub.add(a.GOOD_CODE)
     out = tmp_path / "out"

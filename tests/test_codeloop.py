@@ -103,3 +103,14 @@ def test_langchain_tool_without_langchain_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain_core.tools", None)  # as if it were not installed
     with pytest.raises(ImportError, match="pip install langchain-core"):
         langchain_tool()
+
+
+def test_a_run_whose_programs_still_disagree_is_unconfirmed_exit_1_with_the_code_handed_over(endpoint, tmp_path):
+    from tests.test_flow import GUESS_NOBODY_RETURNS, WRONG_ON_PAIRS, ZERO_ON_PAIRS
+    endpoint.route("tests", GUESS_NOBODY_RETURNS)  # [3, 3]: three candidates, three answers, a guess none returns
+    endpoint.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)
+    result = solve(a.TWO_SUM, oracle=False, dispute_draws=0, out=tmp_path)
+    assert (result.status, result.solved, result.exit_code) == ("unconfirmed", False, 1)
+    assert result.message.startswith("not confirmed: attempt ") and "disagree on duplicates" in result.message
+    assert result.tests_passed == result.tests_total - 1, "every test that counts passes; the disputed one is apart"
+    assert (tmp_path / "solution.py").read_text().strip() == result.code.strip()
