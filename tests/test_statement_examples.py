@@ -128,3 +128,24 @@ def test_an_argument_name_two_parameters_could_stand_for_is_left_out():
 Output: 1
 def f(max_pts, maxpts):"""
     assert inputs_and_expected(text) == []
+
+
+def test_an_assignment_then_return_with_working_lines_between():
+    # HumanEval/105's layout; its examples unread, two candidates agreeing on digits outvoted the names
+    text = """For example:
+  arr = [2, 1, 1]
+        -> sort arr -> [1, 1, 2]
+        -> reverse arr -> [2, 1, 1]
+  return ["Two", "One", "One"]
+
+  If the array is empty, return an empty array:
+  arr = []
+  return []
+  arr = [1, -1]
+  return = ['One']
+  total = 3
+  this line is no return
+  return 3
+Function signature: def by_length(arr)"""
+    assert inputs_and_expected(text) == [({"arr": [2, 1, 1]}, ["Two", "One", "One"]), ({"arr": []}, []),
+                                         ({"arr": [1, -1]}, ["One"])]

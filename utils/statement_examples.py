@@ -12,6 +12,8 @@ flow trusts them: Revise may not change them and success requires them. Three co
   equals     choose_num(12, 15) = 14                     (a single "="; see below)
   arrow      nums = [2, 1, 5], k = 2 -> [2, 1.5]         (arguments by name, then =>, ->, ➞ or →)
   prose      For lst = [1,2,3] the output should be 14   (also "the result should be")
+  assignment arr = [2, 1, 1]                             (then, after working lines that start
+             return ["Two", "One", "One"]                 with an arrow, "return" or "return =")
 
 When the statement admits several right answers ("return any of them"), its examples show only one
 of them, so none is taken. Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
@@ -55,7 +57,8 @@ def statement_examples(problem):
         return []
     signature = _signature(text)
     found = [*_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature),
-             *_prose_examples(text, signature), *_one_type(list(_call_examples(text, signature, equals=True)))]
+             *_prose_examples(text, signature), *_assignment_examples(text, signature),
+             *_one_type(list(_call_examples(text, signature, equals=True)))]
     cases, seen = [], set()
     for inputs, expected in found:
         key = json.dumps(inputs, sort_keys=True)
@@ -135,6 +138,31 @@ def _arrow_examples(text, signature):
 def _prose_examples(text, signature):
     """`For lst = [1,2,3] the output should be 14.` lines (the sentence's full stop: "be 1." is 1)."""
     return _named_examples(text, signature, PROSE.search, lambda output: re.sub(r"\.$", "", output))
+
+
+ASSIGNMENT = re.compile(r"^\s*(?P<input>[A-Za-z_]\w*\s*=(?!=).*?)\s*$")
+RETURN = re.compile(r"^\s*return\s*(?:=(?!=)\s*)?(?P<output>.+?)\s*$")
+
+
+def _assignment_examples(text, signature):
+    """`arr = [2, 1]` on one line, `return ["Two", "One"]` (or `return = ...`) on the next, with only
+    working lines that start with an arrow between them."""
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        match = ASSIGNMENT.match(line)
+        if not match:
+            continue
+        rest = iter(lines[number + 1:])
+        following = next((later for later in rest if not re.match(r"\s*(?:->|=>|→)", later)), "")
+        returned = RETURN.match(following)
+        if not returned:
+            continue
+        call = _parse_call(f"f({match.group('input')})")
+        value = _literal(returned.group("output"))
+        if call is not None and not call[0] and value is not _UNREADABLE:
+            inputs = _named(call, signature)
+            if inputs is not None:
+                yield inputs, value
 
 
 def _named_examples(text, signature, find, clean):
