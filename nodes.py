@@ -765,11 +765,15 @@ class Finish(Step):
         if self.status == "unconfirmed":
             current = state["attempts"].get(state["current"])
             evidence = [case.get("evidence") or {"source": case.get("origin", "model")} for case in state["test_cases"]]
-            disputed = [case["name"] for case in state["test_cases"] if (case.get("evidence") or {}).get("source") == "disputed"]
+            disputed = [case for case in state["test_cases"] if (case.get("evidence") or {}).get("source") == "disputed"]
+            # several programs answered differently, or at most one answered (then only the model's guess differs)
+            split = [", ".join(case["name"] for case in disputed if (case["evidence"]["voters"] >= 2) == several)
+                     for several in (True, False)]
+            why = "; ".join(part for part in (split[0] and f"the programs disagree on {split[0]}",
+                                              split[1] and f"no second program confirms its output on {split[1]}") if part)
             draws = f" after {state['dispute_draws']} more draw{'s' * (state['dispute_draws'] != 1)}" if state["dispute_draws"] else ""
             return (f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(evidence)}), "
-                    f"but the programs still disagree{draws} on {', '.join(disputed[:6])}: check what run_code must "
-                    "return there")
+                    f"but{draws} {why}: check what run_code must return there")
         lead = "stopped by the user" if self.status == "stopped" else "not solved"
         if kept is None:
             return f"{lead}: {state['message'] or 'no code was written'}"

@@ -322,6 +322,8 @@ def test_an_oracle_that_fails_a_statement_example_settles_nothing(make_shared, s
     assert shared["status"] == "unconfirmed", "an input is still disputed after the extra draw: no claim"
     assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "guess", "disputed"]
     assert "1 disputed input left out" in shared["message"]
+    assert "no second program confirms its output on duplicates:" in shared["message"], "one program, the guess differs"
+    assert "the programs disagree" not in shared["message"]
     assert shared["dispute_draws"] == 1 and shared["iteration"] == 2, "one more draw before the verdict, not two"
 
 
@@ -373,7 +375,7 @@ def test_a_success_that_leaves_an_input_disputed_draws_once_more_then_hands_over
     assert shared["test_cases"][2]["evidence"]["source"] == "disputed", "3 of 6 is no majority"
     assert "target - n], i]" in shared["function_code"] and "len(nums) == 2" not in shared["function_code"], \
         "the solving candidate that most other programs side with on the disputed input"
-    assert shared["message"].startswith("not confirmed: attempt ") and "disagree after 1 more draw on duplicates" \
+    assert shared["message"].startswith("not confirmed: attempt ") and "but after 1 more draw the programs disagree on duplicates:" \
         in shared["message"] and "1 disputed input left out" in shared["message"]
     assert shared["attempts"].get(shared["current"]).code == shared["function_code"]
     assert not any(t.status == "solved" for t in shared["attempts"]), "nothing is called solved"
