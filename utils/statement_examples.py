@@ -1,7 +1,7 @@
 """The worked examples of a problem statement, read as test cases without asking the model.
 
 A statement's examples are the one source of expected values that the model did not invent, so the
-flow trusts them: Revise may not change them and success requires them. Three common layouts:
+flow trusts them: Revise may not change them and success requires them. The layouts read:
 
   LeetCode   Input: nums = [2,7,11,15], target = 9      (Output on the same or a following line)
              Output: [0,1]
@@ -152,8 +152,7 @@ def _assignment_examples(text, signature):
         match = ASSIGNMENT.match(line)
         if not match:
             continue
-        rest = iter(lines[number + 1:])
-        following = next((later for later in rest if not re.match(r"\s*(?:->|=>|→)", later)), "")
+        following = next((later for later in lines[number + 1:] if not re.match(r"\s*(?:->|=>|→)", later)), "")
         returned = RETURN.match(following)
         if not returned:
             continue
