@@ -126,8 +126,9 @@ Function signature: def new21_game(n: int, k: int, max_pts: int) -> float"""
 def test_an_argument_name_two_parameters_could_stand_for_is_left_out():
     text = """Input: maxPts = 10
 Output: 1
-def f(max_pts, maxpts):"""
-    assert inputs_and_expected(text) == []
+def f(max_pts=0, maxpts=0):"""
+    assert inputs_and_expected(text) == [], "both parameters are optional: only the ambiguity leaves it out"
+    assert inputs_and_expected(text.replace(", maxpts=0", "")) == [({"max_pts": 10}, 1)]
 
 
 def test_an_assignment_then_return_with_working_lines_between():
