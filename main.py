@@ -41,8 +41,10 @@ trust and agreement:
   the model may never change them, and a run is solved only when all pass. The model's own tests give
   inputs and a guess; their expected values are settled by running --samples candidates and an oracle
   (a brute-force program): the oracle and a candidate agreeing, else a clear majority of candidates,
-  else the guess breaking a tie; otherwise the input is disputed and left out. A revision that breaks a
-  test its parent passed is rejected, and an unsolved run hands over its best version.
+  else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
+  unconfirmed (unless no other program answered it and the solution returns the guess there). A
+  revision that breaks a test its parent passed is rejected, and an unsolved run hands over its best
+  version.
 
 interactive (--interactive, needs a terminal):
   The model may first ask you one question about the problem. Then, after the tests are written and

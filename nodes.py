@@ -21,7 +21,7 @@ from pocketflow import BatchNode, Node
 from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
 from utils.budget import BudgetSpent
 from utils.call_llm import ModelBackendError
-from utils.agreement import settle, summary, support
+from utils.agreement import confirmed_by_guess, guess, settle, summary, support
 from utils.code_checks import check_code
 from utils.constraints import violations
 from utils.compare import judge
@@ -480,9 +480,7 @@ class RunTests(Step, ParallelBatchNode):
             attempts.get(attempt_id).outputs.update(pairs)
         fresh = [a for a in attempts if a.status == "new"]  # made by the step before this round
         tests = self.settle_expected(shared)
-        for a in attempts:
-            if a.check is not None and a.status != "rejected":
-                a.score(self.verdicts(a, tests, shared["any_order"]), tests)
+        self.judge_all(shared, tests)
         for a in fresh:
             if a.source == "oracle":
                 a.status = "oracle"
@@ -504,6 +502,8 @@ class RunTests(Step, ParallelBatchNode):
         if solved:
             backing = self.support_on(shared, disputed)
             current = max(solved, key=lambda a: (a.trusted_passed, a.passed, backing(a), a.rank()))
+            if disputed and not settle_first:
+                tests, disputed = self.accept_guesses(shared, current, tests, disputed)
             if not disputed:
                 current.status = "solved"
         elif by_person:  # the person edited the code: revise what they wrote
@@ -524,7 +524,7 @@ class RunTests(Step, ParallelBatchNode):
                                    "drawing more candidates before calling it solved", iteration=shared["iteration"],
                                    disputed=[tests[i]["name"] for i in disputed], solving=[a.id for a in solved])
             return "redraw"
-        if solved:  # inputs still disputed after the draws: measured, such runs were wrong 7 times in 23, others 4 in 75
+        if solved:  # inputs still disputed after the draws: measured, such runs were wrong 6 times in 15, others 8 in 81
             return "unconfirmed" if disputed else "success"
         if shared["iteration"] >= settings.max_iterations:
             return "exhausted"
@@ -554,6 +554,32 @@ class RunTests(Step, ParallelBatchNode):
                                    + (f"; dropped (every program raised): {', '.join(dropped)}" if dropped else ""),
                                    test_cases=settled, dropped=dropped)
         return settled
+
+    @classmethod
+    def judge_all(cls, shared, tests):
+        for a in shared["attempts"]:
+            if a.check is not None and a.status != "rejected":
+                a.score(cls.verdicts(a, tests, shared["any_order"]), tests)
+
+    @classmethod
+    def accept_guesses(cls, shared, attempt, tests, disputed):
+        """After the draws, a claim may stand on disputed inputs no independent program answered (no candidate
+        passed the trusted tests; a revision solved) when the code returns the model's guess on every one:
+        a program and a guess written before any code agree, the evidence `guess` counts with one voter.
+        Measured: such claims were right in 5 runs of 5, the other claims with inputs disputed in 9 of 15
+        (docs/benchmarks.md). Returns the tests and the inputs still disputed."""
+        confirmed = confirmed_by_guess(_outputs_on(attempt, tests), tests, disputed, shared["any_order"])
+        if len(confirmed) < len(disputed):
+            return tests, disputed
+        tests = [{**case, "expected": guess(case), "evidence": {**case["evidence"], "source": "solution_guess",
+                                                                "agree": 1, "counted": True}}
+                 if i in confirmed else case for i, case in enumerate(tests)]
+        shared["test_cases"] = tests
+        cls.judge_all(shared, tests)
+        shared["record"].event("evidence", say=f"  {len(confirmed)} disputed input{'s' * (len(confirmed) != 1)} no other "
+                               "program answered: the solution returns the model's guess on each, so they count",
+                               test_cases=tests, dropped=[])
+        return tests, []
 
     @staticmethod
     def verdicts(attempt, tests, any_order):

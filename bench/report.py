@@ -69,7 +69,8 @@ def wilson(successes, trials, z=1.96):
 
 def _evidence(line, source):
     counts = line.get("evidence") or {}
-    return counts.get("statement", 0) + counts.get("user", 0) if source == "trusted" else counts.get(source, 0)
+    merged = {"trusted": ("statement", "user"), "guess": ("guess", "solution_guess")}  # a program and the guess agree
+    return sum(counts.get(name, 0) for name in merged.get(source, (source,)))
 
 
 def _share(values):

@@ -1,5 +1,5 @@
 """utils/agreement.py: how each test's expected value is settled from what programs returned."""
-from utils.agreement import describe, settle, summary, support
+from utils.agreement import confirmed_by_guess, describe, settle, summary, support
 
 EXAMPLE = {"name": "example", "input": {"x": 1}, "expected": 2, "origin": "statement"}
 
@@ -130,3 +130,18 @@ def test_support_counts_the_other_programs_that_return_the_same_on_the_given_inp
     assert support(mine, others, [1, 2], any_order=True) == 4
     assert support(mine, others, []) == 0
     assert support([ok(2), raised(), ok(7)], others, [1]) == 0, "no value of its own: backed by nobody"
+
+
+def test_the_claimed_code_confirms_only_guesses_on_inputs_no_independent_program_answered():
+    tests = [EXAMPLE, model_test([1, 2], "unanswered"), model_test(5, "answered"), model_test(5, "raises"),
+             model_test(5, "differs")]
+    # no candidate passes the example: nobody votes anywhere; the third test got one voter elsewhere
+    evidence = settle(tests, {1: [ok(3), ok([1, 2]), ok(5), ok(5), ok(5)]})
+    tests = [{**case, "evidence": found} for case, found in zip(tests, evidence)]
+    assert [found["voters"] for found in evidence[1:]] == [0, 0, 0, 0]
+    tests[2]["evidence"] = {**tests[2]["evidence"], "voters": 1}
+    claimed = [ok(2), ok([2, 1]), ok(5), raised(), ok(6)]
+    assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4]) == [], "order matters unless any order; 1 voter; raised; 6"
+    assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4], any_order=True) == [1]
+    assert summary([{"source": "statement"}, {"source": "solution_guess"}]) == (
+        "1 statement example + 1 only by the solution and the model's guess")

@@ -320,3 +320,12 @@ def test_the_repetition_replay_picks_lost_answers_and_as_many_good_ones(tmp_path
     assert usable("GenerateTestCases", reply(two_then_a_loop, "repetition")), "the complete items are kept, as in a run"
     assert not usable("ImplementFunction", reply("def run_code(x): return x x x x", "repetition"))
     assert usable("ImplementFunction", reply("function_code: |\n  def run_code(x):\n      return x\n", "stop"))
+
+
+def test_the_evidence_column_counts_a_solution_agreeing_with_the_guess_as_guess():
+    from bench.report import summarize
+    line = {"dataset": "d", "strategy": "full", "hidden_pass": True, "prompt_tokens": 1, "completion_tokens": 1,
+            "wall_s": 1.0, "self_pass": True, "status": "solved", "model_calls": 1, "iterations": 1, "model_s": 0.5,
+            "evidence": {"statement": 1, "user": 1, "majority": 2, "guess": 1, "solution_guess": 2, "disputed": 1}}
+    [row] = summarize([line])
+    assert row["evidence"] == "2/0/2/3/0/1", "trusted/oracle/majority/guess/model/disputed"

@@ -391,6 +391,35 @@ def test_without_room_for_a_draw_a_disputed_input_ends_the_run_unconfirmed_at_on
     assert "disagree on duplicates" in shared["message"]
 
 
+def revision_solves_where_no_candidate_passed_the_example(stub, tests):
+    """Every candidate fails the statement's example (so none votes, and with no oracle no input gets a
+    voter); the revision of one passes it."""
+    stub.route("tests", tests)
+    stub.route("code", *[a.BACKWARDS_CODE] * 3)
+    stub.route("revise", *[a.REVISE_CODE] * 3)
+
+
+def test_a_revision_that_returns_the_models_guess_where_no_other_program_answered_is_solved(make_shared, stub):
+    revision_solves_where_no_candidate_passed_the_example(stub, a.TESTS)
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0))
+    assert shared["status"] == "solved", shared["message"]
+    assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "solution_guess", "solution_guess"]
+    assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 only by the solution and the "
+                                 "model's guess) after 2 iteration(s)")
+    solved = shared["attempts"].get(shared["current"])
+    assert solved.source == "revise" and (solved.passed, solved.total) == (3, 3)
+
+
+def test_a_revision_that_differs_from_the_guess_on_an_input_no_other_program_answered_stays_unconfirmed(
+        make_shared, stub):
+    revision_solves_where_no_candidate_passed_the_example(stub, a.TESTS_WITH_A_WRONG_ONE)  # guess [1, 1] on [3, 3]
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0))
+    assert shared["status"] == "unconfirmed", shared["message"]
+    assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "disputed", "disputed"], \
+        "one input differing from the guess keeps the others disputed too"
+    assert "no second program confirms its output on pair_at_the_end, duplicates" in shared["message"]
+
+
 RAISES_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [nums[5]]\n      seen = {}")
 
 

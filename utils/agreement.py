@@ -13,6 +13,10 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   guess            no majority: the outputs tie (the oracle's counts as one more), or one program voted,
                    and the model's guess matches exactly one of the tied outputs
   disputed         none of the above: the test is left out of the verdict, and the record says so
+  solution_guess   a disputed input no independent program answered (voters 0: no candidate passed the
+                   trusted tests, a revision solved) where the claimed code returns the model's guess:
+                   given at the claim only (RunTests), the one program and the guess written before any
+                   code agree, as for `guess`; measured right in 5 runs of 5, the other disputed claims in 9 of 15
   rejected         every program (two at least) that returns a value on some input raised on this one:
                    it is outside what the problem allows, so it is dropped
 
@@ -31,7 +35,7 @@ import sys
 from utils.compare import outputs_match
 from utils.feedback import is_trusted
 
-COUNTED = ("statement", "user", "oracle", "majority", "guess", "model")
+COUNTED = ("statement", "user", "oracle", "majority", "guess", "solution_guess", "model")
 EXECUTION = ("oracle", "majority")  # settled by programs agreeing: the model's word alone cannot change them
 
 
@@ -97,6 +101,13 @@ def support(outputs, others, indices, any_order=False):
 _NONE = object()  # no value: not run, raised or timed out
 
 
+def confirmed_by_guess(outputs, tests, indices, any_order=False):
+    """The inputs among `indices` (disputed ones) that no independent program answered and on which
+    `outputs` (the code about to be claimed) returns the model's guess."""
+    return [i for i in indices if tests[i]["evidence"]["voters"] == 0 and outputs[i] is not None and outputs[i]["ok"]
+            and outputs_match(outputs[i]["value"], guess(tests[i]), any_order)]
+
+
 def guess(case):
     """What the model said the expected value is (kept apart once execution settled another one)."""
     return case.get("guess", case["expected"])
@@ -135,6 +146,7 @@ def describe(evidence):
             "oracle": f"agreed by the oracle and {agree - 1} of {voters - 1} candidates",
             "majority": f"agreed by {agree} of {voters} candidates",
             "guess": f"{agree} of {voters} candidates and the model's own guess",
+            "solution_guess": "only the solution and the model's own guess (no independent program answered)",
             "model": "the model's own expected value", "disputed": "disputed: no agreement, left out",
             "rejected": "every program raised on this input: dropped"}[source]
 
@@ -147,6 +159,7 @@ def summary(evidences):
              f"{count['oracle']} confirmed by the oracle and a candidate" if count["oracle"] else "",
              f"{count['majority']} by a majority of candidates" if count["majority"] else "",
              f"{count['guess']} by a candidate and the model's guess" if count["guess"] else "",
+             f"{count['solution_guess']} only by the solution and the model's guess" if count["solution_guess"] else "",
              f"{count['model']} by the model's expected values alone" if count["model"] else ""]
     text = " + ".join(part for part in parts if part) or "no test"
     return text + (f"; {count['disputed']} disputed input{'s' * (count['disputed'] != 1)} left out"
