@@ -1,0 +1,81 @@
+"""Which claims hold on the hidden tests, by what the last round left disputed. Reads benchmark records, prints numbers.
+
+    python -m bench.claims bench-results/DIR [DIR ...]
+
+For every `full` run that ended solved or unconfirmed, the last `evidence` event of its run.json says
+which inputs were still disputed, and the last `test_run` what the handed-over code returned on them.
+Each run is one of three kinds:
+
+  settled          nothing disputed: every model test was settled by execution (or a guess broke a tie)
+  solution+guess   every disputed input had no independent voter and the code returns the model's guess
+                   there (what RunTests.accept_guesses claims on; an earlier run ended unconfirmed on it)
+  disputed         other programs answered some disputed input differently, or the code differs from the guess
+
+Per kind it prints the runs, how many ended solved and unconfirmed, and how many pass the hidden tests:
+the numbers behind the claim rules in docs/design.md ("Where truth comes from").
+"""
+import ast
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from utils.agreement import guess
+from utils.compare import outputs_match
+
+KINDS = ("settled", "solution+guess", "disputed")
+
+
+def kind_of(record):
+    evidence = [e for e in record["events"] if e["kind"] == "evidence"]
+    runs = [e for e in record["events"] if e["kind"] == "test_run"]
+    if not evidence or not runs:
+        return "settled"
+    cases, results = evidence[-1]["test_cases"], runs[-1]["results"]
+    sources = [case["evidence"]["source"] for case in cases]
+    if "solution_guess" in sources and "disputed" not in sources:
+        return "solution+guess"
+    left = [(case, result) for case, result in zip(cases, results) if case["evidence"]["source"] == "disputed"]
+    if not left:
+        return "settled"
+    echoed = all(case["evidence"]["voters"] == 0 and _returns(result, guess(case)) for case, result in left)
+    return "solution+guess" if echoed else "disputed"
+
+
+def _returns(result, value):
+    try:
+        actual = ast.literal_eval(result["actual"])
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return outputs_match(actual, value, False)
+
+
+def claims(folders):
+    """{(kind, status): [hidden passes, runs]} over every full run that ended solved or unconfirmed."""
+    counts = Counter()
+    for folder in folders:
+        for line in (Path(folder) / "results.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            record = Path(row["run_dir"]) / "run.json"
+            if row["strategy"] != "full" or row["status"] not in ("solved", "unconfirmed") or not record.exists():
+                continue
+            key = (kind_of(json.loads(record.read_text())), row["status"])
+            counts[key + ("runs",)] += 1
+            counts[key + ("hidden",)] += bool(row["hidden_pass"])
+    return counts
+
+
+def main(folders):
+    counts = claims(folders)
+    print(f"{'kind':<16} {'status':<12} {'runs':>5} {'hidden pass':>12}")
+    for kind in KINDS:
+        for status in ("solved", "unconfirmed"):
+            runs = counts[(kind, status, "runs")]
+            if runs:
+                print(f"{kind:<16} {status:<12} {runs:>5} {counts[(kind, status, 'hidden')]:>12}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or any(not (Path(folder) / "results.jsonl").exists() for folder in sys.argv[1:]):
+        sys.exit("usage: python -m bench.claims OUT_DIR [OUT_DIR ...] (each with the results.jsonl of python -m bench)")
+    main(sys.argv[1:])
