@@ -38,7 +38,8 @@ output (in --out DIR, default runs/<time>-<problem words>/):
 
 trust and agreement:
   The statement's worked examples ("Input: ... Output: ...", ">>> f(...)" lines) become trusted tests:
-  the model may never change them, and a run is solved only when all pass. The model's own tests give
+  the model may never change them, and a run is solved only when all pass (with no example and no
+  --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give
   inputs and a guess; their expected values are settled by running --samples candidates and an oracle
   (a brute-force program): the oracle and a candidate agreeing, else a clear majority of candidates,
   else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
@@ -63,7 +64,8 @@ your tests (--tests FILE):
 exit codes:
   0    solved: every test passes (or no tests were left and the code loads)
   1    not solved within --max-iterations, not confirmed (the code passes every test that counts, but
-       programs disagree on some inputs: check those), or you finished early (--interactive)
+       programs disagree on some inputs, or no test is an example or yours: check those), or you
+       finished early (--interactive)
   2    bad usage or input (blank problem, missing or binary file, too long, --docs or --tests missing
        or malformed, an output folder that cannot be written, --interactive without a terminal)
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded

@@ -504,7 +504,7 @@ class RunTests(Step, ParallelBatchNode):
             current = max(solved, key=lambda a: (a.trusted_passed, a.passed, backing(a), a.rank()))
             if disputed and not settle_first:
                 tests, disputed = self.accept_guesses(shared, current, tests, disputed)
-            if not disputed:
+            if not disputed and self.anchored(shared, tests):
                 current.status = "solved"
         elif by_person:  # the person edited the code: revise what they wrote
             current = by_person[-1]
@@ -524,8 +524,8 @@ class RunTests(Step, ParallelBatchNode):
                                    "drawing more candidates before calling it solved", iteration=shared["iteration"],
                                    disputed=[tests[i]["name"] for i in disputed], solving=[a.id for a in solved])
             return "redraw"
-        if solved:  # inputs still disputed after the draws: measured, such runs were wrong 6 times in 15, others 8 in 81
-            return "unconfirmed" if disputed else "success"
+        if solved:  # inputs still disputed after the draws, or no trusted test: see anchored and accept_guesses
+            return "success" if current.status == "solved" else "unconfirmed"
         if shared["iteration"] >= settings.max_iterations:
             return "exhausted"
         return "redraw" if self.wants_fresh_candidates(shared) else "failure"
@@ -560,6 +560,15 @@ class RunTests(Step, ParallelBatchNode):
         for a in shared["attempts"]:
             if a.check is not None and a.status != "rejected":
                 a.score(cls.verdicts(a, tests, shared["any_order"]), tests)
+
+    @staticmethod
+    def anchored(shared, tests):
+        """A claim needs one test whose expected value is not the programs' or the model's own: a statement
+        example or one of the person's. Without, agreement among samples of one model has nothing to check
+        it against: measured, such claims were wrong 3 times in 5 (a misread statement that 2 of 3
+        candidates share), against 11 in 95 with one (docs/benchmarks.md). With agreement off
+        (--model-expected) the model's values are the truth, as before."""
+        return not shared["settings"].agreement or any(is_trusted(case) for case in tests)
 
     @classmethod
     def accept_guesses(cls, shared, attempt, tests, disputed):
@@ -794,11 +803,16 @@ class Finish(Step):
             # several programs answered differently, or at most one answered (then only the model's guess differs)
             split = [", ".join(case["name"] for case in disputed if (case["evidence"]["voters"] >= 2) == several)
                      for several in (True, False)]
-            why = "; ".join(part for part in (split[0] and f"the programs disagree on {split[0]}",
-                                              split[1] and f"no second program confirms its output on {split[1]}") if part)
-            draws = f" after {state['dispute_draws']} more draw{'s' * (state['dispute_draws'] != 1)}" if state["dispute_draws"] else ""
-            return (f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(evidence)}), "
-                    f"but{draws} {why}: check what run_code must return there")
+            draws = f"after {state['dispute_draws']} more draw{'s' * (state['dispute_draws'] != 1)} " if state["dispute_draws"] else ""
+            why = "; ".join(part for part in (split[0] and f"{draws}the programs disagree on {split[0]}",
+                                              split[1] and f"{draws * (not split[0])}no second program confirms its "
+                                                           f"output on {split[1]}") if part)
+            why = f"{why}: check what run_code must return there" if why else ""
+            if not any(is_trusted(case) for case in state["test_cases"]):
+                why = "; ".join(part for part in (why, "no test comes from the statement or from you, so nothing but the "
+                                                       "model's own programs backs it: add a worked example to the "
+                                                       "problem, or --tests FILE") if part)
+            return f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(evidence)}), but {why}"
         lead = "stopped by the user" if self.status == "stopped" else "not solved"
         if kept is None:
             return f"{lead}: {state['message'] or 'no code was written'}"

@@ -38,7 +38,7 @@ def test_solved_branches(make_shared, stub, tests, candidates, revise, iteration
     stub.route("code", *candidates)
     stub.route("oracle", a.BRUTE_FORCE)
     stub.route("revise", *revise)
-    shared = run_flow(make_shared())
+    shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved", shared["message"]
     assert shared["iteration"] == iterations
     assert all(r["passed"] for r in shared["test_results"]) and len(shared["test_results"]) == 3
@@ -303,6 +303,17 @@ def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_with
     assert duplicates["evidence"] == {"source": "oracle", "agree": 2, "voters": 2, "counted": True}
     assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 confirmed by the oracle and a "
                                  "candidate) after 1 iteration(s)")
+
+
+def test_without_a_statement_example_or_a_test_of_yours_agreement_alone_is_unconfirmed(make_shared, stub):
+    a.route_defaults(stub)
+    shared = run_flow(make_shared())  # the default problem has no worked example
+    assert shared["status"] == "unconfirmed" and shared["iteration"] == 1 and len(stub.requests) == 5
+    assert not any(t.status == "solved" for t in shared["attempts"]), "nothing is called solved"
+    assert shared["message"] == ("not confirmed: attempt 1 passes all 3 tests that count (3 confirmed by the oracle "
+                                 "and a candidate), but no test comes from the statement or from you, so nothing but "
+                                 "the model's own programs backs it: add a worked example to the problem, or --tests FILE")
+    assert all(r["passed"] for r in shared["test_results"]), "the code handed over passes what the programs agreed"
 
 
 def test_when_no_candidate_passes_the_statement_examples_fresh_ones_are_drawn(make_shared, stub):

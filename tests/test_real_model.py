@@ -44,7 +44,7 @@ def test_the_embedded_model_drives_the_whole_loop(tmp_path):
                             cwd=ROOT, env=no_endpoint_env(), capture_output=True, text=True, timeout=900)
     assert result.returncode in (0, 1), result.stderr
     record = json.loads((tmp_path / "run.json").read_text())
-    assert record["status"] == ("solved" if result.returncode == 0 else "unsolved")
+    assert record["status"] in (("solved",) if result.returncode == 0 else ("unsolved", "unconfirmed"))
     assert record["settings"]["model"]["embedded"] and record["settings"]["model"]["base_url"].startswith("http://127.0.0.1:")
     assert all(call["completion_tokens"] > 0 and call["server_timings"] for call in record["model_calls"])
     runs = [event for event in record["events"] if event["kind"] == "test_run"]
