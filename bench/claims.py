@@ -4,8 +4,10 @@
 
 For every `full` run that ended solved or unconfirmed, the last `evidence` event of its run.json says
 which inputs were still disputed, and the last `test_run` what the handed-over code returned on them.
-Each run is one of three kinds:
+Each run is one of four kinds:
 
+  no trusted test  no statement example and no test of the person's: only programs' agreement backs it
+                   (RunTests.anchored: such a run ends unconfirmed since 5d3a1be)
   settled          nothing disputed: every model test was settled by execution (or a guess broke a tie)
   solution+guess   every disputed input had no independent voter and the code returns the model's guess
                    there (what RunTests.accept_guesses claims on; an earlier run ended unconfirmed on it)
@@ -23,7 +25,7 @@ from pathlib import Path
 from utils.agreement import guess
 from utils.compare import outputs_match
 
-KINDS = ("settled", "solution+guess", "disputed")
+KINDS = ("no trusted test", "settled", "solution+guess", "disputed")
 
 
 def kind_of(record):
@@ -33,6 +35,8 @@ def kind_of(record):
         return "settled"
     cases, results = evidence[-1]["test_cases"], runs[-1]["results"]
     sources = [case["evidence"]["source"] for case in cases]
+    if not {"statement", "user"} & set(sources):
+        return "no trusted test"
     if "solution_guess" in sources and "disputed" not in sources:
         return "solution+guess"
     left = [(case, result) for case, result in zip(cases, results) if case["evidence"]["source"] == "disputed"]
@@ -67,12 +71,12 @@ def claims(folders):
 
 def main(folders):
     counts = claims(folders)
-    print(f"{'kind':<16} {'status':<12} {'runs':>5} {'hidden pass':>12}")
+    print(f"{'kind':<17} {'status':<12} {'runs':>5} {'hidden pass':>12}")
     for kind in KINDS:
         for status in ("solved", "unconfirmed"):
             runs = counts[(kind, status, "runs")]
             if runs:
-                print(f"{kind:<16} {status:<12} {runs:>5} {counts[(kind, status, 'hidden')]:>12}")
+                print(f"{kind:<17} {status:<12} {runs:>5} {counts[(kind, status, 'hidden')]:>12}")
 
 
 if __name__ == "__main__":

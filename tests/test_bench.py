@@ -5,6 +5,7 @@ format; the hidden tests are values the scripted answers never mention, so a lea
 """
 import importlib.util
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -331,15 +332,19 @@ def test_the_evidence_column_counts_a_solution_agreeing_with_the_guess_as_guess(
     assert row["evidence"] == "2/0/2/3/0/1", "trusted/oracle/majority/guess/model/disputed"
 
 
-def claimed_run(tmp_path, name, status, hidden_pass, disputed, actual):
-    """A results.jsonl line and its run.json: one model test, disputed (with `disputed` voters) or settled."""
+def claimed_run(tmp_path, name, status, hidden_pass, disputed, actual, example=True):
+    """A results.jsonl line and its run.json: a statement example (unless not `example`) and one model
+    test, disputed (with `disputed` voters) or settled."""
     run_dir = tmp_path / name
     run_dir.mkdir()
     source = "disputed" if disputed is not None else "majority"
     case = {"name": "t", "input": {"x": 1}, "expected": 2, "guess": 2, "origin": "model",
             "evidence": {"source": source, "agree": 0, "voters": disputed or 0, "counted": disputed is None}}
-    events = [{"kind": "evidence", "test_cases": [case]},
-              {"kind": "test_run", "results": [{"passed": actual == "2", "actual": actual}]}]
+    given = {"name": "e", "input": {"x": 0}, "expected": 0, "origin": "statement",
+             "evidence": {"source": "statement", "agree": 0, "voters": 0, "counted": True}}
+    events = [{"kind": "evidence", "test_cases": [given] * example + [case]},
+              {"kind": "test_run", "results": [{"passed": True, "actual": "0"}] * example
+               + [{"passed": actual == "2", "actual": actual}]}]
     (run_dir / "run.json").write_text(json.dumps({"events": events}))
     return {"strategy": "full", "status": status, "hidden_pass": hidden_pass, "run_dir": str(run_dir)}
 
@@ -350,11 +355,12 @@ def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp
             claimed_run(tmp_path, "c", "unconfirmed", True, 0, "2"),   # only the solution answered, with the guess
             claimed_run(tmp_path, "d", "unconfirmed", True, 0, "3"),   # only the solution answered, not the guess
             claimed_run(tmp_path, "e", "unconfirmed", False, 1, "2"),  # another program answered
+            claimed_run(tmp_path, "g", "solved", False, None, "2", example=False),
             {**claimed_run(tmp_path, "f", "solved", True, None, "2"), "strategy": "single-shot"}]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     result = subprocess.run([sys.executable, "-m", "bench.claims", str(tmp_path)], cwd=ROOT, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    table = [line.split() for line in result.stdout.splitlines()[1:]]
-    assert table == [["settled", "solved", "2", "1"], ["solution+guess", "unconfirmed", "1", "1"],
-                     ["disputed", "unconfirmed", "2", "1"]]
+    table = [re.split(r"\s{2,}", line.strip()) for line in result.stdout.splitlines()[1:]]
+    assert table == [["no trusted test", "solved", "1", "0"], ["settled", "solved", "2", "1"],
+                     ["solution+guess", "unconfirmed", "1", "1"], ["disputed", "unconfirmed", "2", "1"]]
