@@ -14,7 +14,9 @@ Each run is one of four kinds:
   disputed         other programs answered some disputed input differently, or the code differs from the guess
 
 Per kind it prints the runs, how many ended solved and unconfirmed, and how many pass the hidden tests:
-the numbers behind the claim rules in docs/design.md ("Where truth comes from").
+the numbers behind the claim rules in docs/design.md ("Where truth comes from"). Then, per folder, what
+today's rules would claim of the same runs (they act only on the last round's verdict: settled and
+solution+guess runs are solved, the others unconfirmed): claims, false successes, correct but not trusted.
 """
 import ast
 import json
@@ -54,29 +56,44 @@ def _returns(result, value):
     return outputs_match(actual, value, False)
 
 
-def claims(folders):
-    """{(kind, status): [hidden passes, runs]} over every full run that ended solved or unconfirmed."""
-    counts = Counter()
-    for folder in folders:
-        for line in (Path(folder) / "results.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            record = Path(row["run_dir"]) / "run.json"
-            if row["strategy"] != "full" or row["status"] not in ("solved", "unconfirmed") or not record.exists():
-                continue
-            key = (kind_of(json.loads(record.read_text())), row["status"])
-            counts[key + ("runs",)] += 1
-            counts[key + ("hidden",)] += bool(row["hidden_pass"])
-    return counts
+CLAIMED_NOW = ("settled", "solution+guess")  # what today's RunTests calls solved; the other kinds end unconfirmed
+
+
+def runs(folder):
+    """(results line, kind or None) for every full run in the folder; kind only for solved and unconfirmed."""
+    for line in (Path(folder) / "results.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        record = Path(row["run_dir"]) / "run.json"
+        if row["strategy"] != "full":
+            continue
+        ended = row["status"] in ("solved", "unconfirmed") and record.exists()
+        yield row, kind_of(json.loads(record.read_text())) if ended else None
 
 
 def main(folders):
-    counts = claims(folders)
+    counts, today = Counter(), {}
+    for folder in folders:
+        for row, kind in runs(folder):
+            tally = today.setdefault(f"{Path(folder).name} {row['dataset']}", Counter())
+            claimed = kind in CLAIMED_NOW
+            tally["runs"] += 1
+            tally["claims"] += claimed
+            tally["false successes"] += claimed and not row["hidden_pass"]
+            tally["correct but not trusted"] += not claimed and bool(row["hidden_pass"])
+            if kind:
+                counts[(kind, row["status"], "runs")] += 1
+                counts[(kind, row["status"], "hidden")] += bool(row["hidden_pass"])
     print(f"{'kind':<17} {'status':<12} {'runs':>5} {'hidden pass':>12}")
     for kind in KINDS:
         for status in ("solved", "unconfirmed"):
-            runs = counts[(kind, status, "runs")]
-            if runs:
-                print(f"{kind:<17} {status:<12} {runs:>5} {counts[(kind, status, 'hidden')]:>12}")
+            if counts[(kind, status, "runs")]:
+                print(f"{kind:<17} {status:<12} {counts[(kind, status, 'runs')]:>5} {counts[(kind, status, 'hidden')]:>12}")
+    print("\nas today's claim rules decide each recorded run (exact for runs that ended after the extra draw:")
+    print("records made since eb1f127; earlier ones claimed with inputs disputed, before that draw existed)")
+    columns = ("runs", "claims", "false successes", "correct but not trusted")
+    print(f"{'folder and set':<32} " + "  ".join(columns))
+    for name, tally in today.items():
+        print(f"{name:<32} " + "  ".join(f"{tally[c]:>{len(c)}}" for c in columns))
 
 
 if __name__ == "__main__":

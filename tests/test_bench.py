@@ -346,7 +346,7 @@ def claimed_run(tmp_path, name, status, hidden_pass, disputed, actual, example=T
               {"kind": "test_run", "results": [{"passed": True, "actual": "0"}] * example
                + [{"passed": actual == "2", "actual": actual}]}]
     (run_dir / "run.json").write_text(json.dumps({"events": events}))
-    return {"strategy": "full", "status": status, "hidden_pass": hidden_pass, "run_dir": str(run_dir)}
+    return {"dataset": "p.jsonl", "strategy": "full", "status": status, "hidden_pass": hidden_pass, "run_dir": str(run_dir)}
 
 
 def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp_path):
@@ -361,6 +361,9 @@ def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp
     result = subprocess.run([sys.executable, "-m", "bench.claims", str(tmp_path)], cwd=ROOT, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    table = [re.split(r"\s{2,}", line.strip()) for line in result.stdout.splitlines()[1:]]
+    kinds, today = result.stdout.split("\n\n")
+    table = [re.split(r"\s{2,}", line.strip()) for line in kinds.splitlines()[1:]]
     assert table == [["no trusted test", "solved", "1", "0"], ["settled", "solved", "2", "1"],
                      ["solution+guess", "unconfirmed", "1", "1"], ["disputed", "unconfirmed", "2", "1"]]
+    # today's rules claim a, b (settled) and c (solution+guess): b is wrong; d (right), e and g are held back
+    assert re.split(r"\s{2,}", today.splitlines()[-1].strip()) == [f"{tmp_path.name} p.jsonl", "6", "3", "1", "1"]
