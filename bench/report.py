@@ -156,8 +156,8 @@ def write_report(out_dir, rows, lines, setup):
         "- *false successes*: the run said every one of its own tests passed, the hidden tests disagree.",
         "- *correct but not trusted*: the hidden tests pass, but the run ended without its own tests passing.",
         "- *unconfirmed*: the run's code passed every test that counts, but the programs disagreed on some",
-        "  inputs, so it did not claim success (in brackets: how many of those pass the hidden tests; they",
-        "  are among the correct but not trusted).",
+        "  inputs or no test came from the statement, so it did not claim success (in brackets: how many of",
+        "  those pass the hidden tests; they are among the correct but not trusted).",
         "- *tokens per solved*: all prompt and completion tokens of the group, divided by the problems solved.",
         "- iterations per problem: " + "; ".join(f"{row['dataset']} / {row['strategy']}: {row['iteration_counts']}"
                                                   for row in rows), "",
