@@ -40,7 +40,7 @@ EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUP
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_failed": EXIT_MODEL,
                   "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED,
                   "stopped": EXIT_UNSOLVED,  # the person finished early (--interactive)
-                  "unconfirmed": EXIT_UNSOLVED,  # passes every counted test, but some inputs stay disputed or no test is trusted
+                  "unconfirmed": EXIT_UNSOLVED,  # passes the counted tests; inputs disputed or none trusted
                   "untested": EXIT_SOLVED}  # no tests to run: the single-shot baseline, or every test deleted
 
 

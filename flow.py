@@ -28,7 +28,7 @@ def create_flow(settings=None):
     install_packages >> check_code >> run_tests
     run_tests - "success" >> solved
     run_tests - "exhausted" >> gave_up
-    run_tests - "unconfirmed" >> Finish("unconfirmed")  # passes every counted test, but inputs stay disputed or no test is trusted
+    run_tests - "unconfirmed" >> Finish("unconfirmed")  # passes the counted tests; inputs disputed or none trusted
     run_tests - "untested" >> Finish("untested")  # no tests left: the code parses, imports and loads
     run_tests - "redraw" >> implement  # no candidate passes the trusted tests yet: draw fresh ones
     fix = reflect_on_failure if wants.reflect_failures else revise
