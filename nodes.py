@@ -566,7 +566,7 @@ class RunTests(Step, ParallelBatchNode):
         """A claim needs one test whose expected value is not the programs' or the model's own: a statement
         example or one of the person's. Without, agreement among samples of one model has nothing to check
         it against: measured, such claims were wrong 3 times in 5 (a misread statement that 2 of 3
-        candidates share), against 11 in 95 with one (docs/benchmarks.md). With agreement off
+        candidates share), against 11 in 118 with one (docs/benchmarks.md, python -m bench.claims). With agreement off
         (--model-expected) the model's values are the truth, as before."""
         return not shared["settings"].agreement or any(is_trusted(case) for case in tests)
 
@@ -575,8 +575,8 @@ class RunTests(Step, ParallelBatchNode):
         """After the draws, a claim may stand on disputed inputs no independent program answered (no candidate
         passed the trusted tests; a revision solved) when the code returns the model's guess on every one:
         a program and a guess written before any code agree, the evidence `guess` counts with one voter.
-        Measured: such claims were right in 5 runs of 5, the other claims with inputs disputed in 9 of 15
-        (docs/benchmarks.md). Returns the tests and the inputs still disputed."""
+        Measured: such runs were right 6 times in 6, the other runs left with inputs disputed 11 times in
+        18 (docs/benchmarks.md, python -m bench.claims). Returns the tests and the inputs still disputed."""
         confirmed = confirmed_by_guess(_outputs_on(attempt, tests), tests, disputed, shared["any_order"])
         if len(confirmed) < len(disputed):
             return tests, disputed

@@ -91,9 +91,9 @@ def main(folders):
     print("\nas today's claim rules decide each recorded run (exact for runs that ended after the extra draw:")
     print("records made since eb1f127; earlier ones claimed with inputs disputed, before that draw existed)")
     columns = ("runs", "claims", "false successes", "correct but not trusted")
-    print(f"{'folder and set':<32} " + "  ".join(columns))
+    print(f"{'folder and set':<36} " + "  ".join(columns))
     for name, tally in today.items():
-        print(f"{name:<32} " + "  ".join(f"{tally[c]:>{len(c)}}" for c in columns))
+        print(f"{name:<36} " + "  ".join(f"{tally[c]:>{len(c)}}" for c in columns))
 
 
 if __name__ == "__main__":
