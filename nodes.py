@@ -25,7 +25,7 @@ from utils.agreement import confirmed_by_guess, guess, settle, summary, support
 from utils.code_checks import check_code
 from utils.constraints import violations
 from utils.compare import judge
-from utils.feedback import check_failure, is_protected, is_trusted, trusted_label
+from utils.feedback import check_failure, has_trusted, is_protected, is_trusted, trusted_label
 from utils.lint import describe as describe_lint
 from utils.lint import lint
 from utils.packages import Installation, PackageCacheError, install, third_party_imports
@@ -568,7 +568,7 @@ class RunTests(Step, ParallelBatchNode):
         it against: measured, such claims were wrong 3 times in 5 (a misread statement that 2 of 3
         candidates share), against 11 in 118 with one (docs/benchmarks.md, python -m bench.claims). With agreement off
         (--model-expected) the model's values are the truth, as before."""
-        return not shared["settings"].agreement or any(is_trusted(case) for case in tests)
+        return not shared["settings"].agreement or has_trusted(tests)
 
     @classmethod
     def accept_guesses(cls, shared, attempt, tests, disputed):
@@ -613,8 +613,8 @@ class RunTests(Step, ParallelBatchNode):
         attempts, settings = shared["attempts"], shared["settings"]
         draws = len({a.round for a in attempts if a.source == "implement"})
         passing = [a for a in attempts if a.is_candidate and a.trusted_total and a.trusted_passed == a.trusted_total]
-        has_trusted = any(is_trusted(case) for case in shared["test_cases"])
-        return settings.agreement and has_trusted and not passing and draws < settings.max_draws
+        return (settings.agreement and has_trusted(shared["test_cases"]) and not passing
+                and draws < settings.max_draws)
 
     @staticmethod
     def draws_for_disputes(shared):
@@ -808,7 +808,7 @@ class Finish(Step):
                                               split[1] and f"{draws * (not split[0])}no second program confirms its "
                                                            f"output on {split[1]}") if part)
             why = f"{why}: check what run_code must return there" if why else ""
-            if not any(is_trusted(case) for case in state["test_cases"]):
+            if not has_trusted(state["test_cases"]):
                 why = "; ".join(part for part in (why, "no test comes from the statement or from you, so nothing but the "
                                                        "model's own programs backs it: add a worked example to the "
                                                        "problem, or --tests FILE") if part)

@@ -24,8 +24,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from utils.agreement import guess
-from utils.compare import outputs_match
+from utils.agreement import confirmed_by_guess
 
 KINDS = ("no trusted test", "settled", "solution+guess", "disputed")
 
@@ -41,19 +40,22 @@ def kind_of(record):
         return "no trusted test"
     if "solution_guess" in sources and "disputed" not in sources:
         return "solution+guess"
-    left = [(case, result) for case, result in zip(cases, results) if case["evidence"]["source"] == "disputed"]
+    left = [i for i, source in enumerate(sources) if source == "disputed"]
     if not left:
         return "settled"
-    echoed = all(case["evidence"]["voters"] == 0 and _returns(result, guess(case)) for case, result in left)
+    # the rule RunTests applies, on what the handed-over code returned (recorded as its repr)
+    any_order = next((e.get("any_order", False) for e in record["events"] if e["kind"] == "test_cases"), False)
+    outputs = [_recorded(result) for result in results]
+    echoed = len(confirmed_by_guess(outputs, cases, left, any_order)) == len(left)
     return "solution+guess" if echoed else "disputed"
 
 
-def _returns(result, value):
+def _recorded(result):
+    """A test_run result as the sandbox's {"ok", "value"} (not ok when its repr is no literal)."""
     try:
-        actual = ast.literal_eval(result["actual"])
+        return {"ok": True, "value": ast.literal_eval(result["actual"])}
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
-    return outputs_match(actual, value, False)
+        return {"ok": False, "value": None}
 
 
 CLAIMED_NOW = ("settled", "solution+guess")  # what today's RunTests calls solved; the other kinds end unconfirmed

@@ -92,6 +92,11 @@ def is_trusted(case):
     return case.get("origin") in ("statement", "user")
 
 
+def has_trusted(cases):
+    """Whether any test's expected value comes from the statement or the person (not from programs or the model)."""
+    return any(is_trusted(case) for case in cases)
+
+
 def is_protected(case):
     """A test the model may not change: trusted, or its expected value settled by programs agreeing."""
     return is_trusted(case) or case.get("evidence", {}).get("source") in ("oracle", "majority")
