@@ -43,7 +43,9 @@ trust and agreement:
   inputs and a guess; their expected values are settled by running --samples candidates and an oracle
   (a brute-force program): the oracle and a candidate agreeing, else a clear majority of candidates,
   else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
-  unconfirmed (unless no other program answered it and the solution returns the guess there). A
+  unconfirmed (unless no other program answered it and the solution returns the guess there).
+  --variants more inputs, each a given one changed a little (a number one larger, a list reversed),
+  have no guess: the programs' agreement settles them, and programs that differ dispute them. A
   revision that breaks a test its parent passed is rejected, and an unsolved run hands over its best
   version.
 
@@ -121,6 +123,9 @@ def build_parser():
                         help="do not ask for a brute-force oracle to settle expected values")
     parser.add_argument("--model-expected", dest="agreement", action="store_false",
                         help="take the model's own expected values as the truth, as codeloop did before (no agreement)")
+    parser.add_argument("--variants", type=int, default=Settings.variants, metavar="N",
+                        help="inputs made by small changes to the tests' inputs (a number one larger, a list reversed), "
+                        f"run on every program and settled only by their agreement; 0 for none (default {Settings.variants})")
     parser.add_argument("--parallel", type=int, metavar="N",
                         help="model requests sent at once (default: one per candidate and the oracle; for the "
                         "embedded model 1, which is as fast on 2 cores and reads the shared prompt once)")

@@ -36,6 +36,7 @@ from utils.review_session import review
 from utils.runaway import complete_tests, watch_loops, watch_tests
 from utils.sandbox import run_batch
 from utils.statement_examples import says_any_order, statement_examples
+from utils.variants import variants
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
                                parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
@@ -272,7 +273,16 @@ class GenerateTestCases(ModelStep):
 
     def exec(self, inputs):
         """The person's tests and the statement's examples (trusted, read without the model), then the
-        model's own tests. The person's tests are all kept, whatever max_tests says."""
+        model's own tests, then variants of all their inputs. The person's tests are all kept, whatever
+        max_tests says."""
+        answer = self.written_tests(inputs)
+        settings = inputs["settings"]
+        made = variants([case["input"] for case in answer["test_cases"]], inputs["statement"], settings.variants) \
+            if settings.agreement else []
+        return {**answer, "variants": [{"name": f"variant_{k}", "input": given, "expected": None, "origin": "variant"}
+                                       for k, given in enumerate(made, 1)]}
+
+    def written_tests(self, inputs):
         settings = inputs["settings"]
         examples = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
         given = {_key(case["input"]) for case in settings.tests}
@@ -304,13 +314,15 @@ class GenerateTestCases(ModelStep):
         return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted, "outside": outside}
 
     def use_answer(self, shared, inputs, answer):
-        cases = _unique_names(answer["test_cases"])
+        written = _unique_names(answer["test_cases"])
+        cases = written + answer["variants"]
         shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
-        names = ", ".join(case["name"] for case in cases)
+        names = ", ".join(case["name"] for case in written)
         trusted = f" ({origin_counts(answer['trusted'])})" if answer["trusted"] else ""
         outside = answer.get("outside") or []
         dropped = f"; {len(outside)} outside the stated constraints, dropped" if outside else ""
-        shared["record"].event("test_cases", say=f"  {len(cases)} test cases{trusted}: {names}{dropped}",
+        made = f"; {len(answer['variants'])} variant inputs" if answer["variants"] else ""
+        shared["record"].event("test_cases", say=f"  {len(written)} test cases{trusted}: {names}{dropped}{made}",
                                reasoning=answer["reasoning"], test_cases=cases, any_order=shared["any_order"],
                                outside_constraints=outside)
         return "default"

@@ -145,3 +145,34 @@ def test_the_claimed_code_confirms_only_guesses_on_inputs_no_independent_program
     assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4], any_order=True) == [1]
     assert summary([{"source": "statement"}, {"source": "solution_guess"}]) == (
         "1 statement example + 1 only by the solution and the model's guess")
+
+
+VARIANT = {"name": "variant_1", "input": {"x": 6}, "expected": None, "origin": "variant"}
+
+
+def test_a_variant_is_settled_by_the_oracle_and_a_candidate_or_by_a_majority_like_any_input():
+    evidence = settled(VARIANT, [ok(10), ok(11)], oracle=ok(11))
+    assert (evidence["source"], evidence["expected"], evidence["counted"]) == ("oracle", 11, True)
+    evidence = settled(VARIANT, [ok(7), ok(7), ok(8)])
+    assert (evidence["source"], evidence["expected"], evidence["counted"]) == ("majority", 7, True)
+
+
+def test_programs_that_differ_on_a_variant_dispute_it_with_no_guess_to_break_the_tie():
+    evidence = settled(VARIANT, [ok(7)], oracle=ok(8))
+    assert (evidence["source"], evidence["counted"], evidence["voters"]) == ("disputed", False, 2)
+    assert settled(VARIANT, [ok(None), ok(7)], oracle=ok(None))["source"] == "rejected", "None is no answer"
+
+
+def test_a_variant_one_program_answers_is_left_out_without_a_dispute():
+    evidence = settled(VARIANT, [ok(7)])
+    assert (evidence["source"], evidence["counted"]) == ("unchecked", False)
+    assert "left out" in describe(evidence)
+
+
+def test_a_variant_any_voting_program_raises_or_times_out_on_is_dropped():
+    assert settled(VARIANT, [ok(7), ok(7), raised()])["source"] == "rejected", "maybe outside a worded precondition"
+    assert settled(VARIANT, [ok(7), ok(7)], oracle=TIMED_OUT)["source"] == "rejected"
+    # a candidate that fails the trusted example does not vote, so its crash drops nothing
+    tests = [EXAMPLE, VARIANT]
+    evidence = settle(tests, {1: [ok(2), ok(7)], 2: [ok(2), ok(7)], 3: [ok(5), raised()]})[-1]
+    assert (evidence["source"], evidence["expected"]) == ("majority", 7)

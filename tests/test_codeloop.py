@@ -29,7 +29,7 @@ def test_readme_example_runs_as_written(stub, tmp_path):
                           env={**cli_env(stub), "PYTHONPATH": str(ROOT)}, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "solved 4/4 tests pass"
+    assert lines[0] == "solved 11/11 tests pass"  # 2 of yours, 2 of the model's, 7 variants the programs agree on
     assert "return sum(n for n in nums if n % 2 == 0)" in done.stdout
     assert lines[-1].startswith("5 model calls; files in runs/sum_of_evens")  # the tests, 3 candidates, the oracle
     assert (tmp_path / "runs" / "sum_of_evens" / "solution.py").exists()

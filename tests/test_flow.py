@@ -6,7 +6,17 @@ import pytest
 
 from flow import create_flow
 from nodes import answer_tokens_for_tests
+from settings import Settings
 from tests import scripted_answers as a
+
+@pytest.fixture
+def make_shared(make_shared):
+    """The shipped defaults, but no variant inputs unless a test asks for them: the scripts below stage each
+    vote on the inputs they write; the variants' own tests are at the end of this file."""
+    def make(*args, **overrides):
+        return make_shared(*args, **{"variants": 0, **overrides})
+    return make
+
 
 # Most scripts below hold one answer per model step, for the flow as it was before expected values came from
 # execution: those tests say so (a.MODEL_TESTS: one candidate, no oracle, the model's expected values).
@@ -502,3 +512,77 @@ def test_each_call_records_how_much_of_its_prompt_came_from_the_servers_cache(ma
     shared = run_flow(make_shared(a.TWO_SUM))
     first = shared["record"].data["model_calls"][0]
     assert first["prompt_cached"] == 310 and first["server_timings"]["prompt_n"] == 40
+
+
+# Variant inputs (utils/variants.py), with the shipped number of them.
+
+THREE_PRIMES = """Return true when a is the product of exactly three prime numbers, a prime may repeat.
+Example: Input: a = 30 Output: true"""
+PRIME_TESTS = """```yaml
+reasoning: Primes are not products of three primes.
+test_cases:
+  - name: two
+    input: {a: 2}
+    expected: false
+  - name: three
+    input: {a: 3}
+    expected: false
+  - name: seven
+    input: {a: 7}
+    expected: false
+```"""
+DISTINCT_FACTORS = """```yaml
+reasoning: Count the prime factors.
+function_code: |
+  def run_code(a):
+      found = [p for p in range(2, a + 1) if a % p == 0 and all(p % q for q in range(2, p))]
+      return len(found) == 3
+```"""
+WITH_REPEATS = """```yaml
+reasoning: Divide out every prime factor, counting repeats.
+function_code: |
+  def run_code(a):
+      count, p = 0, 2
+      while a > 1:
+          while a % p == 0:
+              a, count = a // p, count + 1
+          p += 1
+      return count == 3
+```"""
+
+
+def test_programs_that_agree_on_the_written_inputs_but_not_on_a_variant_make_no_claim(make_shared, stub):
+    # both return False on the primes written and True on 30; on 8 = 2*2*2 or 60 = 2*2*3*5 they differ
+    a.route_defaults(stub, tests=PRIME_TESTS, candidates=[DISTINCT_FACTORS], oracle=WITH_REPEATS)
+    stub.route("code", *[DISTINCT_FACTORS] * 6)  # the draw for the disputed inputs writes the same program again
+    shared = run_flow(make_shared(THREE_PRIMES, variants=Settings.variants))
+    variants = [case for case in shared["test_cases"] if case["origin"] == "variant"]
+    assert variants and all("guess" not in case for case in variants), "a variant has no guess"
+    assert {case["evidence"]["source"] for case in shared["test_cases"] if case["origin"] == "model"} == {"oracle"}
+    disputed = [case["input"]["a"] for case in variants if case["evidence"]["source"] == "disputed"]
+    assert disputed and all(run_distinct(x) != run_repeats(x) for x in disputed), "disputed where they differ"
+    assert shared["status"] == "unconfirmed" and shared["dispute_draws"] == 1
+    assert "the programs disagree on variant_" in shared["message"]
+
+
+def run_distinct(a):
+    return len([p for p in range(2, a + 1) if a % p == 0 and all(p % q for q in range(2, p))]) == 3
+
+
+def run_repeats(a):
+    count, p = 0, 2
+    while a > 1:
+        while a % p == 0:
+            a, count = a // p, count + 1
+        p += 1
+    return count == 3
+
+
+def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
+    a.route_defaults(stub, tests=PRIME_TESTS, candidates=[WITH_REPEATS], oracle=WITH_REPEATS.replace("count, p", "count,p"))
+    shared = run_flow(make_shared(THREE_PRIMES, variants=Settings.variants))
+    assert shared["status"] == "solved" and shared["iteration"] == 1
+    variants = [case for case in shared["test_cases"] if case["origin"] == "variant"]
+    assert 8 in [case["input"]["a"] for case in variants] and all(case["evidence"]["source"] == "oracle" for case in variants)
+    assert all(case["expected"] == run_repeats(case["input"]["a"]) for case in variants), "the programs' answer"
+    assert len(shared["test_results"]) == 4 + len(variants) and all(r["passed"] for r in shared["test_results"])

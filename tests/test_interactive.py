@@ -182,7 +182,8 @@ def test_main_in_a_pseudo_terminal(stub, tmp_path):
         proc.kill()
         os.close(leader)
     text = screen.decode()
-    assert "tests (3):" in text and "stopped by the user after 1 iteration(s)" in text
+    assert "tests (3):" not in text and "3. duplicates: run_code(" in text and "stopped by the user after 1 iteration(s)" in text
+    assert "4. variant_1 [variant]: run_code(" in text and "== ? (whatever the programs agree on)" in text
     record = json.loads((tmp_path / "run.json").read_text())
     assert record["status"] == "stopped" and (tmp_path / "solution.py").exists()
 

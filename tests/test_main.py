@@ -150,7 +150,7 @@ def test_users_tests_from_a_file_are_trusted(stub, tmp_path):
     (tmp_path / "mine.json").write_text('[{"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2]}]')
     a.route_defaults(stub)
     result = codeloop(a.TWO_SUM, "--tests", str(tmp_path / "mine.json"), "--out", str(tmp_path / "out"), "--json",
-                      stub=stub)
+                      "--variants", "0", stub=stub)  # variants of [1, 4, 5] would be disputed: see test_flow
     assert result.returncode == 0, result.stderr
     final = json.loads(result.stdout)
     assert final["test_cases"][0] == {"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2],

@@ -18,7 +18,10 @@ def test_generate_test_cases(make_shared, stub):
     stub.add(answers.TESTS)
     answer = node.exec(inputs)
     assert node.post(shared, inputs, answer) == "default"
-    assert [c["name"] for c in shared["test_cases"]] == ["example_1", "pair_at_the_end", "duplicates"]
+    written = [c["name"] for c in shared["test_cases"] if c["origin"] != "variant"]
+    assert written == ["example_1", "pair_at_the_end", "duplicates"]
+    variants = [c for c in shared["test_cases"] if c["origin"] == "variant"]
+    assert len(variants) == shared["settings"].variants and all(c["expected"] is None for c in variants)
     request = stub.requests[0]["messages"][-1]["content"]
     assert "5 to 8 test cases" in request
 

@@ -20,6 +20,12 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   rejected         every program (two at least) that returns a value on some input raised on this one:
                    it is outside what the problem allows, so it is dropped
 
+A variant (utils/variants.py: an input made by changing a given one, origin "variant") has no guess, and
+may break a precondition stated only in words, so it is settled by the oracle or a majority only; it is
+rejected when any voting program (or the valid oracle) raises, times out or returns None on it; it is disputed when the programs
+return different values and neither settles it; with fewer than two programs answering it is
+"unchecked": left out, and not disputed either (there is nothing to disagree with).
+
 Voters are independent samples only: ImplementFunction's candidates, never a revision of one of them
 (it would vote with its parent). Outputs are compared as the tests are (utils/compare.outputs_match:
 floats with tolerance, "any order" lists as multisets).
@@ -65,6 +71,10 @@ def _settle_one(case, i, qualified, oracle, programs, any_order):
                and any(r is not None and r["ok"] for r in outputs)]
     if len(results) >= 2 and all(not r["ok"] and not r.get("timed_out") for r in results):
         return _evidence("rejected", guess(case), voters=len(results))
+    answering = [outputs[i] for outputs in list(qualified.values()) + ([oracle] if oracle is not None else [])
+                 if outputs[i] is not None]
+    if is_variant(case) and any(not r["ok"] or r["value"] is None for r in answering):
+        return _evidence("rejected", None, voters=len(answering))
     values = [outputs[i]["value"] for outputs in qualified.values() if outputs[i] is not None and outputs[i]["ok"]]
     oracle_value = [oracle[i]["value"]] if oracle is not None and oracle[i] is not None and oracle[i]["ok"] else []
     if oracle_value:
@@ -76,6 +86,9 @@ def _settle_one(case, i, qualified, oracle, programs, any_order):
     if biggest >= 2 and biggest * 2 > len(values) and sum(len(m) == biggest for _, m in clusters) == 1:
         value = next(value for value, members in clusters if len(members) == biggest)
         return _evidence("majority", value, agree=biggest, voters=len(values))
+    if is_variant(case):  # no guess to break a tie: programs that differ dispute it, one program alone cannot
+        differ = len(_clusters(values + oracle_value, any_order)) > 1
+        return _evidence("disputed" if differ else "unchecked", None, voters=len(values) + len(oracle_value))
     clusters = _clusters(values + oracle_value, any_order)  # no majority: the oracle is one more voice in a tie
     biggest = max((len(members) for _, members in clusters), default=0)
     tied = [value for value, members in clusters if len(members) == biggest]
@@ -106,6 +119,10 @@ def confirmed_by_guess(outputs, tests, indices, any_order=False):
     `outputs` (the code about to be claimed) returns the model's guess."""
     return [i for i in indices if tests[i]["evidence"]["voters"] == 0 and outputs[i] is not None and outputs[i]["ok"]
             and outputs_match(outputs[i]["value"], guess(tests[i]), any_order)]
+
+
+def is_variant(case):
+    return case.get("origin") == "variant"
 
 
 def guess(case):
@@ -148,7 +165,8 @@ def describe(evidence):
             "guess": f"{agree} of {voters} candidates and the model's own guess",
             "solution_guess": "only the solution and the model's own guess (no independent program answered)",
             "model": "the model's own expected value", "disputed": "disputed: no agreement, left out",
-            "rejected": "every program raised on this input: dropped"}[source]
+            "unchecked": "a variant input fewer than two programs answered: left out",
+            "rejected": "outside what the problem allows (programs raised on it): dropped"}[source]
 
 
 def summary(evidences):

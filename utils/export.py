@@ -60,14 +60,15 @@ def pytest_source(test_cases, any_order=False):
     """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
     expected value came from; disputed inputs are listed in a comment, not tested."""
     counted = [case for case in test_cases if case.get("evidence", {}).get("counted", True)]
-    disputed = [case for case in test_cases if case not in counted]
+    disputed = [case for case in test_cases if case.get("evidence", {}).get("source") == "disputed"]
     cases = "\n".join((f"    # {describe(case['evidence'])}\n" if "evidence" in case else "") +
                       f"    pytest.param({pprint.pformat(case['input'], width=10**6)}, "
                       f"{pprint.pformat(case['expected'], width=10**6)}, id={case['name']!r}),"
                       for case in counted)
     if disputed:
         cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
-            f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); the model guessed {json.dumps(case['expected'])}"
+            f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); "
+            + ("a variant of the tests' inputs, no guess" if case.get("origin") == "variant" else f"the model guessed {json.dumps(case['expected'])}")
             for case in disputed)
     return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its utils/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"

@@ -1,0 +1,120 @@
+"""What variant inputs (utils/variants.py) would have done to recorded claims. Reads benchmark records, runs
+the recorded programs in the sandbox, prints numbers.
+
+    python -m bench.coverage [--variants N] bench-results/DIR [DIR ...]
+
+For every `full` run today's claim rules call solved (bench.claims: settled or solution+guess), the run's
+final tests plus N variants of their inputs are run on every program the run wrote (its candidates, the
+oracle, the revisions), and utils/agreement.settle settles the variants as RunTests would. The claim
+
+  stands    when no variant is disputed and the claimed code passes every variant settled,
+  is lost   otherwise: a variant the programs answer differently (RunTests draws once more, then ends
+            unconfirmed), or one the claimed code fails (RunTests would revise).
+
+Lost is an upper bound: the live flow draws once more before giving up a claim, and more voters can
+settle a variant either way. Runs recorded before variants existed only; a run whose records already
+hold variants is replayed as it is.
+"""
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from bench.claims import CLAIMED_NOW, runs
+from bench.datasets import load
+from bench.hidden_tests import judge_hidden
+from utils.agreement import settle
+from utils.compare import outputs_match
+from utils.sandbox import best_isolation, run_batch
+from utils.variants import variants
+
+
+def replay(record, count, isolation):
+    """("stands" | "disputed" | "fails", {attempt id: passes every counted variant}, what was found)."""
+    evidence = [e for e in record["events"] if e["kind"] == "evidence"]
+    cases = [{k: v for k, v in case.items() if k != "evidence"} for case in
+             (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"])]
+    any_order = next((e.get("any_order", False) for e in record["events"] if e["kind"] == "test_cases"), False)
+    made = variants([case["input"] for case in cases], record["problem"], count)
+    tests = cases + [{"name": f"variant_{k}", "input": inputs, "expected": None, "origin": "variant"}
+                     for k, inputs in enumerate(made, 1)]
+    programs = [a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")]
+    outputs = {a["id"]: run_batch(a["code"], [t["input"] for t in tests], isolation=isolation) for a in programs}
+    voters = {a["id"]: outputs[a["id"]] for a in programs if a["source"] == "implement"}
+    oracles = [a for a in programs if a["source"] == "oracle"]
+    found = settle(tests, voters, outputs[oracles[-1]["id"]] if oracles else None, any_order)
+    variant_at = range(len(cases), len(tests))
+    sources = Counter(found[i]["source"] for i in variant_at)
+
+    def passes_one(attempt_id, i):
+        return outputs[attempt_id][i]["ok"] and outputs_match(outputs[attempt_id][i]["value"], found[i]["expected"], any_order)
+
+    def passes(attempt_id):
+        return all(passes_one(attempt_id, i) for i in variant_at if found[i]["counted"])
+    claimed = record["final"]["attempt"]
+    if sources["disputed"]:
+        verdict = "disputed"
+    else:
+        verdict = "stands" if claimed in outputs and passes(claimed) else "fails"
+    others = [a["id"] for a in programs if a["id"] != claimed and a["source"] != "oracle" and a.get("status") == "solved"]
+    telling = [json.dumps(tests[i]["input"])[:60] for i in variant_at if found[i]["source"] == "disputed" or (
+        found[i]["counted"] and claimed in outputs and not passes_one(claimed, i))]
+    return verdict, {a: passes(a) for a in others} if verdict == "fails" else {}, dict(sources), telling
+
+
+def main(folders, count):
+    isolation = best_isolation()
+    tally, problems, folder_tally = Counter(), {}, {}
+    print(f"{'run':<44} {'hidden':>6}  verdict   variants settled")
+    for folder in folders:
+        for row, kind in runs(folder):
+            per = folder_tally.setdefault(f"{Path(folder).name} {row['dataset']}", Counter())
+            right = bool(row["hidden_pass"])
+            if kind not in CLAIMED_NOW:
+                per["correct but not trusted"] += right
+                per["with variants"] += right
+                continue
+            record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
+            verdict, switch, sources, telling = replay(record, count, isolation)
+            if verdict == "fails" and any(switch.values()):  # RunTests would claim the other solving attempt
+                dataset = problems.setdefault(row["dataset"], {p.id: p for p in load(row["dataset"])[0]})
+                other = next(a for a, ok in switch.items() if ok)
+                code = next(a["code"] for a in record["final"]["attempts"] if a["id"] == other)
+                right, verdict = judge_hidden(dataset[row["id"]], code, isolation)["passed"], "switches"
+            kept = verdict in ("stands", "switches")
+            tally[(verdict, bool(row["hidden_pass"]), right)] += 1
+            per["claims"] += 1
+            per["false successes"] += not row["hidden_pass"]
+            per["claims "] += kept
+            per["false successes "] += kept and not right
+            per["with variants"] += not kept and bool(row["hidden_pass"])
+            print(f"{Path(folder).name + ' ' + row['id']:<44} {str(bool(row['hidden_pass'])):>6}  {verdict:<9} {sources}")
+            for inputs in telling[:3]:
+                print(f"    {inputs}")
+    claims = sum(tally.values())
+    kept = {key: n for key, n in tally.items() if key[0] in ("stands", "switches")}
+    print(f"\n{claims} claims replayed with {count} variants each:")
+    print(f"  stand: {sum(n for k, n in kept.items() if k[0] == 'stands')}, switch to another solving attempt: "
+          f"{sum(n for k, n in kept.items() if k[0] == 'switches')}; of those right on the hidden tests: "
+          f"{sum(n for k, n in kept.items() if k[2])}, false successes: {sum(n for k, n in kept.items() if not k[2])}")
+    lost = {key: n for key, n in tally.items() if key not in kept}
+    print(f"  lost: {sum(lost.values())} (a variant disputed: {sum(n for k, n in lost.items() if k[0] == 'disputed')}, "
+          f"failed: {sum(n for k, n in lost.items() if k[0] == 'fails')}); of those, false successes caught: "
+          f"{sum(n for k, n in lost.items() if not k[1])}, right claims lost: {sum(n for k, n in lost.items() if k[1])}")
+    print("\nper folder: today's rules, then with variants (claims, false successes, correct but not trusted)")
+    columns = ("claims", "false successes", "correct but not trusted")
+    print(f"{'folder and set':<36} {'today':>22}   {'with variants':>22}")
+    for name, per in folder_tally.items():
+        print(f"{name:<36} {per['claims']:>6} {per['false successes']:>6} {per['correct but not trusted']:>8}   "
+              f"{per['claims ']:>6} {per['false successes ']:>6} {per['with variants']:>8}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m bench.coverage", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variants", type=int, default=8, help="variant inputs per run (default 8)")
+    parser.add_argument("folders", nargs="+", metavar="OUT_DIR", help="a folder with the results.jsonl of python -m bench")
+    args = parser.parse_args()
+    missing = [folder for folder in args.folders if not (Path(folder) / "results.jsonl").exists()]
+    if missing:
+        parser.error(f"no results.jsonl in {missing[0]}")
+    main(args.folders, args.variants)

@@ -1,0 +1,52 @@
+"""utils/variants.py: inputs made from the given ones by small changes that keep their types."""
+from utils.variants import variants
+
+TWO_SUM_CONSTRAINTS = """Return the indices of the two numbers that add up to target.
+Constraints:
+- 2 <= nums.length <= 4
+- -10 <= nums[i] <= 10
+"""
+
+
+def test_each_variant_changes_one_argument_and_keeps_every_type():
+    given = [{"nums": [2, 7, 11], "target": 9, "word": "abc", "flag": True}]
+    made = variants(given, count=50)
+    assert made, "an ordinary input has neighbours"
+    for inputs in made:
+        assert inputs.keys() == given[0].keys() and inputs["flag"] is True, "a flag is never flipped"
+        changed = [name for name in inputs if inputs[name] != given[0][name]]
+        assert len(changed) == 1
+        assert all(type(inputs[name]) is type(given[0][name]) for name in inputs)
+
+
+def test_variants_repeat_no_given_input_and_no_other_variant_and_stop_at_count():
+    given = [{"a": 7}, {"a": 8}, {"a": 30}]
+    made = variants(given, count=5)
+    keys = [inputs["a"] for inputs in made]
+    assert len(made) == 5 and len(set(keys)) == 5 and not {7, 8, 30} & set(keys)
+    assert variants(given, count=5) == made, "a fixed seed makes a run repeatable"
+
+
+def test_every_given_input_lends_variants_in_turn():
+    made = variants([{"a": 100}, {"a": -50}], count=2)
+    assert [inputs["a"] > 0 for inputs in made] == [True, False], "one from each, numbers keep their sign"
+
+
+def test_nothing_is_emptied_and_inputs_with_an_empty_value_lend_none():
+    made = variants([{"s": "a", "t": "xy"}, {"s": "", "t": "abc"}], count=50)
+    assert made and all(inputs["s"] and inputs["t"] for inputs in made)
+    assert all(inputs["t"] != "abc"[::-1] for inputs in made), "the input with an empty string lends nothing"
+
+
+def test_lists_stay_sorted_or_distinct_when_every_given_one_is():
+    made = variants([{"nums": [1, 2, 5]}, {"nums": [3, 4, 9, 10]}], count=50)
+    assert made and all(inputs["nums"] == sorted(inputs["nums"]) for inputs in made)
+    assert all(len(set(inputs["nums"])) == len(inputs["nums"]) for inputs in made)
+    unsorted = variants([{"nums": [5, 1, 2]}], count=50)
+    assert any(inputs["nums"] == [2, 1, 5] for inputs in unsorted), "reversed, when the given list was not sorted"
+
+
+def test_variants_keep_the_statements_stated_constraints():
+    made = variants([{"nums": [9, 10, 1, 2], "target": 3}], TWO_SUM_CONSTRAINTS, count=50)
+    assert made and all(2 <= len(inputs["nums"]) <= 4 and all(-10 <= n <= 10 for n in inputs["nums"]) for inputs in made)
+    assert any(inputs["nums"] == [2, 1, 10, 9] for inputs in made)

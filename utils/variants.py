@@ -1,0 +1,110 @@
+"""More test inputs, made from the ones a run already has by small changes that keep their types.
+
+A small model's own inputs cluster: asked for edge cases of "is a a product of 3 primes", it wrote seven
+primes, and the two programs that agreed on all of them both counted *distinct* prime factors, wrong
+for 8 = 2*2*2 (HumanEval/75, a false success). Inputs next to the given ones (a number one larger or
+twice as large, a list reversed, rotated or one item shorter, a string reversed or one
+character longer; a list keeps being sorted, or its items distinct, when every given one is) are run on
+every program like the model's inputs, so programs that agree only on
+the inputs someone happened to write disagree on them (AlphaCode and CodeT generate inputs for the
+same reason). A variant has no expected value and no guess: only the programs' agreement settles it
+(utils/agreement.py), and an input any program raises on is dropped, since a variant may break a
+precondition the statement states only in words. Variants that break the constraints the statement
+states in its own form (utils/constraints.py) are never made.
+
+Run alone:  python -m utils.variants '{"a": 7}' '{"nums": [2, 7, 11], "target": 9}'
+"""
+import json
+import random
+import sys
+
+from utils.constraints import violations
+
+
+def variants(inputs, statement="", count=8, seed=0):
+    """Up to `count` new inputs (dicts of run_code's arguments), each one argument of one of `inputs`
+    changed, none equal to an input given or to another variant. Taken round-robin over the given
+    inputs, the statement's examples first as they come first in a run's tests, so every input lends
+    some; a fixed seed makes a run repeatable."""
+    rng = random.Random(seed)
+    seen = {_key(given) for given in inputs}
+    kept = _shared_properties(inputs)
+    per_input = []
+    for given in inputs:
+        # an input holding an empty value is an edge case already: its neighbours mostly break a precondition
+        # (HumanEval/18: an empty substring, where correct programs answer differently)
+        ordinary = not any(value in ("", [], {}) for value in given.values())
+        changed = [{**given, name: value} for name in given for value in _near(given[name], rng)
+                   if all(holds(value) for holds in kept.get(name, ()))] if ordinary else []
+        rng.shuffle(changed)
+        per_input.append(changed)
+    made = []
+    while len(made) < count and any(per_input):
+        for changed in per_input:
+            while changed:
+                candidate = changed.pop()
+                if _key(candidate) not in seen and not violations(statement, candidate):
+                    seen.add(_key(candidate))
+                    made.append(candidate)
+                    break
+            if len(made) == count:
+                break
+    return made
+
+
+def _shared_properties(inputs):
+    """argument name -> the properties every given list of it has (sorted, distinct items), which its
+    variants keep: a statement that promises them ("sorted in ascending order", "all values are unique")
+    is often answered differently by correct programs when they break (HumanEval/109: a repeated value)."""
+    properties = {}
+    for name in {name for given in inputs for name in given}:
+        lists = [given[name] for given in inputs if isinstance(given.get(name), list) and len(given[name]) > 1]
+        properties[name] = [holds for holds in (_is_sorted, _is_distinct) if lists and all(holds(v) for v in lists)]
+    return properties
+
+
+def _is_sorted(value):
+    try:
+        return not isinstance(value, list) or value == sorted(value)
+    except TypeError:
+        return False
+
+
+def _is_distinct(value):
+    return not isinstance(value, list) or len({_key(item) for item in value}) == len(value)
+
+
+def _near(value, rng):
+    """Values of the same type next to `value`: the changes a boundary or a misread rule shows up on."""
+    if isinstance(value, bool) or value is None:
+        return []  # a flag flipped is another question, not a nearby input
+    if isinstance(value, int):
+        return [v for v in {value + 1, value - 1, value * 2, value // 2} if (v >= 0) == (value >= 0) and v != value]
+    if isinstance(value, float):
+        return [value * 2, value / 2, value + 0.5] if value else [0.5, 1.0]
+    if isinstance(value, str):
+        if not value:
+            return []
+        return [v for v in {value[::-1], value + value[-1], value[1:], value[0] + value} if v != value and v]
+    if isinstance(value, list):
+        if not value:
+            return []
+        shuffled = value[:]
+        rng.shuffle(shuffled)
+        # no item repeated at the end: a second answer where the statement promises one (Two Sum's [3, 2, 4, 3])
+        changed = [value[::-1], value[1:] + value[:1], shuffled, value[:-1]]
+        at = rng.randrange(len(value))
+        changed += [value[:at] + [item] + value[at + 1:] for item in _near(value[at], rng)[:2]]
+        return [v for v in changed if v != value and v]  # never empty: see variants
+    return []
+
+
+def _key(inputs):
+    return json.dumps(inputs, sort_keys=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m utils.variants INPUT_JSON [INPUT_JSON ...]")
+    for made in variants([json.loads(arg) for arg in sys.argv[1:]]):
+        print(json.dumps(made))
