@@ -367,3 +367,48 @@ def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp
                      ["solution+guess", "unconfirmed", "1", "1"], ["disputed", "unconfirmed", "2", "1"]]
     # today's rules claim a, b (settled) and c (solution+guess): b is wrong; d (right), e and g are held back
     assert re.split(r"\s{2,}", today.splitlines()[-1].strip()) == [f"{tmp_path.name} p.jsonl", "6", "3", "1", "1"]
+
+
+def recorded_claim(tmp_path, name, hidden_pass, candidate, oracle):
+    """A claimed run (a statement example and two model tests, all settled) whose record holds its programs."""
+    run_dir = tmp_path / name
+    run_dir.mkdir()
+    cases = [{"name": "e", "input": {"a": 30}, "expected": True, "origin": "statement"},
+             {"name": "t1", "input": {"a": 7}, "expected": False, "guess": False, "origin": "model"},
+             {"name": "t2", "input": {"a": 3}, "expected": False, "guess": False, "origin": "model"}]
+    attempts = [{"id": 1, "source": "implement", "check": "ok", "status": "solved", "code": candidate},
+                {"id": 2, "source": "oracle", "check": "ok", "status": "oracle", "code": oracle}]
+    record = {"problem": "Is a the product of three primes?", "final": {"attempt": 1, "attempts": attempts},
+              "events": [{"kind": "test_cases", "any_order": False, "test_cases": cases},
+                         {"kind": "evidence", "test_cases": [
+                             {**case, "evidence": {"source": "statement" if case["origin"] == "statement" else "oracle",
+                                                   "agree": 2, "voters": 2, "counted": True}} for case in cases]},
+                         {"kind": "test_run", "results": [{"passed": True, "actual": "True"},
+                                                          {"passed": True, "actual": "False"},
+                                                          {"passed": True, "actual": "False"}]}]}
+    (run_dir / "run.json").write_text(json.dumps(record))
+    return {"dataset": "p.jsonl", "strategy": "full", "status": "solved", "hidden_pass": hidden_pass, "run_dir": str(run_dir),
+            "id": name}
+
+
+DISTINCT_PRIMES = ("def run_code(a):\n    return len([p for p in range(2, a + 1) if a % p == 0 and "
+                   "all(p % q for q in range(2, p))]) == 3\n")
+WITH_REPEATS = ("def run_code(a):\n    count, p = 0, 2\n    while a > 1:\n        while a % p == 0:\n"
+                "            a, count = a // p, count + 1\n        p += 1\n    return count == 3\n")
+
+
+def test_coverage_replays_claims_with_variants_and_withdraws_those_the_programs_split_on(tmp_path):
+    rows = [recorded_claim(tmp_path, "split", False, DISTINCT_PRIMES, WITH_REPEATS),  # differ on 60 = 2*2*3*5
+            recorded_claim(tmp_path, "agree", True, WITH_REPEATS, WITH_REPEATS.replace("count, p", "count,p"))]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    result = subprocess.run([sys.executable, "-m", "bench.coverage", "--variants", "16", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    verdicts = {line.split()[1]: line.split()[3] for line in result.stdout.splitlines() if line.startswith(tmp_path.name + " ") and "p.jsonl" not in line}
+    assert verdicts == {"split": "disputed", "agree": "stands"}
+    assert "stand: 1, switch to another solving attempt: 0; of those right on the hidden tests: 1, false successes: 0" \
+        in result.stdout
+    assert "lost: 1 (a variant disputed: 1, failed: 0); of those, false successes caught: 1, right claims lost: 0" \
+        in result.stdout
+    per_folder = result.stdout.splitlines()[-1].split()
+    assert per_folder[2:] == ["2", "1", "0", "1", "0", "0"], "claims, false successes, correct but not trusted"

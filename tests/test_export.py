@@ -67,3 +67,24 @@ def test_numpy_values_are_judged_as_plain_data_in_the_sandbox_and_the_export(tmp
     write_outputs(str(tmp_path), NUMPY_LIKE, CASES)
     result = run_pytest(tmp_path)
     assert result.returncode == 0 and "3 passed" in result.stdout, result.stdout
+
+
+def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_out(tmp_path):
+    from utils.agreement import settle
+    model = {"name": "guessed", "input": {"nums": [5], "target": 5}, "expected": [9], "guess": [9], "origin": "model"}
+    split = {"name": "variant_1", "input": {"nums": [6], "target": 6}, "expected": None, "origin": "variant"}
+    lone = {"name": "variant_2", "input": {"nums": [7], "target": 7}, "expected": None, "origin": "variant"}
+    tests = CASES[:1] + [model, split, lone]
+    ok = [{"ok": True, "value": [0, 1]}]
+    found = settle([{**c, "origin": "statement"} for c in tests[:1]] + tests[1:],
+                   {1: ok + [{"ok": True, "value": [1]}, {"ok": True, "value": [1]}, {"ok": True, "value": [3]}]},
+                   ok + [{"ok": True, "value": [2]}, {"ok": True, "value": [2]}, None])
+    assert [f["source"] for f in found] == ["statement", "disputed", "disputed", "unchecked"]
+    cases = [{**case, "evidence": {k: v for k, v in f.items() if k != "expected"}} for case, f in zip(tests, found)]
+    write_outputs(str(tmp_path), GOOD, cases)
+    text = (tmp_path / "test_solution.py").read_text()
+    assert "#   guessed: run_code(**{\"nums\": [5], \"target\": 5}); the model guessed [9]" in text
+    assert "#   variant_1: run_code(**{\"nums\": [6], \"target\": 6}); a variant of the tests' inputs, no guess" in text
+    assert "variant_2" not in text, "a variant one program answered is neither tested nor disputed"
+    result = run_pytest(tmp_path)
+    assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout
