@@ -165,3 +165,35 @@ function_code: |
               total = total + n
       return total
 ```"""
+
+
+# Two programs that agree on primes and on 30, and differ where a prime repeats (8 = 2*2*2, 60 = 2*2*3*5):
+# the case variant inputs (utils/variants.py) are for.
+THREE_PRIMES = """Return true when a is the product of exactly three prime numbers, a prime may repeat.
+Example: Input: a = 30 Output: true"""
+DISTINCT_FACTORS = """def run_code(a):
+    found = [p for p in range(2, a + 1) if a % p == 0 and all(p % q for q in range(2, p))]
+    return len(found) == 3
+"""
+WITH_REPEATS = """def run_code(a):
+    count, p = 0, 2
+    while a > 1:
+        while a % p == 0:
+            a, count = a // p, count + 1
+        p += 1
+    return count == 3
+"""
+
+
+def code_answer(source, reasoning="Written for the test."):
+    """A model's answer holding `source` as its function_code."""
+    body = "".join(f"  {line}\n" for line in source.splitlines())
+    return f"```yaml\nreasoning: {reasoning}\nfunction_code: |\n{body}```"
+
+
+def function_of(source):
+    """The test's own copy of a scripted program, to say what it returns (trusted code: ours)."""
+    namespace = {}
+    exec(source, namespace)
+    return namespace["run_code"]
+

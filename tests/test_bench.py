@@ -391,15 +391,9 @@ def recorded_claim(tmp_path, name, hidden_pass, candidate, oracle):
             "id": name}
 
 
-DISTINCT_PRIMES = ("def run_code(a):\n    return len([p for p in range(2, a + 1) if a % p == 0 and "
-                   "all(p % q for q in range(2, p))]) == 3\n")
-WITH_REPEATS = ("def run_code(a):\n    count, p = 0, 2\n    while a > 1:\n        while a % p == 0:\n"
-                "            a, count = a // p, count + 1\n        p += 1\n    return count == 3\n")
-
-
 def test_coverage_replays_claims_with_variants_and_withdraws_those_the_programs_split_on(tmp_path):
-    rows = [recorded_claim(tmp_path, "split", False, DISTINCT_PRIMES, WITH_REPEATS),  # differ on 60 = 2*2*3*5
-            recorded_claim(tmp_path, "agree", True, WITH_REPEATS, WITH_REPEATS.replace("count, p", "count,p"))]
+    rows = [recorded_claim(tmp_path, "split", False, a.DISTINCT_FACTORS, a.WITH_REPEATS),  # differ on 60 = 2*2*3*5
+            recorded_claim(tmp_path, "agree", True, a.WITH_REPEATS, a.WITH_REPEATS.replace("count, p", "count,p"))]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     result = subprocess.run([sys.executable, "-m", "bench.coverage", "--variants", "16", str(tmp_path)], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)

@@ -516,8 +516,6 @@ def test_each_call_records_how_much_of_its_prompt_came_from_the_servers_cache(ma
 
 # Variant inputs (utils/variants.py), with the shipped number of them.
 
-THREE_PRIMES = """Return true when a is the product of exactly three prime numbers, a prime may repeat.
-Example: Input: a = 30 Output: true"""
 PRIME_TESTS = """```yaml
 reasoning: Primes are not products of three primes.
 test_cases:
@@ -531,31 +529,15 @@ test_cases:
     input: {a: 7}
     expected: false
 ```"""
-DISTINCT_FACTORS = """```yaml
-reasoning: Count the prime factors.
-function_code: |
-  def run_code(a):
-      found = [p for p in range(2, a + 1) if a % p == 0 and all(p % q for q in range(2, p))]
-      return len(found) == 3
-```"""
-WITH_REPEATS = """```yaml
-reasoning: Divide out every prime factor, counting repeats.
-function_code: |
-  def run_code(a):
-      count, p = 0, 2
-      while a > 1:
-          while a % p == 0:
-              a, count = a // p, count + 1
-          p += 1
-      return count == 3
-```"""
+run_distinct, run_repeats = a.function_of(a.DISTINCT_FACTORS), a.function_of(a.WITH_REPEATS)
 
 
 def test_programs_that_agree_on_the_written_inputs_but_not_on_a_variant_make_no_claim(make_shared, stub):
     # both return False on the primes written and True on 30; on 8 = 2*2*2 or 60 = 2*2*3*5 they differ
-    a.route_defaults(stub, tests=PRIME_TESTS, candidates=[DISTINCT_FACTORS], oracle=WITH_REPEATS)
-    stub.route("code", *[DISTINCT_FACTORS] * 6)  # the draw for the disputed inputs writes the same program again
-    shared = run_flow(make_shared(THREE_PRIMES, variants=Settings.variants))
+    distinct = a.code_answer(a.DISTINCT_FACTORS)
+    a.route_defaults(stub, tests=PRIME_TESTS, candidates=[distinct], oracle=a.code_answer(a.WITH_REPEATS))
+    stub.route("code", *[distinct] * 6)  # the draw for the disputed inputs writes the same program again
+    shared = run_flow(make_shared(a.THREE_PRIMES, variants=Settings.variants))
     variants = [case for case in shared["test_cases"] if case["origin"] == "variant"]
     assert variants and all("guess" not in case for case in variants), "a variant has no guess"
     assert {case["evidence"]["source"] for case in shared["test_cases"] if case["origin"] == "model"} == {"oracle"}
@@ -565,22 +547,10 @@ def test_programs_that_agree_on_the_written_inputs_but_not_on_a_variant_make_no_
     assert "the programs disagree on variant_" in shared["message"]
 
 
-def run_distinct(a):
-    return len([p for p in range(2, a + 1) if a % p == 0 and all(p % q for q in range(2, p))]) == 3
-
-
-def run_repeats(a):
-    count, p = 0, 2
-    while a > 1:
-        while a % p == 0:
-            a, count = a // p, count + 1
-        p += 1
-    return count == 3
-
-
 def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
-    a.route_defaults(stub, tests=PRIME_TESTS, candidates=[WITH_REPEATS], oracle=WITH_REPEATS.replace("count, p", "count,p"))
-    shared = run_flow(make_shared(THREE_PRIMES, variants=Settings.variants))
+    a.route_defaults(stub, tests=PRIME_TESTS, candidates=[a.code_answer(a.WITH_REPEATS)],
+                     oracle=a.code_answer(a.WITH_REPEATS.replace("count, p", "count,p")))  # written apart: two voters
+    shared = run_flow(make_shared(a.THREE_PRIMES, variants=Settings.variants))
     assert shared["status"] == "solved" and shared["iteration"] == 1
     variants = [case for case in shared["test_cases"] if case["origin"] == "variant"]
     assert 8 in [case["input"]["a"] for case in variants] and all(case["evidence"]["source"] == "oracle" for case in variants)
