@@ -1,7 +1,7 @@
 """What variant inputs (utils/variants.py) would have done to recorded claims. Reads benchmark records, runs
 the recorded programs in the sandbox, prints numbers.
 
-    python -m bench.coverage [--variants N] bench-results/DIR [DIR ...]
+    python -m bench.coverage [--variants N] bench-results/DIR [DIR ...]   (N: 16 by default, as in a run)
 
 For every `full` run today's claim rules call solved (bench.claims: settled or solution+guess), the run's
 final tests plus N variants of their inputs are run on every program the run wrote (its candidates, the
@@ -23,6 +23,7 @@ from pathlib import Path
 from bench.claims import CLAIMED_NOW, runs
 from bench.datasets import load
 from bench.hidden_tests import judge_hidden
+from settings import Settings
 from utils.agreement import settle
 from utils.compare import outputs_match
 from utils.sandbox import best_isolation, run_batch
@@ -64,31 +65,30 @@ def replay(record, count, isolation):
 
 def main(folders, count):
     isolation = best_isolation()
-    tally, problems, folder_tally = Counter(), {}, {}
+    tally, problems, per_folder = Counter(), {}, {}
     print(f"{'run':<44} {'hidden':>6}  verdict   variants settled")
     for folder in folders:
         for row, kind in runs(folder):
-            per = folder_tally.setdefault(f"{Path(folder).name} {row['dataset']}", Counter())
-            right = bool(row["hidden_pass"])
+            # per folder: (claims, false successes, correct but not trusted) today, then with variants
+            today, varied = per_folder.setdefault(f"{Path(folder).name} {row['dataset']}", (Counter(), Counter()))
+            was_right = bool(row["hidden_pass"])
             if kind not in CLAIMED_NOW:
-                per["correct but not trusted"] += right
-                per["with variants"] += right
+                today["trusted not"] += was_right
+                varied["trusted not"] += was_right
                 continue
             record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
             verdict, switch, sources, telling = replay(record, count, isolation)
+            right = was_right
             if verdict == "fails" and any(switch.values()):  # RunTests would claim the other solving attempt
                 dataset = problems.setdefault(row["dataset"], {p.id: p for p in load(row["dataset"])[0]})
                 other = next(a for a, ok in switch.items() if ok)
                 code = next(a["code"] for a in record["final"]["attempts"] if a["id"] == other)
                 right, verdict = judge_hidden(dataset[row["id"]], code, isolation)["passed"], "switches"
             kept = verdict in ("stands", "switches")
-            tally[(verdict, bool(row["hidden_pass"]), right)] += 1
-            per["claims"] += 1
-            per["false successes"] += not row["hidden_pass"]
-            per["claims "] += kept
-            per["false successes "] += kept and not right
-            per["with variants"] += not kept and bool(row["hidden_pass"])
-            print(f"{Path(folder).name + ' ' + row['id']:<44} {str(bool(row['hidden_pass'])):>6}  {verdict:<9} {sources}")
+            tally[(verdict, was_right, right)] += 1
+            today.update({"claims": 1, "false": not was_right})
+            varied.update({"claims": kept, "false": kept and not right, "trusted not": not kept and was_right})
+            print(f"{Path(folder).name + ' ' + row['id']:<44} {was_right!s:>6}  {verdict:<9} {sources}")
             for inputs in telling[:3]:
                 print(f"    {inputs}")
     claims = sum(tally.values())
@@ -101,17 +101,17 @@ def main(folders, count):
     print(f"  lost: {sum(lost.values())} (a variant disputed: {sum(n for k, n in lost.items() if k[0] == 'disputed')}, "
           f"failed: {sum(n for k, n in lost.items() if k[0] == 'fails')}); of those, false successes caught: "
           f"{sum(n for k, n in lost.items() if not k[1])}, right claims lost: {sum(n for k, n in lost.items() if k[1])}")
-    print("\nper folder: today's rules, then with variants (claims, false successes, correct but not trusted)")
-    columns = ("claims", "false successes", "correct but not trusted")
+    print("\nper folder: claims, false successes, correct but not trusted; today's rules, then with variants")
     print(f"{'folder and set':<36} {'today':>22}   {'with variants':>22}")
-    for name, per in folder_tally.items():
-        print(f"{name:<36} {per['claims']:>6} {per['false successes']:>6} {per['correct but not trusted']:>8}   "
-              f"{per['claims ']:>6} {per['false successes ']:>6} {per['with variants']:>8}")
+    for name, (today, varied) in per_folder.items():
+        print(f"{name:<36} " + "   ".join(" ".join(f"{c[key]:>6}" for key in ("claims", "false", "trusted not"))
+                                         for c in (today, varied)))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.coverage", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variants", type=int, default=8, help="variant inputs per run (default 8)")
+    parser.add_argument("--variants", type=int, default=Settings.variants,
+                        help=f"variant inputs per run (default {Settings.variants}, as in a run)")
     parser.add_argument("folders", nargs="+", metavar="OUT_DIR", help="a folder with the results.jsonl of python -m bench")
     args = parser.parse_args()
     missing = [folder for folder in args.folders if not (Path(folder) / "results.jsonl").exists()]
