@@ -12,8 +12,8 @@ oracle, the revisions), and utils/agreement.settle settles the variants as RunTe
             unconfirmed), or one the claimed code fails (RunTests would revise).
 
 Lost is an upper bound: the live flow draws once more before giving up a claim, and more voters can
-settle a variant either way. Runs recorded before variants existed only; a run whose records already
-hold variants is replayed as it is.
+settle a variant either way. A run that made variants itself is replayed on fresh ones made from its
+final written tests (the same ones when those did not change: the seed is fixed).
 """
 import argparse
 import json
@@ -34,7 +34,7 @@ def replay(record, count, isolation):
     """("stands" | "disputed" | "fails", {attempt id: passes every counted variant}, what was found)."""
     evidence = [e for e in record["events"] if e["kind"] == "evidence"]
     cases = [{k: v for k, v in case.items() if k != "evidence"} for case in
-             (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"])]
+             (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"]) if case["origin"] != "variant"]
     any_order = next((e.get("any_order", False) for e in record["events"] if e["kind"] == "test_cases"), False)
     made = variants([case["input"] for case in cases], record["problem"], count)
     tests = cases + [{"name": f"variant_{k}", "input": inputs, "expected": None, "origin": "variant"}
