@@ -545,7 +545,8 @@ class RunTests(Step, ParallelBatchNode):
     @staticmethod
     def settle_expected(shared):
         """Settle every model test's expected value from the programs' outputs (utils/agreement.py); drop
-        the inputs every program raised on. Returns the current tests, each with its `evidence`."""
+        the inputs every program raised on (a variant: any voting program). Returns the current tests, each with
+        its `evidence`."""
         tests, attempts, settings = shared["test_cases"], shared["attempts"], shared["settings"]
         voters = {a.id: _outputs_on(a, tests)
                   for a in attempts if a.source == "implement" and a.check == "ok"}
@@ -562,8 +563,9 @@ class RunTests(Step, ParallelBatchNode):
         if settled != tests:
             shared["test_cases"] = settled
         if settled != tests and settings.agreement:
-            shared["record"].event("evidence", say=f"  expected values: {summary([c['evidence'] for c in settled])}"
-                                   + (f"; dropped (every program raised): {', '.join(dropped)}" if dropped else ""),
+            strength = summary([c["evidence"] for c in settled], counted_variants(settled))
+            shared["record"].event("evidence", say=f"  expected values: {strength}"
+                                   + (f"; dropped (programs raised on them): {', '.join(dropped)}" if dropped else ""),
                                    test_cases=settled, dropped=dropped)
         return settled
 
@@ -773,6 +775,10 @@ def trusted_name(test_cases):
     return "trusted tests" if any(case.get("origin") == "user" for case in test_cases) else "statement examples"
 
 
+def counted_variants(test_cases):
+    return sum(case.get("origin") == "variant" and case.get("evidence", {}).get("counted", False) for case in test_cases)
+
+
 def origin_counts(test_cases):
     origins = [case.get("origin") for case in test_cases]
     return ", ".join(f"{origins.count(origin)} {where}" for origin, where in
@@ -805,9 +811,10 @@ class Finish(Step):
         if self.status == "model_failed":
             return f"the model failed: {state['message']}"
         evidence = [case.get("evidence") or {"source": case.get("origin", "model")} for case in state["test_cases"]]
+        strength = summary(evidence, counted_variants(state["test_cases"]))
         if self.status == "solved":
             solved = next(a for a in state["attempts"] if a.status == "solved")
-            return (f"solved: all {solved.total} tests pass ({summary(evidence)}) after {state['iteration']} "
+            return (f"solved: all {solved.total} tests pass ({strength}) after {state['iteration']} "
                     "iteration(s)")
         if self.status == "unconfirmed":
             current = state["attempts"].get(state["current"])
@@ -824,7 +831,7 @@ class Finish(Step):
                 why = "; ".join(part for part in (why, "no test comes from the statement or from you, so nothing but the "
                                                        "model's own programs backs it: add a worked example to the "
                                                        "problem, or --tests FILE") if part)
-            return f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(evidence)}), but {why}"
+            return f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({strength}), but {why}"
         lead = "stopped by the user" if self.status == "stopped" else "not solved"
         if kept is None:
             return f"{lead}: {state['message'] or 'no code was written'}"

@@ -176,3 +176,9 @@ def test_a_variant_any_voting_program_raises_or_times_out_on_is_dropped():
     tests = [EXAMPLE, VARIANT]
     evidence = settle(tests, {1: [ok(2), ok(7)], 2: [ok(2), ok(7)], 3: [ok(5), raised()]})[-1]
     assert (evidence["source"], evidence["expected"]) == ("majority", 7)
+
+
+def test_the_summary_says_how_many_counted_tests_are_variants():
+    evidence = [{"source": "statement"}, {"source": "oracle"}, {"source": "oracle"}, {"source": "oracle"}]
+    assert summary(evidence, variants=2) == ("1 statement example + 3 confirmed by the oracle and a candidate, "
+                                             "2 of these variant inputs")

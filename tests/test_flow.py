@@ -556,3 +556,6 @@ def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
     assert 8 in [case["input"]["a"] for case in variants] and all(case["evidence"]["source"] == "oracle" for case in variants)
     assert all(case["expected"] == run_repeats(case["input"]["a"]) for case in variants), "the programs' answer"
     assert len(shared["test_results"]) == 4 + len(variants) and all(r["passed"] for r in shared["test_results"])
+    assert shared["message"].startswith(f"solved: all {4 + len(variants)} tests pass (1 statement example + "
+                                        f"{3 + len(variants)} confirmed by the oracle and a candidate, "
+                                        f"{len(variants)} of these variant inputs)")

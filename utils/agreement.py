@@ -169,8 +169,9 @@ def describe(evidence):
             "rejected": "outside what the problem allows (programs raised on it): dropped"}[source]
 
 
-def summary(evidences):
-    """The verdict's strength in one phrase: "3 statement examples + 5 inputs agreed by execution ..."."""
+def summary(evidences, variants=0):
+    """The verdict's strength in one phrase: "3 statement examples + 5 inputs agreed by execution ...";
+    `variants`: how many of the counted tests are variant inputs (utils/variants.py), said apart."""
     count = {source: sum(e["source"] == source for e in evidences) for source in COUNTED + ("disputed",)}
     parts = [f"{count['statement']} statement example{'s' * (count['statement'] != 1)}" if count["statement"] else "",
              f"{count['user']} of yours" if count["user"] else "",
@@ -180,6 +181,7 @@ def summary(evidences):
              f"{count['solution_guess']} only by the solution and the model's guess" if count["solution_guess"] else "",
              f"{count['model']} by the model's expected values alone" if count["model"] else ""]
     text = " + ".join(part for part in parts if part) or "no test"
+    text += f", {variants} of these variant inputs" if variants else ""
     return text + (f"; {count['disputed']} disputed input{'s' * (count['disputed'] != 1)} left out"
                    if count["disputed"] else "")
 
