@@ -160,7 +160,9 @@ def test_a_variant_is_settled_by_the_oracle_and_a_candidate_or_by_a_majority_lik
 def test_programs_that_differ_on_a_variant_dispute_it_with_no_guess_to_break_the_tie():
     evidence = settled(VARIANT, [ok(7)], oracle=ok(8))
     assert (evidence["source"], evidence["counted"], evidence["voters"]) == ("disputed", False, 2)
-    assert settled(VARIANT, [ok(None), ok(7)], oracle=ok(None))["source"] == "rejected", "None is no answer"
+    assert settled(VARIANT, [ok(None), ok([])], oracle=ok(None))["source"] == "rejected", "no program has an answer"
+    missed = settled(VARIANT, [ok(None)], oracle=ok([1, 2]))
+    assert missed["source"] == "disputed", "None beside a real answer is a disagreement (a missed pair)"
 
 
 def test_a_variant_one_program_answers_is_left_out_without_a_dispute():

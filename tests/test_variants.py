@@ -38,11 +38,15 @@ def test_nothing_is_emptied_and_inputs_with_an_empty_value_lend_none():
     assert all(inputs["t"] != "abc"[::-1] for inputs in made), "the input with an empty string lends nothing"
 
 
-def test_lists_stay_sorted_or_distinct_when_every_given_one_is():
-    made = variants([{"nums": [1, 2, 5]}, {"nums": [3, 4, 9, 10]}], count=50)
+def test_lists_stay_sorted_or_distinct_when_the_statement_says_so_and_every_given_one_is():
+    given = [{"nums": [1, 2, 5]}, {"nums": [3, 4, 9, 10]}]
+    made = variants(given, "nums is sorted in ascending order and its values are distinct", count=50)
     assert made and all(inputs["nums"] == sorted(inputs["nums"]) for inputs in made)
     assert all(len(set(inputs["nums"])) == len(inputs["nums"]) for inputs in made)
-    unsorted = variants([{"nums": [5, 1, 2]}], count=50)
+    unsaid = variants(given, "Return the indices of two numbers that add up to target.", count=50)
+    assert any(inputs["nums"] != sorted(inputs["nums"]) for inputs in unsaid), \
+        "sorted only because the model wrote them so: a two-pointer search must meet an unsorted list"
+    unsorted = variants([{"nums": [5, 1, 2]}], "sorted", count=50)
     assert any(inputs["nums"] == [2, 1, 5] for inputs in unsorted), "reversed, when the given list was not sorted"
 
 

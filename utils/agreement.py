@@ -22,7 +22,8 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
 
 A variant (utils/variants.py: an input made by changing a given one, origin "variant") has no guess, and
 may break a precondition stated only in words, so it is settled by the oracle or a majority only; it is
-rejected when any voting program (or the valid oracle) raises, times out or returns None on it; it is disputed when the programs
+rejected when any voting program (or the valid oracle) raises or times out on it, or when some return None
+and the rest nothing but an empty value (an input with no answer); it is disputed when the programs
 return different values and neither settles it; with fewer than two programs answering it is
 "unchecked": left out, and not disputed either (there is nothing to disagree with).
 
@@ -73,7 +74,7 @@ def _settle_one(case, i, qualified, oracle, programs, any_order):
         return _evidence("rejected", guess(case), voters=len(results))
     answering = [outputs[i] for outputs in list(qualified.values()) + ([oracle] if oracle is not None else [])
                  if outputs[i] is not None]
-    if is_variant(case) and any(not r["ok"] or r["value"] is None for r in answering):
+    if is_variant(case) and (any(not r["ok"] for r in answering) or _no_answer(answering)):
         return _evidence("rejected", None, voters=len(answering))
     values = [outputs[i]["value"] for outputs in qualified.values() if outputs[i] is not None and outputs[i]["ok"]]
     oracle_value = [oracle[i]["value"]] if oracle is not None and oracle[i] is not None and oracle[i]["ok"] else []
@@ -119,6 +120,14 @@ def confirmed_by_guess(outputs, tests, indices, any_order=False):
     `outputs` (the code about to be claimed) returns the model's guess."""
     return [i for i in indices if tests[i]["evidence"]["voters"] == 0 and outputs[i] is not None and outputs[i]["ok"]
             and outputs_match(outputs[i]["value"], guess(tests[i]), any_order)]
+
+
+def _no_answer(results):
+    """Some program returned None and the others nothing more than an empty value: an input with no answer
+    (Two Sum without a pair), which the statement rules out in words. None beside a real answer is a
+    disagreement like any other (a two-pointer Two Sum on an unsorted list misses a pair)."""
+    values = [r["value"] for r in results]
+    return None in values and all(value in (None, [], "", {}) for value in values)
 
 
 def is_variant(case):

@@ -4,8 +4,8 @@ A small model's own inputs cluster: asked for edge cases of "is a a product of 3
 primes, and the two programs that agreed on all of them both counted *distinct* prime factors, wrong
 for 8 = 2*2*2 (HumanEval/75, a false success). Inputs next to the given ones (a number one larger or
 twice as large, a list reversed, rotated or one item shorter, a string reversed or one
-character longer; a list keeps being sorted, or its items distinct, when every given one is) are run on
-every program like the model's inputs, so programs that agree only on
+character longer; a list stays sorted, or its items distinct, when the statement says so and every
+given one is) are run on every program like the model's inputs, so programs that agree only on
 the inputs someone happened to write disagree on them (AlphaCode and CodeT generate inputs for the
 same reason). A variant has no expected value and no guess: only the programs' agreement settles it
 (utils/agreement.py), and an input any program raises on is dropped, since a variant may break a
@@ -16,6 +16,7 @@ Run alone:  python -m utils.variants '{"a": 7}' '{"nums": [2, 7, 11], "target": 
 """
 import json
 import random
+import re
 import sys
 
 from utils.constraints import violations
@@ -28,7 +29,7 @@ def variants(inputs, statement="", count=8, seed=0):
     some; a fixed seed makes a run repeatable."""
     rng = random.Random(seed)
     seen = {_key(given) for given in inputs}
-    kept = _shared_properties(inputs)
+    kept = _shared_properties(inputs, statement)
     per_input = []
     for given in inputs:
         # an input holding an empty value is an edge case already: its neighbours mostly break a precondition
@@ -52,15 +53,22 @@ def variants(inputs, statement="", count=8, seed=0):
     return made
 
 
-def _shared_properties(inputs):
-    """argument name -> the properties every given list of it has (sorted, distinct items), which its
-    variants keep: a statement that promises them ("sorted in ascending order", "all values are unique")
-    is often answered differently by correct programs when they break (HumanEval/109: a repeated value)."""
+def _shared_properties(inputs, statement):
+    """argument name -> the properties its variants keep: sorted, or distinct items, when the statement
+    promises that in words ("sorted in ascending order", "guaranteed to have unique elements") and every
+    given list has it. Correct programs answer differently where such a promise breaks (HumanEval/109: a
+    repeated value); a property only the given inputs share is not kept, as the model's inputs share
+    what its code assumes (all sorted, where a two-pointer Two Sum needed them to be)."""
+    promised = [holds for holds, words in ((_is_sorted, SORTED), (_is_distinct, DISTINCT)) if words.search(statement)]
     properties = {}
     for name in {name for given in inputs for name in given}:
         lists = [given[name] for given in inputs if isinstance(given.get(name), list) and len(given[name]) > 1]
-        properties[name] = [holds for holds in (_is_sorted, _is_distinct) if lists and all(holds(v) for v in lists)]
+        properties[name] = [holds for holds in promised if lists and all(holds(v) for v in lists)]
     return properties
+
+
+SORTED = re.compile(r"\bsorted\b|ascending|non-?decreasing|increasing order", re.IGNORECASE)
+DISTINCT = re.compile(r"\bunique\b|\bdistinct\b", re.IGNORECASE)
 
 
 def _is_sorted(value):
@@ -79,7 +87,9 @@ def _near(value, rng):
     if isinstance(value, bool) or value is None:
         return []  # a flag flipped is another question, not a nearby input
     if isinstance(value, int):
-        return [v for v in {value + 1, value - 1, value * 2, value // 2} if (v >= 0) == (value >= 0) and v != value]
+        # the sign kept and zero never reached: "a positive integer" is the commonest worded precondition
+        return [v for v in {value + 1, value - 1, value * 2, value // 2} if (v > 0) == (value > 0) and (v < 0) == (value < 0)
+                and v != value]
     if isinstance(value, float):
         return [value * 2, value / 2, value + 0.5] if value else [0.5, 1.0]
     if isinstance(value, str):
