@@ -1,5 +1,5 @@
 """utils/feedback.py: each kind of failure in one short line that says what the model needs to act."""
-from utils.feedback import check_failure, classify, failure_line
+from utils.feedback import check_failure, classify, failure_line, is_protected, trusted_label
 
 CODE = "def run_code(nums):\n    total = 0\n    return nums[5]\n"
 CASE = {"name": "short", "input": {"nums": [1, 2]}, "expected": [1, 2, 3], "origin": "model"}
@@ -61,3 +61,12 @@ def test_a_disputed_input_is_an_open_question_unless_the_code_raised_there():
     assert classified_results([disputed], [returned], "", 1).startswith("No settled test fails, but these inputs are disputed")
     report = classified_results([disputed], [raised], "", 1)
     assert report.startswith("1. pair: run_code(**{\"nums\": [3, 3]}) raised IndexError") and "disputed" not in report
+
+
+def test_a_variant_is_never_the_models_to_change_and_its_label_says_who_decides_it():
+    open_variant = {"name": "variant_1", "input": {"x": 1}, "expected": None, "origin": "variant",
+                    "evidence": {"source": "disputed", "agree": 0, "voters": 2, "counted": False}}
+    settled_variant = {**open_variant, "evidence": {"source": "oracle", "agree": 2, "voters": 2, "counted": True}}
+    assert is_protected(open_variant) and is_protected(settled_variant)
+    assert trusted_label(open_variant) == " (a variant input: running programs decide it)"
+    assert trusted_label(settled_variant) == " (agreed by running programs)"

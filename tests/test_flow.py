@@ -559,3 +559,23 @@ def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
     assert shared["message"].startswith(f"solved: all {4 + len(variants)} tests pass (1 statement example + "
                                         f"{3 + len(variants)} confirmed by the oracle and a candidate, "
                                         f"{len(variants)} of these variant inputs)")
+
+
+REVISE_A_VARIANT = f"""```yaml
+reasoning: Test 4 is wrong, and the code reuses elements.
+test_cases:
+  4: {{input: {{nums: [1], target: 2}}, expected: [9, 9]}}
+function_code: |
+{a.GOOD_FUNCTION}```"""
+
+
+def test_revise_may_not_turn_a_variant_into_a_guess(make_shared, stub):
+    a.route_defaults(stub, candidates=[a.BUGGY_CODE])  # passes the example, fails pair_at_the_end ([0, 0])
+    stub.route("code", *[a.BUGGY_CODE] * 3, *[a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)])
+    stub.route("revise", *[REVISE_A_VARIANT] * 3)
+    shared = run_flow(make_shared(a.TWO_SUM, variants=Settings.variants))
+    revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
+    assert any(note.startswith("Test 4 is trusted") and "a variant input only programs decide" in note
+               for note in revision["ignored"])
+    fourth = shared["test_cases"][3]
+    assert fourth["origin"] == "variant" and "guess" not in fourth and fourth["input"] != {"nums": [1], "target": 2}

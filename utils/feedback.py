@@ -98,8 +98,10 @@ def has_trusted(cases):
 
 
 def is_protected(case):
-    """A test the model may not change: trusted, or its expected value settled by programs agreeing."""
-    return is_trusted(case) or case.get("evidence", {}).get("source") in ("oracle", "majority")
+    """A test the model may not change: trusted, its expected value settled by programs agreeing, or a variant
+    input (only programs settle those: a Revise that rewrote every test turned 16 of them into guesses)."""
+    return (is_trusted(case) or case.get("evidence", {}).get("source") in ("oracle", "majority")
+            or case.get("origin") == "variant")
 
 
 def is_counted(case, result=None):
@@ -114,7 +116,9 @@ def trusted_label(case):
     """How prompts mark a test the model may not change ("" for the model's own guesses)."""
     if is_trusted(case):
         return {"statement": " (from the problem statement)", "user": " (from the user)"}[case["origin"]]
-    return " (agreed by running programs)" if is_protected(case) else ""
+    if case.get("evidence", {}).get("source") in ("oracle", "majority"):
+        return " (agreed by running programs)"
+    return " (a variant input: running programs decide it)" if is_protected(case) else ""
 
 
 def who_agreed(case):
