@@ -21,7 +21,7 @@ from pocketflow import BatchNode, Node
 from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
 from utils.budget import BudgetSpent
 from utils.call_llm import ModelBackendError
-from utils.agreement import confirmed_by_guess, guess, settle, summary, support
+from utils.agreement import confirmed_by_guess, guess, is_variant, settle, summary, support
 from utils.code_checks import check_code
 from utils.constraints import violations
 from utils.compare import judge
@@ -617,7 +617,9 @@ class RunTests(Step, ParallelBatchNode):
             evidence = case.get("evidence", {})
             # a disputed input is left out, unless this code raises where other programs return a value:
             # whichever value is right, raising is wrong (the input is valid, or they would raise too)
-            crashed = bool(raw and not raw["ok"] and not raw.get("timed_out") and evidence.get("voters", 0) >= 1)
+            # (not a variant: made by changing a given input, it may break a precondition; it counts once settled)
+            crashed = bool(raw and not raw["ok"] and not raw.get("timed_out") and evidence.get("voters", 0) >= 1
+                           and not is_variant(case))
             results.append({**result, "counted": evidence.get("counted", True) or crashed})
         return results
 

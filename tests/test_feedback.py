@@ -70,3 +70,28 @@ def test_a_variant_is_never_the_models_to_change_and_its_label_says_who_decides_
     assert is_protected(open_variant) and is_protected(settled_variant)
     assert trusted_label(open_variant) == " (a variant input: running programs decide it)"
     assert trusted_label(settled_variant) == " (agreed by running programs)"
+
+
+def variant_case(k, source):
+    return {"name": f"variant_{k}", "input": {"x": k}, "expected": 7 if source == "oracle" else None, "origin": "variant",
+            "evidence": {"source": source, "agree": 2, "voters": 2, "counted": source == "oracle"}}
+
+
+def test_variant_failures_are_shown_a_few_at_a_time_and_passing_ones_counted():
+    from utils.prompts import VARIANT_LINES, classified_results
+    cases = [variant_case(k, "oracle") for k in range(1, 8)]
+    wrong = {"passed": False, "actual": "8", "error_type": None, "message": "", "traceback": "", "timed_out": False}
+    right = {**wrong, "passed": True, "actual": "7"}
+    report = classified_results(cases, [wrong] * 5 + [right] * 2, "", 1)
+    assert sum(line[0].isdigit() for line in report.splitlines()) == VARIANT_LINES
+    assert f"... and {5 - VARIANT_LINES} more variant inputs fail." in report
+    assert report.endswith("Tests that pass: 2 variant inputs.")
+
+
+def test_a_disputed_variant_is_an_open_question_without_a_guess():
+    from utils.prompts import classified_results
+    returned = {"passed": False, "actual": "3", "error_type": None, "message": "", "traceback": "", "timed_out": False,
+                "counted": False}
+    report = classified_results([variant_case(1, "disputed"), variant_case(2, "unchecked")], [returned] * 2, "", 1)
+    assert "1. variant_1: run_code(**{\"x\": 1}) returned 3; the programs disagree here (a variant input: no guess)" in report
+    assert "variant_2" not in report and "guess was" not in report, "an unchecked variant is no question"

@@ -1,5 +1,7 @@
 """nodes.py: each node's prep, exec and post on its own, with scripted model answers and the real sandbox."""
-from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests
+from types import SimpleNamespace
+
+from nodes import Finish, GenerateTestCases, ImplementFunction, ModelFailure, Revise, RunTests, _key
 from tests import scripted_answers as answers
 from tests.scripted_answers import MODEL_TESTS
 
@@ -141,3 +143,17 @@ def test_revise_appends_tests_numbered_past_the_last(make_shared, stub):
     node.post(shared, inputs, node.exec(inputs))
     assert [c["name"] for c in shared["test_cases"]] == ["a", "b", "c", "test_4"]
     assert shared["test_cases"][2]["expected"] == [0, 1] and shared["function_code"] == GOOD
+
+
+def test_code_raising_on_a_variant_fails_it_only_once_programs_settle_it():
+    raised = {"ok": False, "value": None, "repr": "", "error_type": "ValueError", "message": "no", "traceback": "",
+              "timed_out": False, "ms": 1.0, "output": ""}
+    open_variant = {"name": "variant_1", "input": {"x": 1}, "expected": None, "origin": "variant",
+                    "evidence": {"source": "unchecked", "agree": 0, "voters": 1, "counted": False}}
+    settled = {**open_variant, "expected": 7, "evidence": {"source": "oracle", "agree": 2, "voters": 2, "counted": True}}
+    model = {**open_variant, "name": "t", "origin": "model", "guess": 7, "evidence": {**open_variant["evidence"], "source": "disputed"}}
+    attempt = SimpleNamespace(check="ok", outputs={_key({"x": 1}): raised})
+    [unchecked], [agreed], [written] = (RunTests.verdicts(attempt, [case], False) for case in (open_variant, settled, model))
+    assert not unchecked["counted"], "a variant may break a precondition: raising there proves nothing yet"
+    assert agreed["counted"] and not agreed["passed"]
+    assert written["counted"], "a written input others answer: raising is wrong whatever the value"

@@ -186,20 +186,39 @@ def format_tests(test_cases):
 def classified_results(test_cases, test_results, function_code, test_timeout):
     """Failures one short line each, by kind (utils/feedback.py); passing tests only by number. Tests whose
     expected value is disputed are not failures (unless the code raises there while other programs return a
-    value): when nothing else fails, they are listed as open questions."""
+    value): when nothing else fails, they are listed as open questions. Variant inputs (utils/variants.py)
+    fail alike in bulk: at most VARIANT_LINES of them are shown, the rest counted."""
     numbered = list(enumerate(zip(test_cases, test_results), 1))
     failed = [(i, case, result) for i, (case, result) in numbered if not result["passed"] and is_counted(case, result)]
     if failed and all(classify(result) in ("import_error", "load_error") for _, _, result in failed):
         return check_failure(failed[0][2], function_code) + f" No test ran ({len(failed)} tests)."
-    lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in failed]
-    passing = [f"{i}{trusted_label(case)}" for i, (case, result) in numbered if result["passed"] and is_counted(case, result)]
+    variants = [entry for entry in failed if entry[1].get("origin") == "variant"]
+    shown = [entry for entry in failed if entry[1].get("origin") != "variant"] + variants[:VARIANT_LINES]
+    lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in sorted(shown, key=lambda e: e[0])]
+    if len(variants) > VARIANT_LINES:
+        lines.append(f"... and {len(variants) - VARIANT_LINES} more variant inputs fail.")
+    passed = [(i, case) for i, (case, result) in numbered if result["passed"] and is_counted(case, result)]
+    passing = [f"{i}{trusted_label(case)}" for i, case in passed if case.get("origin") != "variant"]
+    passing_variants = sum(case.get("origin") == "variant" for _, case in passed)
+    passing += [f"{passing_variants} variant inputs"] if passing_variants else []
     if not failed:
         lines = [f"{i}. {case['name']}: run_code(**{compact(case['input'])}) returned {result['actual'][:160] or result['error_type']};"
-                 f" the candidates disagree here, and your own guess was {compact(case['expected'])}"
-                 for i, (case, result) in numbered if not is_counted(case, result)]
+                 + (" the programs disagree here (a variant input: no guess)" if case.get("origin") == "variant" else
+                    f" the candidates disagree here, and your own guess was {compact(case['expected'])}")
+                 for i, (case, result) in _open_questions(numbered)]
         lines = (["No settled test fails, but these inputs are disputed: decide from the statement what run_code "
                   "must return, and fix the code if it is wrong."] + lines) if lines else lines
     return "\n".join(lines + ([f"Tests that pass: {', '.join(passing)}."] if passing else []))
+
+
+VARIANT_LINES = 3  # a code wrong on one variant is usually wrong on many in the same way
+
+
+def _open_questions(numbered):
+    """The disputed inputs to show: every written one, and the first VARIANT_LINES variants."""
+    disputed = [(i, pair) for i, pair in numbered if not is_counted(*pair) and pair[0].get("evidence", {}).get("source") == "disputed"]
+    variants = [(i, pair) for i, pair in disputed if pair[0].get("origin") == "variant"]
+    return [(i, pair) for i, pair in disputed if pair[0].get("origin") != "variant"] + variants[:VARIANT_LINES]
 
 
 def format_results(test_cases, test_results):
