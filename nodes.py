@@ -565,7 +565,7 @@ class RunTests(Step, ParallelBatchNode):
         if settled != tests and settings.agreement:
             strength = summary([c["evidence"] for c in settled], counted_variants(settled))
             shared["record"].event("evidence", say=f"  expected values: {strength}"
-                                   + (f"; dropped (programs raised on them): {', '.join(dropped)}" if dropped else ""),
+                                   + (f"; dropped (programs raised there, or none had an answer): {', '.join(dropped)}" if dropped else ""),
                                    test_cases=settled, dropped=dropped)
         return settled
 
