@@ -25,3 +25,26 @@ def test_progress_is_echoed_only_for_events_that_say_something(tmp_path):
     record.event("quiet")
     record.event("loud", say="3/3 tests pass")
     assert said == ["3/3 tests pass"]
+
+
+def test_a_disk_with_room_for_less_and_less_gets_a_compact_then_a_minimal_record(tmp_path, monkeypatch):
+    import utils.run_record as run_record
+    from utils.text_files import WriteError, write_atomically
+    record = RunRecord(str(tmp_path / "run.json"), "problem", {"samples": 3})
+    record.model_call("Node", {"messages": [{"role": "user", "content": "x" * 5000}], "answer": "y" * 5000,
+                               "prompt_tokens": 1, "completion_tokens": 1, "latency_ms": 1.0})
+    for k in range(40):
+        record.event("test_cases", test_cases=[{"name": f"t{k}", "input": {"x": "z" * 200}}])
+    room = {"bytes": 0}
+
+    def limited(path, text):
+        if len(text.encode()) > room["bytes"]:
+            raise WriteError(f"cannot write {path}: No space left on device (ENOSPC)")
+        write_atomically(path, text)
+    monkeypatch.setattr(run_record, "write_atomically", limited)
+    for bytes_free, compacted in ((20_000, "prompts and answers"), (2_000, "events, calls and tests")):
+        room["bytes"] = bytes_free
+        record.finish("error", "No space left", {"function_code": "def run_code(): pass", "test_cases": [{"name": "t"}]})
+        saved = json.loads((tmp_path / "run.json").read_text())
+        assert saved["status"] == "error" and saved["finished_at"] and compacted in saved["compacted"]
+    assert saved["final"] == {"function_code": "def run_code(): pass"} and "events" not in saved

@@ -57,8 +57,9 @@ class RunRecord:
 
     def finish(self, status, message, final):
         """The outcome. When the full record no longer fits (a full disk), a compact one is written instead:
-        every call's prompt and answer are left out (they are most of the file), the rest is kept; and if even
-        that finds no room beside the old file, it overwrites the old file in place."""
+        every call's prompt and answer are left out (they are most of the file), the rest is kept; failing
+        that, a minimal one (the outcome, the final code, usage and settings; no events, calls or tests); and
+        if even that finds no room beside the old file, it overwrites the old file in place."""
         with self.lock:
             self.data.update(status=status, message=message, final=final, finished_at=_now(),
                              usage=self.usage(), wall_s=self.elapsed())
@@ -66,17 +67,24 @@ class RunRecord:
             self.save()
             return
         except WriteError:
-            calls = [{k: v for k, v in call.items() if k not in ("messages", "answer")} for call in self.data["model_calls"]]
-            text = json.dumps({**self.data, "model_calls": calls,
-                               "compacted": "the disk was full: prompts and answers are left out"}, indent=1, ensure_ascii=False)
-        try:
-            write_atomically(self.path, text)
-        except WriteError:
+            pass
+        calls = [{k: v for k, v in call.items() if k not in ("messages", "answer")} for call in self.data["model_calls"]]
+        compact = {**self.data, "model_calls": calls, "compacted": "the disk was full: prompts and answers are left out"}
+        kept = {k: v for k, v in (final or {}).items() if k not in ("attempts", "test_results", "test_cases")}
+        minimal = {**{k: v for k, v in self.data.items() if k not in ("events", "model_calls", "node_timings")},
+                   "final": kept, "compacted": "the disk was full: events, calls and tests are left out"}
+        texts = [json.dumps(record, indent=1, ensure_ascii=False) for record in (compact, minimal)]
+        for text in texts:
             try:
-                with open(self.path, "w", encoding="utf-8") as f:
-                    f.write(text)
-            except OSError:
-                raise WriteError(f"cannot write {self.path}: no room even for a compact record") from None
+                write_atomically(self.path, text)
+                return
+            except WriteError:
+                continue
+        try:
+            with open(self.path, "w", encoding="utf-8") as f:
+                f.write(texts[-1])
+        except OSError:
+            raise WriteError(f"cannot write {self.path}: no room even for a compact record") from None
 
     def usage(self):
         with self.lock:
