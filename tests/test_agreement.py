@@ -157,6 +157,12 @@ def test_a_variant_is_settled_by_the_oracle_and_a_candidate_or_by_a_majority_lik
     assert (evidence["source"], evidence["expected"], evidence["counted"]) == ("majority", 7, True)
 
 
+def test_candidates_that_agree_do_not_outvote_the_oracle_on_a_variant_as_they_do_on_a_written_input():
+    assert settled(VARIANT, [ok(7), ok(7)], oracle=ok(8))["source"] == "disputed"
+    written = settled(model_test(1), [ok(7), ok(7)], oracle=ok(8))
+    assert (written["source"], written["expected"]) == ("majority", 7)
+
+
 def test_programs_that_differ_on_a_variant_dispute_it_with_no_guess_to_break_the_tie():
     evidence = settled(VARIANT, [ok(7)], oracle=ok(8))
     assert (evidence["source"], evidence["counted"], evidence["voters"]) == ("disputed", False, 2)

@@ -21,7 +21,9 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
                    it is outside what the problem allows, so it is dropped
 
 A variant (utils/variants.py: an input made by changing a given one, origin "variant") has no guess, and
-may break a precondition stated only in words, so it is settled by the oracle or a majority only; it is
+may break a precondition stated only in words, so it is settled by the oracle or a majority only (and a
+majority of candidates never against the valid oracle: two candidates sharing a bug outvoted it on
+HumanEval/74's tie, a false success); it is
 rejected when any voting program (or the valid oracle) raises or times out on it, or when some return None
 and the rest nothing but an empty value (an input with no answer); it is disputed when the programs
 return different values and neither settles it; with fewer than two programs answering it is
@@ -82,6 +84,8 @@ def _settle_one(case, i, qualified, oracle, programs, any_order):
         agreeing = sum(outputs_match(value, oracle_value[0], any_order) for value in values)
         if agreeing:
             return _evidence("oracle", oracle_value[0], agree=agreeing + 1, voters=len(values) + 1)
+        if is_variant(case) and values:  # candidates that agree with each other do not outvote the oracle here
+            return _evidence("disputed", None, voters=len(values) + 1)
     clusters = _clusters(values, any_order)
     biggest = max((len(members) for _, members in clusters), default=0)
     if biggest >= 2 and biggest * 2 > len(values) and sum(len(m) == biggest for _, m in clusters) == 1:
