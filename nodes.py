@@ -283,6 +283,7 @@ class GenerateTestCases(ModelStep):
                                        for k, given in enumerate(made, 1)]}
 
     def written_tests(self, inputs):
+        """The trusted tests and the model's own: {"reasoning", "test_cases", "trusted", "outside"}."""
         settings = inputs["settings"]
         examples = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
         given = {_key(case["input"]) for case in settings.tests}
@@ -564,9 +565,8 @@ class RunTests(Step, ParallelBatchNode):
             shared["test_cases"] = settled
         if settled != tests and settings.agreement:
             strength = summary([c["evidence"] for c in settled], counted_variants(settled))
-            shared["record"].event("evidence", say=f"  expected values: {strength}"
-                                   + (f"; dropped (programs raised there, or none had an answer): {', '.join(dropped)}" if dropped else ""),
-                                   test_cases=settled, dropped=dropped)
+            gone = f"; dropped (programs raised there, or none had an answer): {', '.join(dropped)}" if dropped else ""
+            shared["record"].event("evidence", say=f"  expected values: {strength}{gone}", test_cases=settled, dropped=dropped)
         return settled
 
     @classmethod

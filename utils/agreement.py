@@ -23,11 +23,11 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
 A variant (utils/variants.py: an input made by changing a given one, origin "variant") has no guess, and
 may break a precondition stated only in words, so it is settled by the oracle or a majority only (and a
 majority of candidates never against the valid oracle: two candidates sharing a bug outvoted it on
-HumanEval/74's tie, a false success); it is
-rejected when any voting program (or the valid oracle) raises or times out on it, or when some return None
-and the rest nothing but an empty value (an input with no answer); it is disputed when the programs
-return different values and neither settles it; with fewer than two programs answering it is
-"unchecked": left out, and not disputed either (there is nothing to disagree with).
+HumanEval/74's tie, a false success); it is rejected when any voting program (or the valid oracle)
+raises or times out on it, or when some return None and the rest nothing but an empty value (an input
+with no answer); it is disputed when the programs return different values and neither settles it; with
+fewer than two programs answering it is "unchecked": left out, and not disputed either (there is nothing
+to disagree with).
 
 Voters are independent samples only: ImplementFunction's candidates, never a revision of one of them
 (it would vote with its parent). Outputs are compared as the tests are (utils/compare.outputs_match:
@@ -179,7 +179,7 @@ def describe(evidence):
             "solution_guess": "only the solution and the model's own guess (no independent program answered)",
             "model": "the model's own expected value", "disputed": "disputed: no agreement, left out",
             "unchecked": "a variant input fewer than two programs answered: left out",
-            "rejected": "outside what the problem allows (programs raised on it): dropped"}[source]
+            "rejected": "outside what the problem allows (programs raised on it, or none had an answer): dropped"}[source]
 
 
 def summary(evidences, variants=0):

@@ -67,12 +67,16 @@ def pytest_source(test_cases, any_order=False):
                       for case in counted)
     if disputed:
         cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
-            f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); "
-            + ("a variant of the tests' inputs, no guess" if case.get("origin") == "variant" else f"the model guessed {json.dumps(case['expected'])}")
-            for case in disputed)
+            f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); {_guessed(case)}" for case in disputed)
     return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its utils/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
             + f"\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
+
+
+def _guessed(case):
+    if case.get("origin") == "variant":
+        return "a variant of the tests' inputs, no guess"
+    return f"the model guessed {json.dumps(case['expected'])}"
 
 
 def write_outputs(out_dir, function_code, test_cases, any_order=False):
