@@ -220,7 +220,9 @@ def result_summary(shared, out_dir, files, usage):
     results = shared["test_results"]
     return {"status": shared["status"], "solved": shared["status"] == "solved", "message": shared["message"],
             "exit_code": EXIT_BY_STATUS[shared["status"]], "iterations": shared["iteration"],
-            "tests_passed": sum(r["passed"] for r in results), "tests_total": len(results),
+            # a test left out of the verdict (disputed, or a variant one program answered) is never "passed":
+            # an unsettled variant's expected None would otherwise match code that returns None
+            "tests_passed": sum(r["passed"] and r.get("counted", True) for r in results), "tests_total": len(results),
             "out_dir": out_dir, "files": files, "usage": usage,
             "function_code": shared["function_code"], "test_cases": shared["test_cases"], "test_results": results,
             "attempt": shared["current"], "attempts": shared["attempts"].records()}
