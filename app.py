@@ -25,6 +25,7 @@ from utils.budget import Budget
 from utils.call_llm import ModelConfig, safe_url
 from utils.docs_context import read_docs
 from utils.export import write_outputs
+from utils.feedback import passed_count
 from utils.llama_server import LlamaServer
 from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model, is_set_up
 from utils.problem_input import read_problem
@@ -220,9 +221,7 @@ def result_summary(shared, out_dir, files, usage):
     results = shared["test_results"]
     return {"status": shared["status"], "solved": shared["status"] == "solved", "message": shared["message"],
             "exit_code": EXIT_BY_STATUS[shared["status"]], "iterations": shared["iteration"],
-            # a test left out of the verdict (disputed, or a variant one program answered) is never "passed":
-            # an unsettled variant's expected None would otherwise match code that returns None
-            "tests_passed": sum(r["passed"] and r.get("counted", True) for r in results), "tests_total": len(results),
+            "tests_passed": passed_count(results), "tests_total": len(results),
             "out_dir": out_dir, "files": files, "usage": usage,
             "function_code": shared["function_code"], "test_cases": shared["test_cases"], "test_results": results,
             "attempt": shared["current"], "attempts": shared["attempts"].records()}

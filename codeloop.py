@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, fields
 
 import app
 from settings import Settings
+from utils.feedback import passed_count
 
 # Settings the library does not take as options: they come from the input (docs, tests) or from
 # the machine (the model endpoint's config, the sandbox).
@@ -52,7 +53,7 @@ class Result:
 
     @property
     def tests_passed(self):
-        return sum(result["passed"] for result in self.results)
+        return passed_count(self.results)
 
     @property
     def tests_total(self):

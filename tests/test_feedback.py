@@ -95,3 +95,9 @@ def test_a_disputed_variant_is_an_open_question_without_a_guess():
     report = classified_results([variant_case(1, "disputed"), variant_case(2, "unchecked")], [returned] * 2, "", 1)
     assert "1. variant_1: run_code(**{\"x\": 1}) returned 3; the programs disagree here (a variant input: no guess)" in report
     assert "variant_2" not in report and "guess was" not in report, "an unchecked variant is no question"
+
+
+def test_a_test_left_out_of_the_verdict_is_never_counted_as_passed():
+    from utils.feedback import passed_count
+    results = [{"passed": True, "counted": True}, {"passed": True, "counted": False}, {"passed": False}, {"passed": True}]
+    assert passed_count(results) == 2

@@ -92,6 +92,11 @@ def is_trusted(case):
     return case.get("origin") in ("statement", "user")
 
 
+def is_variant(case):
+    """An input made by changing a given one (utils/variants.py): no guess, only programs settle it."""
+    return case.get("origin") == "variant"
+
+
 def has_trusted(cases):
     """Whether any test's expected value comes from the statement or the person (not from programs or the model)."""
     return any(is_trusted(case) for case in cases)
@@ -100,8 +105,11 @@ def has_trusted(cases):
 def is_protected(case):
     """A test the model may not change: trusted, its expected value settled by programs agreeing, or a variant
     input (only programs settle those: a Revise that rewrote every test turned 16 of them into guesses)."""
-    return (is_trusted(case) or case.get("evidence", {}).get("source") in ("oracle", "majority")
-            or case.get("origin") == "variant")
+    return is_trusted(case) or settled_by_programs(case) or is_variant(case)
+
+
+def settled_by_programs(case):
+    return case.get("evidence", {}).get("source") in ("oracle", "majority")
 
 
 def is_counted(case, result=None):
@@ -112,11 +120,17 @@ def is_counted(case, result=None):
     return case.get("evidence", {}).get("counted", True)
 
 
+def passed_count(results):
+    """Tests passed among those the verdict counts: a test left out (disputed, or a variant one program
+    answered) is never "passed", though an unsettled variant's expected None matches code returning None."""
+    return sum(result["passed"] and result.get("counted", True) for result in results)
+
+
 def trusted_label(case):
     """How prompts mark a test the model may not change ("" for the model's own guesses)."""
     if is_trusted(case):
         return {"statement": " (from the problem statement)", "user": " (from the user)"}[case["origin"]]
-    if case.get("evidence", {}).get("source") in ("oracle", "majority"):
+    if settled_by_programs(case):
         return " (agreed by running programs)"
     return " (a variant input: running programs decide it)" if is_protected(case) else ""
 
