@@ -21,11 +21,11 @@ from pocketflow import BatchNode, Node
 from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
 from utils.budget import BudgetSpent
 from utils.call_llm import ModelBackendError
-from utils.agreement import confirmed_by_guess, guess, is_variant, settle, summary, support
+from utils.agreement import confirmed_by_guess, guess, settle, summary, support
 from utils.code_checks import check_code
 from utils.constraints import violations
 from utils.compare import judge
-from utils.feedback import check_failure, has_trusted, is_protected, is_trusted, trusted_label
+from utils.feedback import check_failure, has_trusted, is_protected, is_trusted, is_variant, trusted_label
 from utils.lint import describe as describe_lint
 from utils.lint import lint
 from utils.packages import Installation, PackageCacheError, install, third_party_imports
@@ -36,7 +36,7 @@ from utils.review_session import review
 from utils.runaway import complete_tests, watch_loops, watch_tests
 from utils.sandbox import run_batch
 from utils.statement_examples import says_any_order, statement_examples
-from utils.variants import variants
+from utils.variants import variant_cases
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
                                parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
@@ -277,10 +277,9 @@ class GenerateTestCases(ModelStep):
         max_tests says."""
         answer = self.written_tests(inputs)
         settings = inputs["settings"]
-        made = variants([case["input"] for case in answer["test_cases"]], inputs["statement"], settings.variants) \
+        made = variant_cases([case["input"] for case in answer["test_cases"]], inputs["statement"], settings.variants) \
             if settings.agreement else []
-        return {**answer, "variants": [{"name": f"variant_{k}", "input": given, "expected": None, "origin": "variant"}
-                                       for k, given in enumerate(made, 1)]}
+        return {**answer, "variants": made}
 
     def written_tests(self, inputs):
         """The trusted tests and the model's own: {"reasoning", "test_cases", "trusted", "outside"}."""
@@ -778,7 +777,7 @@ def trusted_name(test_cases):
 
 
 def counted_variants(test_cases):
-    return sum(case.get("origin") == "variant" and case.get("evidence", {}).get("counted", False) for case in test_cases)
+    return sum(is_variant(case) and case.get("evidence", {}).get("counted", False) for case in test_cases)
 
 
 def origin_counts(test_cases):

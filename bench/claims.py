@@ -44,10 +44,14 @@ def kind_of(record):
     if not left:
         return "settled"
     # the rule RunTests applies, on what the handed-over code returned (recorded as its repr)
-    any_order = next((e.get("any_order", False) for e in record["events"] if e["kind"] == "test_cases"), False)
     outputs = [_recorded(result) for result in results]
-    echoed = len(confirmed_by_guess(outputs, cases, left, any_order)) == len(left)
+    echoed = len(confirmed_by_guess(outputs, cases, left, any_order_of(record))) == len(left)
     return "solution+guess" if echoed else "disputed"
+
+
+def any_order_of(record):
+    """Whether the run compared list answers in any order (its test_cases event says)."""
+    return next((e.get("any_order", False) for e in record["events"] if e["kind"] == "test_cases"), False)
 
 
 def _recorded(result):

@@ -20,25 +20,24 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from bench.claims import CLAIMED_NOW, runs
+from bench.claims import CLAIMED_NOW, any_order_of, runs
 from bench.datasets import load
 from bench.hidden_tests import judge_hidden
 from settings import Settings
 from utils.agreement import settle
 from utils.compare import outputs_match
+from utils.feedback import is_variant
 from utils.sandbox import best_isolation, run_batch
-from utils.variants import variants
+from utils.variants import variant_cases
 
 
 def replay(record, count, isolation):
     """("stands" | "disputed" | "fails", {attempt id: passes every counted variant}, what was found)."""
     evidence = [e for e in record["events"] if e["kind"] == "evidence"]
     cases = [{k: v for k, v in case.items() if k != "evidence"} for case in
-             (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"]) if case["origin"] != "variant"]
-    any_order = next((e.get("any_order", False) for e in record["events"] if e["kind"] == "test_cases"), False)
-    made = variants([case["input"] for case in cases], record["problem"], count)
-    tests = cases + [{"name": f"variant_{k}", "input": inputs, "expected": None, "origin": "variant"}
-                     for k, inputs in enumerate(made, 1)]
+             (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"]) if not is_variant(case)]
+    any_order = any_order_of(record)
+    tests = cases + variant_cases([case["input"] for case in cases], record["problem"], count)
     programs = [a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")]
     outputs = {a["id"]: run_batch(a["code"], [t["input"] for t in tests], isolation=isolation) for a in programs}
     voters = {a["id"]: outputs[a["id"]] for a in programs if a["source"] == "implement"}

@@ -42,7 +42,7 @@ import json
 import sys
 
 from utils.compare import outputs_match
-from utils.feedback import is_trusted
+from utils.feedback import is_trusted, is_variant
 
 COUNTED = ("statement", "user", "oracle", "majority", "guess", "solution_guess", "model")
 EXECUTION = ("oracle", "majority")  # settled by programs agreeing: the model's word alone cannot change them
@@ -132,10 +132,6 @@ def _no_answer(results):
     disagreement like any other (a two-pointer Two Sum on an unsorted list misses a pair)."""
     values = [r["value"] for r in results]
     return None in values and all(value in (None, [], "", {}) for value in values)
-
-
-def is_variant(case):
-    return case.get("origin") == "variant"
 
 
 def guess(case):

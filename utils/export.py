@@ -12,6 +12,7 @@ from pathlib import Path
 
 from utils import compare
 from utils.agreement import describe
+from utils.feedback import is_variant
 from utils.text_files import write_atomically
 
 # utils/compare.py without its module docstring: its imports, tolerances and outputs_match()
@@ -74,7 +75,7 @@ def pytest_source(test_cases, any_order=False):
 
 
 def _guessed(case):
-    if case.get("origin") == "variant":
+    if is_variant(case):
         return "a variant of the tests' inputs, no guess"
     return f"the model guessed {json.dumps(case['expected'])}"
 

@@ -8,7 +8,7 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
-from utils.feedback import check_failure, classify, compact, failure_line, is_counted, trusted_label
+from utils.feedback import check_failure, classify, compact, failure_line, is_counted, is_variant, trusted_label
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
 
@@ -192,20 +192,21 @@ def classified_results(test_cases, test_results, function_code, test_timeout):
     failed = [(i, case, result) for i, (case, result) in numbered if not result["passed"] and is_counted(case, result)]
     if failed and all(classify(result) in ("import_error", "load_error") for _, _, result in failed):
         return check_failure(failed[0][2], function_code) + f" No test ran ({len(failed)} tests)."
-    variants = [entry for entry in failed if entry[1].get("origin") == "variant"]
-    shown = [entry for entry in failed if entry[1].get("origin") != "variant"] + variants[:VARIANT_LINES]
-    lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in sorted(shown, key=lambda e: e[0])]
-    if len(variants) > VARIANT_LINES:
-        lines.append(f"... and {len(variants) - VARIANT_LINES} more variant inputs fail.")
+    shown, hidden = _few_variants(failed)
+    lines = [failure_line(i, case, result, function_code, test_timeout) for i, case, result in shown]
+    if hidden:
+        lines.append(f"... and {hidden} more variant inputs fail.")
     passed = [(i, case) for i, (case, result) in numbered if result["passed"] and is_counted(case, result)]
-    passing = [f"{i}{trusted_label(case)}" for i, case in passed if case.get("origin") != "variant"]
-    passing_variants = sum(case.get("origin") == "variant" for _, case in passed)
+    passing = [f"{i}{trusted_label(case)}" for i, case in passed if not is_variant(case)]
+    passing_variants = sum(is_variant(case) for _, case in passed)
     passing += [f"{passing_variants} variant inputs"] if passing_variants else []
     if not failed:
+        disputed = [(i, case, result) for i, (case, result) in numbered
+                    if not is_counted(case, result) and case.get("evidence", {}).get("source") == "disputed"]
         lines = [f"{i}. {case['name']}: run_code(**{compact(case['input'])}) returned {result['actual'][:160] or result['error_type']};"
-                 + (" the programs disagree here (a variant input: no guess)" if case.get("origin") == "variant" else
+                 + (" the programs disagree here (a variant input: no guess)" if is_variant(case) else
                     f" the candidates disagree here, and your own guess was {compact(case['expected'])}")
-                 for i, (case, result) in _open_questions(numbered)]
+                 for i, case, result in _few_variants(disputed)[0]]
         lines = (["No settled test fails, but these inputs are disputed: decide from the statement what run_code "
                   "must return, and fix the code if it is wrong."] + lines) if lines else lines
     return "\n".join(lines + ([f"Tests that pass: {', '.join(passing)}."] if passing else []))
@@ -214,11 +215,15 @@ def classified_results(test_cases, test_results, function_code, test_timeout):
 VARIANT_LINES = 3  # a code wrong on one variant is usually wrong on many in the same way
 
 
-def _open_questions(numbered):
-    """The disputed inputs to show: every written one, and the first VARIANT_LINES variants."""
-    disputed = [(i, pair) for i, pair in numbered if not is_counted(*pair) and pair[0].get("evidence", {}).get("source") == "disputed"]
-    variants = [(i, pair) for i, pair in disputed if pair[0].get("origin") == "variant"]
-    return [(i, pair) for i, pair in disputed if pair[0].get("origin") != "variant"] + variants[:VARIANT_LINES]
+def _few_variants(entries):
+    """(number, case, result) entries to show, in order: every written test and the first VARIANT_LINES
+    variants; and how many variants are left out."""
+    shown, variants = [], 0
+    for entry in entries:
+        variants += is_variant(entry[1])
+        if not is_variant(entry[1]) or variants <= VARIANT_LINES:
+            shown.append(entry)
+    return shown, max(0, variants - VARIANT_LINES)
 
 
 def format_results(test_cases, test_results):

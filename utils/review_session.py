@@ -8,7 +8,7 @@ Run alone on a sample:  python -m utils.review_session
 """
 import yaml
 
-from utils.feedback import compact, is_trusted
+from utils.feedback import compact, is_trusted, is_variant
 from utils.user_tests import UserTestsError, cases_from_data
 from utils.yaml_answer import load_yaml
 
@@ -153,7 +153,7 @@ def show(terminal, tests, code, results, stage):
     terminal.say(f"tests ({len(tests)}):")
     for i, case in enumerate(tests, 1):
         mark = f" [{'statement' if case.get('origin') == 'statement' else 'yours'}]" if is_trusted(case) else ""
-        variant = case.get("origin") == "variant"  # no expected value until the programs agree on one
+        variant = is_variant(case)  # no expected value until the programs agree on one
         expected = compact(case["expected"], 80) if not variant or case.get("evidence", {}).get("counted") else \
             "? (whatever the programs agree on)"
         line = f"  {i}. {case['name']}{' [variant]' * variant}{mark}: run_code(**{compact(case['input'], 120)}) == {expected}"

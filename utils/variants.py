@@ -55,6 +55,12 @@ def variants(inputs, statement="", count=8, seed=0):
     return made
 
 
+def variant_cases(inputs, statement="", count=8):
+    """The variants of `inputs` as tests: named variant_1.., origin "variant", no expected value and no guess."""
+    return [{"name": f"variant_{k}", "input": made, "expected": None, "origin": "variant"}
+            for k, made in enumerate(variants(inputs, statement, count), 1)]
+
+
 def _shared_properties(inputs, statement):
     """argument name -> the properties its variants keep: sorted, or distinct items, when the statement
     promises that in words ("sorted in ascending order", "guaranteed to have unique elements") and every
