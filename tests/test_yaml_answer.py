@@ -1,8 +1,9 @@
 """utils/yaml_answer.py: extraction from fenced or bare answers, and each schema's validation."""
 import pytest
 
-from utils.yaml_answer import (AnswerError, extract_yaml, parse_code_answer, parse_question_answer,
-                               parse_revise_answer, parse_tests_answer)
+from utils.sandbox import run_batch
+from utils.yaml_answer import (AnswerError, check_function_code, extract_yaml, parse_code_answer,
+                               parse_question_answer, parse_revise_answer, parse_tests_answer)
 
 TESTS_YAML = """reasoning: examples first
 test_cases:
@@ -91,6 +92,39 @@ def test_code_that_names_its_function_otherwise_gets_run_code_bound_to_the_last_
     namespace = {}
     exec(answer["function_code"], namespace)
     assert namespace["run_code"] is namespace["has_close"] and namespace["run_code"](3) == 7
+
+
+def test_typing_names_used_without_an_import_get_it_and_the_code_loads_in_the_sandbox():
+    answer = parse_code_answer("function_code: |\n  def rolling_max(numbers: List[int]) -> List[int]:\n"
+                               "      best, out = None, []\n      for n in numbers:\n"
+                               "          best = n if best is None else max(best, n)\n          out.append(best)\n"
+                               "      return out\n")
+    code = answer["function_code"]
+    assert code.startswith("from typing import List  # added")
+    assert run_batch(code, [{"numbers": [1, 3, 2]}])[0]["value"] == [1, 3, 3]
+    assert not run_batch(code.split("\n", 1)[1], [{"numbers": [1]}])[0]["ok"]  # without it: NameError at load
+
+
+@pytest.mark.parametrize("code", [
+    "from typing import List\ndef run_code(a: List[int]):\n    return a\n",
+    "from typing import *\ndef run_code(a: List[int]):\n    return a\n",
+    "class List(list):\n    pass\ndef run_code(a: List):\n    return a\n",
+    "import typing\ndef run_code(a: typing.List[int]):\n    return a\n",
+    "def run_code(a, Optional=None):\n    return Optional\n",
+    "def run_code(a):\n    return Counter(a)\n",  # not an annotation name: typing's Counter could change the code
+])
+def test_code_that_binds_its_typing_names_is_left_as_it_is(code):
+    assert check_function_code(code) == code
+
+
+def test_the_typing_import_goes_after_a_future_import_and_names_every_missing_name_once():
+    code = check_function_code("from __future__ import annotations\n"
+                               "def run_code(a: Optional[Dict[str, int]], b: Dict[str, int]) -> Tuple[int, int]:\n"
+                               "    return (1, 2)\n")
+    lines = code.splitlines()
+    assert lines[0] == "from __future__ import annotations"
+    assert lines[1].startswith("from typing import Dict, Optional, Tuple  # added")
+    assert run_batch(code, [{"a": None, "b": {}}])[0]["value"] == [1, 2]
 
 
 def test_code_answer_without_code_is_rejected():

@@ -189,6 +189,7 @@ def check_function_code(code):
                           f"    {line}\n    {caret}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise AnswerError(f"function_code cannot be parsed: {exc}") from None
+    code = with_typing_imports(code, tree)
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if "run_code" in functions:
         return code.rstrip() + "\n"
@@ -197,6 +198,39 @@ def check_function_code(code):
     # Given a statement's own function name, the small model keeps it, even when told to write run_code
     # (15 of 15 first answers in trial HumanEval runs): the last function defined is the solution.
     return f"{code.rstrip()}\n\n\nrun_code = {functions[-1]}  # the answer named its function {functions[-1]}\n"
+
+
+# Annotation names the small model uses without importing them: a statement's signature says
+# `numbers: List[int]`, the answer copies it and forgets `from typing import List`, and the program
+# cannot even load (25 of 207 recorded HumanEval runs; a candidate that cannot load has no vote, and
+# runs ended unconfirmed for want of a second program). Names that are also callables elsewhere
+# (Counter, Deque) are left alone: importing typing's version could change what the code does.
+TYPING_NAMES = frozenset({"Any", "Callable", "Dict", "FrozenSet", "Generator", "Iterable", "Iterator", "List",
+                          "Mapping", "Optional", "Sequence", "Set", "Tuple", "Union"})
+
+
+def with_typing_imports(code, tree):
+    """`code` with `from typing import ...` added for the TYPING_NAMES it uses and never binds (by an import,
+    a definition or an assignment); unchanged when there are none. The import goes after any `from
+    __future__` import, which must come first."""
+    bound, used = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (used if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    missing = sorted(used & TYPING_NAMES - bound)
+    if not missing or "*" in bound:  # from typing import * binds them all
+        return code
+    lines = code.splitlines(keepends=True)
+    future = [node.end_lineno for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"]
+    at = max(future, default=0)
+    added = f"from typing import {', '.join(missing)}  # added: the answer used these without importing them\n"
+    return "".join(lines[:at] + [added] + lines[at:])
 
 
 def strip_code_fence(code):
