@@ -1,0 +1,86 @@
+"""Test cases written and checked by codeloop for solution.py. Run: pytest test_solution.py"""
+import copy
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location("solution", Path(__file__).with_name("solution.py"))
+solution = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(solution)
+
+
+def plain(value):
+    """What codeloop's sandbox sends back: tuples as lists, sets as sorted lists, numpy values as lists and numbers."""
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return plain(value.tolist())
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [plain(v) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return sorted(items, key=repr)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+
+# The comparison rule codeloop used (its utils/compare.py)
+import json
+import math
+
+REL_TOL = 1e-6
+ABS_TOL = 1e-9
+
+
+def outputs_match(actual, expected, any_order=False):
+    if any_order and isinstance(actual, list) and isinstance(expected, list):
+        actual, expected = sorted(actual, key=_order_key), sorted(expected, key=_order_key)
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return isinstance(actual, bool) and isinstance(expected, bool) and actual == expected
+    if isinstance(actual, (int, float)) and isinstance(expected, (int, float)):
+        if isinstance(actual, float) or isinstance(expected, float):
+            return math.isclose(actual, expected, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+        return actual == expected
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(map(outputs_match, actual, expected))
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(outputs_match(actual[k], expected[k]) for k in actual)
+    return type(actual) is type(expected) and actual == expected
+
+
+def _order_key(value):
+    return json.dumps(value, sort_keys=True)
+
+
+def judge(result, expected, any_order=False):
+    """A sandbox result (utils/sandbox.run_batch) and the verdict on it against `expected`."""
+    return {"passed": bool(result["ok"]) and outputs_match(result["value"], expected, any_order),
+            "actual": result["repr"], "error_type": result["error_type"], "message": result["message"],
+            "traceback": result["traceback"], "timed_out": result["timed_out"], "ms": result["ms"],
+            "output": result["output"]}
+
+
+# True when the statement says the answer may come in any order
+ANY_ORDER = False
+
+CASES = [
+    # from the problem statement
+    pytest.param({'numbers': [1, 2, 3, 2, 3, 4, 2]}, [1, 2, 3, 3, 3, 4, 4], id='example_1'),
+    # Disputed inputs (the programs disagreed, so they were left out of the verdict):
+    #   rolling_max: run_code(**{"numbers": [1]}); the model guessed [1]
+    #   rolling_max_3: run_code(**{"numbers": [2, 1]}); the model guessed [2, 2]
+    #   rolling_max_4: run_code(**{"numbers": [3, 2, 1]}); the model guessed [3, 3, 3]
+    #   rolling_max_5: run_code(**{"numbers": [4, 3, 2, 1]}); the model guessed [4, 4, 4, 4]
+    #   rolling_max_6: run_code(**{"numbers": [2, 3, 4, 5, 6]}); the model guessed [2, 3, 4, 5, 6]
+    #   edge_case_6: run_code(**{"numbers": [1, 2, 3, 2, 3, 4, 2, 1, 2, 3, 4]}); the model guessed [1, 2, 3, 3, 3, 4, 4, 4, 4, 4, 4]
+    #   edge_case_7: run_code(**{"numbers": [1, 2, 3, 2, 3, 4, 2, 1, 2, 3, 4, 5]}); the model guessed [1, 2, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5]
+]
+
+
+@pytest.mark.parametrize("kwargs, expected", CASES)
+def test_run_code(kwargs, expected):
+    assert outputs_match(plain(solution.run_code(**copy.deepcopy(kwargs))), expected, any_order=ANY_ORDER)
