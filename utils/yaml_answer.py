@@ -223,8 +223,8 @@ def with_typing_imports(code, tree):
             bound.add(node.name)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
-    missing = sorted(used & TYPING_NAMES - bound)
-    if not missing or "*" in bound:  # from typing import * binds them all
+    missing = sorted((used & TYPING_NAMES) - bound)
+    if not missing or "*" in bound:  # a star import may bind them: nothing to add that is sure to be right
         return code
     lines = code.splitlines(keepends=True)
     future = [node.end_lineno for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"]
