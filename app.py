@@ -21,18 +21,18 @@ from datetime import datetime
 
 from flow import create_flow
 from settings import Settings, SettingsError
-from utils.budget import Budget
+from core.budget import Budget
 from utils.call_llm import ModelConfig, safe_url
 from utils.docs_context import read_docs
 from utils.export import write_outputs
-from utils.feedback import passed_count
+from core.feedback import passed_count
 from utils.llama_server import LlamaServer
 from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model, is_set_up
 from utils.problem_input import read_problem
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
 from utils.progress import Progress
-from utils.search_tree import AttemptTree
+from core.search_tree import AttemptTree
 from utils.terminal import NoTerminal, Terminal, require_terminal
 from utils.text_files import InputError, WriteError
 from utils.user_tests import cases_from_data, read_user_tests

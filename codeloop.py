@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields
 
 import app
 from settings import Settings
-from utils.feedback import passed_count
+from core.feedback import passed_count
 
 # Settings the library does not take as options: they come from the input (docs, tests) or from
 # the machine (the model endpoint's config, the sandbox).

@@ -12,8 +12,8 @@ import app
 from settings import Settings
 from utils.local_model import LocalModelError, ensure_local_model
 from utils.sandbox import Limits
-from utils.search_tree import POLICIES
-from utils.search_tree import render as render_tree
+from core.search_tree import POLICIES
+from core.search_tree import render as render_tree
 
 EPILOG = """model endpoint:
   With no OPENAI_BASE_URL, no OPENAI_API_KEY and no --base-url (or with --local), codeloop runs an

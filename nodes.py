@@ -19,24 +19,24 @@ from functools import partial
 from pocketflow import BatchNode, Node
 
 from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
-from utils.budget import BudgetSpent
+from core.budget import BudgetSpent
 from utils.call_llm import ModelBackendError
-from utils.agreement import confirmed_by_guess, guess, settle, summary, support
+from core.agreement import confirmed_by_guess, guess, settle, summary, support
 from utils.code_checks import check_code
-from utils.constraints import violations
-from utils.compare import judge
-from utils.feedback import check_failure, has_trusted, is_protected, is_trusted, is_variant, trusted_label
+from core.constraints import violations
+from core.compare import judge
+from core.feedback import check_failure, has_trusted, is_protected, is_trusted, is_variant, trusted_label
 from utils.lint import describe as describe_lint
 from utils.lint import lint
 from utils.packages import Installation, PackageCacheError, install, third_party_imports
-from utils.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
+from core.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
                            format_results, implement_request, oracle_request, problem_context, reflect_request,
                            revise_request, write_tests_request)
 from utils.review_session import review
 from utils.runaway import complete_tests, watch_loops, watch_tests
 from utils.sandbox import run_batch
-from utils.statement_examples import says_any_order, statement_examples
-from utils.variants import variant_cases
+from core.statement_examples import says_any_order, statement_examples
+from core.variants import variant_cases
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
                                parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
@@ -349,7 +349,7 @@ def _unique_names(cases):
 class ImplementFunction(ModelStep):
     """`samples` candidates of run_code, asked at the same time, and (while there is no oracle that passes
     the trusted tests) an oracle: the simplest obviously correct program, slow as it may be, which only
-    settles expected values (utils/agreement.py). With agreement on, candidates see only the trusted tests:
+    settles expected values (core/agreement.py). With agreement on, candidates see only the trusted tests:
     the model's guessed expected values could lead them astray, and they must stay independent votes."""
     working = "asking the model for run_code"
 
@@ -462,7 +462,7 @@ def packages_path(shared):
 class RunTests(Step, ParallelBatchNode):
     """Runs every program (the candidates, their revisions, the oracle) on every test input it has not run
     yet, then settles each model test's expected value from what the programs returned
-    (utils/agreement.py: trusted, oracle, majority, the model's guess as tie-breaker, else disputed; an
+    (core/agreement.py: trusted, oracle, majority, the model's guess as tie-breaker, else disputed; an
     input every program raises on is dropped), judges every attempt on the tests that count, rejects a
     revision that broke a test its parent passes, and picks what comes next: success (an attempt passes
     every counted test; if inputs are disputed, after one more draw of candidates, and then the one
@@ -544,7 +544,7 @@ class RunTests(Step, ParallelBatchNode):
 
     @staticmethod
     def settle_expected(shared):
-        """Settle every model test's expected value from the programs' outputs (utils/agreement.py); drop
+        """Settle every model test's expected value from the programs' outputs (core/agreement.py); drop
         the inputs every program raised on (a variant: any voting program). Returns the current tests, each with
         its `evidence`."""
         tests, attempts, settings = shared["test_cases"], shared["attempts"], shared["settings"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 
 from utils.call_llm import ModelConfig
 from utils.sandbox import Limits
-from utils.search_tree import POLICIES
+from core.search_tree import POLICIES
 
 FEEDBACK_KINDS = ("classified", "plain")
 
@@ -35,11 +35,11 @@ class Settings:
     reflect: bool = False           # ReflectOnProblem before the tests and the code
     reflect_failures: bool = False  # ReflectOnFailure before each Revise
     samples: int = 3                # candidates per ImplementFunction / Revise step
-    oracle: bool = True             # ImplementFunction also asks for a brute-force program (utils/agreement.py)
+    oracle: bool = True             # ImplementFunction also asks for a brute-force program (core/agreement.py)
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     max_draws: int = 2              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
     dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
-    variants: int = 16              # inputs made by small changes to the tests' inputs, settled by execution alone (utils/variants.py)
+    variants: int = 16              # inputs made by small changes to the tests' inputs, settled by execution alone (core/variants.py)
     parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
     max_calls: int | None = None    # model calls in all; checked before every request

@@ -24,7 +24,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from utils.agreement import confirmed_by_guess
+from core.agreement import confirmed_by_guess
 
 KINDS = ("no trusted test", "settled", "solution+guess", "disputed")
 

@@ -1,4 +1,4 @@
-"""What variant inputs (utils/variants.py) would have done to recorded claims. Reads benchmark records, runs
+"""What variant inputs (core/variants.py) would have done to recorded claims. Reads benchmark records, runs
 the recorded programs in the sandbox, prints numbers.
 
     python -m bench.coverage [--variants N] bench-results/DIR [DIR ...]   (N: 16 by default, as in a run)
@@ -24,11 +24,11 @@ from bench.claims import CLAIMED_NOW, any_order_of, runs
 from bench.datasets import load
 from bench.hidden_tests import judge_hidden
 from settings import Settings
-from utils.agreement import settle
-from utils.compare import outputs_match
-from utils.feedback import is_variant
+from core.agreement import settle
+from core.compare import outputs_match
+from core.feedback import is_variant
 from utils.sandbox import best_isolation, run_batch
-from utils.variants import variant_cases
+from core.variants import variant_cases
 
 
 def replay(record, count, isolation):

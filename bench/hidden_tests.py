@@ -17,7 +17,7 @@ import json
 import secrets
 import time
 
-from utils.compare import judge
+from core.compare import judge
 from utils.sandbox import Limits, RunCodeServer, SandboxProgram, run_batch
 
 # Generous: hidden checks run many asserts (HumanEval/32 solves 100 polynomials) in one call.

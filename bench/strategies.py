@@ -46,7 +46,7 @@ strategy("design-doc", "the four nodes as the PocketFlow design doc describes th
                        "is revised")(looping(DESIGN_DOC))
 strategy("trust", "design-doc + the statement's examples as trusted tests, anchors (a revision that "
                   "breaks a passing test is rejected) and the best version kept")(looping(TRUST))
-strategy("feedback", "trust + classified, short failure feedback (utils/feedback.py)")(looping(FEEDBACK))
+strategy("feedback", "trust + classified, short failure feedback (core/feedback.py)")(looping(FEEDBACK))
 strategy("reflect", "feedback + the problem restated before the tests and a failure analysis before "
                     "each revision")(looping(REFLECT))
 strategy("uct", "feedback + 2 samples per step, the attempt to revise chosen by UCT")(looping(UCT))

@@ -168,7 +168,7 @@ function_code: |
 
 
 # Two programs that agree on primes and on 30, and differ where a prime repeats (8 = 2*2*2, 60 = 2*2*3*5):
-# the case variant inputs (utils/variants.py) are for.
+# the case variant inputs (core/variants.py) are for.
 THREE_PRIMES = """Return true when a is the product of exactly three prime numbers, a prime may repeat.
 Example: Input: a = 30 Output: true"""
 DISTINCT_FACTORS = """def run_code(a):

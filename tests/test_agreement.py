@@ -1,5 +1,5 @@
-"""utils/agreement.py: how each test's expected value is settled from what programs returned."""
-from utils.agreement import confirmed_by_guess, describe, settle, summary, support
+"""core/agreement.py: how each test's expected value is settled from what programs returned."""
+from core.agreement import confirmed_by_guess, describe, settle, summary, support
 
 EXAMPLE = {"name": "example", "input": {"x": 1}, "expected": 2, "origin": "statement"}
 

@@ -1,9 +1,9 @@
-"""utils/budget.py: the call and token budgets hold before every request, also for requests sent together."""
+"""core/budget.py: the call and token budgets hold before every request, also for requests sent together."""
 import pytest
 
 from tests import scripted_answers as a
 from tests.test_flow import run_flow
-from utils.budget import Budget, BudgetSpent
+from core.budget import Budget, BudgetSpent
 
 PROMPT = [{"role": "user", "content": "x" * 400}]  # about 100 tokens
 

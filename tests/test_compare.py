@@ -1,7 +1,7 @@
-"""utils/compare.py: the rule that decides whether an actual output matches the expected one."""
+"""core/compare.py: the rule that decides whether an actual output matches the expected one."""
 import pytest
 
-from utils.compare import outputs_match
+from core.compare import outputs_match
 
 
 @pytest.mark.parametrize("actual, expected", [

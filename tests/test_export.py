@@ -70,7 +70,7 @@ def test_numpy_values_are_judged_as_plain_data_in_the_sandbox_and_the_export(tmp
 
 
 def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_out(tmp_path):
-    from utils.agreement import settle
+    from core.agreement import settle
     model = {"name": "guessed", "input": {"nums": [5], "target": 5}, "expected": [9], "guess": [9], "origin": "model"}
     split = {"name": "variant_1", "input": {"nums": [6], "target": 6}, "expected": None, "origin": "variant"}
     lone = {"name": "variant_2", "input": {"nums": [7], "target": 7}, "expected": None, "origin": "variant"}

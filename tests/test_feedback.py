@@ -1,5 +1,5 @@
-"""utils/feedback.py: each kind of failure in one short line that says what the model needs to act."""
-from utils.feedback import check_failure, classify, failure_line, is_protected, trusted_label
+"""core/feedback.py: each kind of failure in one short line that says what the model needs to act."""
+from core.feedback import check_failure, classify, failure_line, is_protected, trusted_label
 
 CODE = "def run_code(nums):\n    total = 0\n    return nums[5]\n"
 CASE = {"name": "short", "input": {"nums": [1, 2]}, "expected": [1, 2, 3], "origin": "model"}
@@ -51,7 +51,7 @@ def test_failed_checks_are_said_once_with_their_own_advice():
 
 
 def test_a_disputed_input_is_an_open_question_unless_the_code_raised_there():
-    from utils.prompts import classified_results
+    from core.prompts import classified_results
     disputed = {"name": "pair", "input": {"nums": [3, 3]}, "expected": [5, 5], "origin": "model",
                 "evidence": {"source": "disputed", "agree": 0, "voters": 2, "counted": False}}
     returned = {"passed": False, "actual": "[1, 0]", "error_type": None, "message": "", "traceback": "",
@@ -78,7 +78,7 @@ def variant_case(k, source):
 
 
 def test_variant_failures_are_shown_a_few_at_a_time_and_passing_ones_counted():
-    from utils.prompts import VARIANT_LINES, classified_results
+    from core.prompts import VARIANT_LINES, classified_results
     cases = [variant_case(k, "oracle") for k in range(1, 8)]
     wrong = {"passed": False, "actual": "8", "error_type": None, "message": "", "traceback": "", "timed_out": False}
     right = {**wrong, "passed": True, "actual": "7"}
@@ -89,7 +89,7 @@ def test_variant_failures_are_shown_a_few_at_a_time_and_passing_ones_counted():
 
 
 def test_a_disputed_variant_is_an_open_question_without_a_guess():
-    from utils.prompts import classified_results
+    from core.prompts import classified_results
     returned = {"passed": False, "actual": "3", "error_type": None, "message": "", "traceback": "", "timed_out": False,
                 "counted": False}
     report = classified_results([variant_case(1, "disputed"), variant_case(2, "unchecked")], [returned] * 2, "", 1)
@@ -98,6 +98,6 @@ def test_a_disputed_variant_is_an_open_question_without_a_guess():
 
 
 def test_a_test_left_out_of_the_verdict_is_never_counted_as_passed():
-    from utils.feedback import passed_count
+    from core.feedback import passed_count
     results = [{"passed": True, "counted": True}, {"passed": True, "counted": False}, {"passed": False}, {"passed": True}]
     assert passed_count(results) == 2

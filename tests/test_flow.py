@@ -302,7 +302,7 @@ def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make
     assert "codeloop_no_such_pkg: no wheel found (not installed)" in shared["packages"]["report"]
 
 
-# Expected values from execution (utils/agreement.py), with the shipped defaults.
+# Expected values from execution (core/agreement.py), with the shipped defaults.
 
 def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_without_a_revision(make_shared, stub):
     a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE)
@@ -514,7 +514,7 @@ def test_each_call_records_how_much_of_its_prompt_came_from_the_servers_cache(ma
     assert first["prompt_cached"] == 310 and first["server_timings"]["prompt_n"] == 40
 
 
-# Variant inputs (utils/variants.py), with the shipped number of them.
+# Variant inputs (core/variants.py), with the shipped number of them.
 
 PRIME_TESTS = """```yaml
 reasoning: Primes are not products of three primes.

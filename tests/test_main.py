@@ -202,7 +202,7 @@ def test_show_tree_prints_every_attempt_with_its_score(stub, tmp_path):
     assert tree[0].startswith("attempt 1 (implement, round 0): tests 1/3, statement 1/1")
     assert tree[1].startswith("├─ attempt 2 (revise, round 1): tests 1/3, statement 0/1") and "rejected, broke test 1" in tree[1]
     assert tree[2].startswith("└─ attempt 3 (revise, round 2): tests 3/3, statement 1/1") and "solved" in tree[2]
-    shown = subprocess.run([sys.executable, "-m", "utils.search_tree", str(tmp_path / "run.json")], cwd=ROOT,
+    shown = subprocess.run([sys.executable, "-m", "core.search_tree", str(tmp_path / "run.json")], cwd=ROOT,
                            capture_output=True, text=True, timeout=60).stdout.splitlines()
     assert shown == tree[:3], "the record keeps the tree the run printed"
 

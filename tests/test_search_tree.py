@@ -1,8 +1,8 @@
-"""utils/search_tree.py: an attempt's score, its life in the tree (kept, rejected, notes), rewards flowing
+"""core/search_tree.py: an attempt's score, its life in the tree (kept, rejected, notes), rewards flowing
 up the tree, and each policy's choice."""
 import random
 
-from utils.search_tree import AttemptTree
+from core.search_tree import AttemptTree
 
 TESTS = [{"origin": "statement"}, {"origin": "model"}, {"origin": "model"}, {"origin": "model"}]
 
@@ -86,7 +86,7 @@ def test_uct_prefers_the_rarely_revised_attempt_when_means_are_equal():
 
 
 def test_render_draws_children_under_their_parent():
-    from utils.search_tree import render
+    from core.search_tree import render
     tree = AttemptTree()
     root = grow(tree, None, [True, False, False, False])
     grow(tree, root.id, [True, True, False, False])

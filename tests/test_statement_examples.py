@@ -1,5 +1,5 @@
-"""utils/statement_examples.py: worked examples read as trusted tests, in each layout, without guessing."""
-from utils.statement_examples import says_any_order, statement_examples
+"""core/statement_examples.py: worked examples read as trusted tests, in each layout, without guessing."""
+from core.statement_examples import says_any_order, statement_examples
 
 
 def inputs_and_expected(text):

@@ -1,5 +1,5 @@
-"""utils/variants.py: inputs made from the given ones by small changes that keep their types."""
-from utils.variants import variants
+"""core/variants.py: inputs made from the given ones by small changes that keep their types."""
+from core.variants import variants
 
 TWO_SUM_CONSTRAINTS = """Return the indices of the two numbers that add up to target.
 Constraints:

@@ -8,13 +8,13 @@ is interrupted a moment later.
 Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at SAMPLE_TEMPERATURE): at
 temperature 0 a small model, shown its error, was seen to repeat the very same answer three times.
 
-`budget` (utils/budget.py), when given, is asked before every request (the first and each retry): it
+`budget` (core/budget.py), when given, is asked before every request (the first and each retry): it
 raises BudgetSpent when the run's call or token budget is spent, and may lower the answer's cap.
 """
 from dataclasses import replace
 
 from utils.call_llm import ModelBackendError, call_llm
-from utils.prompts import retry_request
+from core.prompts import retry_request
 from utils.yaml_answer import AnswerError
 
 

@@ -2,7 +2,7 @@
 each atomically (utils/text_files.write_atomically).
 
 The pytest file stands alone: it loads solution.py from its own folder and judges with the same rule
-as the run, because it carries the source of utils/compare.py itself (it must not import codeloop).
+as the run, because it carries the source of core/compare.py itself (it must not import codeloop).
 Note that pytest runs the solution in the pytest process, without codeloop's sandbox.
 """
 import json
@@ -10,12 +10,12 @@ import os
 import pprint
 from pathlib import Path
 
-from utils import compare
-from utils.agreement import describe
-from utils.feedback import is_variant
+from core import compare
+from core.agreement import describe
+from core.feedback import is_variant
 from utils.text_files import write_atomically
 
-# utils/compare.py without its module docstring: its imports, tolerances and outputs_match()
+# core/compare.py without its module docstring: its imports, tolerances and outputs_match()
 COMPARISON_RULE = Path(compare.__file__).read_text().split('"""', 2)[2].strip() + "\n"
 
 TEST_FILE_HEAD = '''"""Test cases written and checked by codeloop for solution.py. Run: pytest test_solution.py"""
@@ -69,7 +69,7 @@ def pytest_source(test_cases, any_order=False):
     if disputed:
         cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
             f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); {_guessed(case)}" for case in disputed)
-    return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its utils/compare.py)\n" + COMPARISON_RULE
+    return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
             + f"\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
 

@@ -8,7 +8,7 @@ Run alone on a sample:  python -m utils.review_session
 """
 import yaml
 
-from utils.feedback import compact, is_trusted, is_variant
+from core.feedback import compact, is_trusted, is_variant
 from utils.user_tests import UserTestsError, cases_from_data
 from utils.yaml_answer import load_yaml
 

@@ -15,7 +15,7 @@ sees half a file; when it cannot be written (a full disk), WriteError says so in
                 so an interrupted run keeps every call that happened
   node_timings[], usage {model_calls, prompt_tokens, completion_tokens, model_seconds}
   final         what --json prints: the outcome, the tests and results, and the attempt tree without
-                per-test results (`python -m utils.search_tree run.json` draws it)
+                per-test results (`python -m core.search_tree run.json` draws it)
 """
 import json
 import threading

@@ -28,8 +28,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
 import app  # the project's modules, found from this folder
 from bench.datasets import humaneval_rows
 from utils.call_llm import call_llm
-from utils.feedback import compact, is_variant
-from utils.prompts import conversation
+from core.feedback import compact, is_variant
+from core.prompts import conversation
 from utils.sandbox import run_batch
 from utils.yaml_answer import AnswerError, load_mapping
 

@@ -20,7 +20,7 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   rejected         every program (two at least) that returns a value on some input raised on this one:
                    it is outside what the problem allows, so it is dropped
 
-A variant (utils/variants.py: an input made by changing a given one, origin "variant") has no guess, and
+A variant (core/variants.py: an input made by changing a given one, origin "variant") has no guess, and
 may break a precondition stated only in words, so it is settled by the oracle or a majority only (and a
 majority of candidates never against the valid oracle: two candidates sharing a bug outvoted it on
 HumanEval/74's tie, a false success); it is rejected when any voting program (or the valid oracle)
@@ -36,13 +36,13 @@ floats with tolerance, "any order" lists as multisets).
 With agreement off (`settle(..., agreement=False)`), the model's own expected value is taken as it is
 (source "model"): the flow as it was before, kept for the benchmark's comparison.
 
-Run alone on a finished run:  python -m utils.agreement runs/<run>/run.json
+Run alone on a finished run:  python -m core.agreement runs/<run>/run.json
 """
 import json
 import sys
 
-from utils.compare import outputs_match
-from utils.feedback import is_trusted, is_variant
+from core.compare import outputs_match
+from core.feedback import is_trusted, is_variant
 
 COUNTED = ("statement", "user", "oracle", "majority", "guess", "solution_guess", "model")
 EXECUTION = ("oracle", "majority")  # settled by programs agreeing: the model's word alone cannot change them
@@ -180,7 +180,7 @@ def describe(evidence):
 
 def summary(evidences, variants=0):
     """The verdict's strength in one phrase: "3 statement examples + 5 inputs agreed by execution ...";
-    `variants`: how many of the counted tests are variant inputs (utils/variants.py), said apart."""
+    `variants`: how many of the counted tests are variant inputs (core/variants.py), said apart."""
     count = {source: sum(e["source"] == source for e in evidences) for source in COUNTED + ("disputed",)}
     parts = [f"{count['statement']} statement example{'s' * (count['statement'] != 1)}" if count["statement"] else "",
              f"{count['user']} of yours" if count["user"] else "",
@@ -197,7 +197,7 @@ def summary(evidences, variants=0):
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m utils.agreement RUN_DIR/run.json")
+        sys.exit("usage: python -m core.agreement RUN_DIR/run.json")
     with open(sys.argv[1], encoding="utf-8") as f:
         final = json.load(f).get("final") or {}
     for case in final.get("test_cases") or []:

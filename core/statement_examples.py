@@ -24,7 +24,7 @@ A single "=" also writes definitions ("tri(4) = 3" beside "tri(3) = [1, 3, 2, 8]
 function returns the list), so those examples are kept only when their values all have one type.
 The function is the one the statement's lines call most (the helpers shown beside it are not).
 
-Run alone to see what a statement yields:  python -m utils.statement_examples examples/two_sum.md
+Run alone to see what a statement yields:  python -m core.statement_examples examples/two_sum.md
 """
 import ast
 import json

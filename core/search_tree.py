@@ -18,7 +18,7 @@ Rejected attempts (they broke a test their parent passes) and solved ones are ne
 oracle (source "oracle": a brute-force program used only to settle expected values) is in the tree for
 its record but is never revised, handed over or counted as solving.
 
-Run alone to print the tree of a finished run:  python -m utils.search_tree runs/<run>/run.json
+Run alone to print the tree of a finished run:  python -m core.search_tree runs/<run>/run.json
 """
 import json
 import math
@@ -26,7 +26,7 @@ import random
 import sys
 from dataclasses import asdict, dataclass, field
 
-from utils.feedback import is_trusted
+from core.feedback import is_trusted
 
 POLICIES = ("latest", "best", "uct", "thompson")
 EXPLORATION = 1.0  # UCT's c; rewards lie in [0, 1]
@@ -218,7 +218,7 @@ def describe(a):
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m utils.search_tree RUN_DIR/run.json")
+        sys.exit("usage: python -m core.search_tree RUN_DIR/run.json")
     with open(sys.argv[1], encoding="utf-8") as f:
         record = json.load(f)
     tree = (record.get("final") or {}).get("attempts") or []

@@ -93,7 +93,7 @@ def is_trusted(case):
 
 
 def is_variant(case):
-    """An input made by changing a given one (utils/variants.py): no guess, only programs settle it."""
+    """An input made by changing a given one (core/variants.py): no guess, only programs settle it."""
     return case.get("origin") == "variant"
 
 

@@ -10,18 +10,18 @@ on the inputs someone happened to write disagree on them (AlphaCode and CodeT ge
 same reason). A list stays sorted, or its items distinct, only when the statement says so and every
 given list is: a property the model's inputs merely share is what its code may wrongly assume. A
 variant has no expected value and no guess: only the programs' agreement settles it
-(utils/agreement.py), which drops an input a program raises on, since a variant may break a
+(core/agreement.py), which drops an input a program raises on, since a variant may break a
 precondition the statement states only in words. Variants that break the constraints the statement
-states in its own form (utils/constraints.py) are never made.
+states in its own form (core/constraints.py) are never made.
 
-Run alone:  python -m utils.variants '{"a": 7}' '{"nums": [2, 7, 11], "target": 9}'
+Run alone:  python -m core.variants '{"a": 7}' '{"nums": [2, 7, 11], "target": 9}'
 """
 import json
 import random
 import re
 import sys
 
-from utils.constraints import violations
+from core.constraints import violations
 
 
 def variants(inputs, statement="", count=8, seed=0):
@@ -123,6 +123,6 @@ def _key(inputs):
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
-        sys.exit("usage: python -m utils.variants INPUT_JSON [INPUT_JSON ...]")
+        sys.exit("usage: python -m core.variants INPUT_JSON [INPUT_JSON ...]")
     for made in variants([json.loads(arg) for arg in sys.argv[1:]]):
         print(json.dumps(made))

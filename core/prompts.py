@@ -8,7 +8,7 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
-from utils.feedback import check_failure, classify, compact, failure_line, is_counted, is_variant, trusted_label
+from core.feedback import check_failure, classify, compact, failure_line, is_counted, is_variant, trusted_label
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
 
@@ -184,9 +184,9 @@ def format_tests(test_cases):
 
 
 def classified_results(test_cases, test_results, function_code, test_timeout):
-    """Failures one short line each, by kind (utils/feedback.py); passing tests only by number. Tests whose
+    """Failures one short line each, by kind (core/feedback.py); passing tests only by number. Tests whose
     expected value is disputed are not failures (unless the code raises there while other programs return a
-    value): when nothing else fails, they are listed as open questions. Variant inputs (utils/variants.py)
+    value): when nothing else fails, they are listed as open questions. Variant inputs (core/variants.py)
     fail alike in bulk: at most VARIANT_LINES of them are shown, the rest counted."""
     numbered = list(enumerate(zip(test_cases, test_results), 1))
     failed = [(i, case, result) for i, (case, result) in numbered if not result["passed"] and is_counted(case, result)]

@@ -16,7 +16,7 @@ matched to run_code's parameters whatever their case or underscores (maxPts is m
 be read exactly (words, "nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never
 guessed.
 
-Run alone:  python -m utils.constraints STATEMENT_FILE '{"nums": [], "target": 3}'
+Run alone:  python -m core.constraints STATEMENT_FILE '{"nums": [], "target": 3}'
 """
 import ast
 import json
@@ -141,7 +141,7 @@ def _show(term):
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
-        sys.exit("usage: python -m utils.constraints STATEMENT_FILE INPUT_JSON")
+        sys.exit("usage: python -m core.constraints STATEMENT_FILE INPUT_JSON")
     with open(sys.argv[1], encoding="utf-8") as f:
         statement = f.read()
     print("\n".join(violations(statement, json.loads(sys.argv[2]))) or "within the constraints")
