@@ -19,30 +19,32 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from core.budget import Budget
+from core.cases import records
+from core.feedback import passed_count
+from core.search_tree import AttemptTree
+from core.vocabulary import RunStatus
 from flow import create_flow
 from settings import Settings, SettingsError
-from core.budget import Budget
 from utils.call_llm import ModelConfig, safe_url
 from utils.docs_context import read_docs
 from utils.export import write_outputs
-from core.feedback import passed_count
-from utils.llama_server import LlamaServer
-from utils.local_model import MODEL_NAME, LocalModelError, ensure_local_model, is_set_up
+from utils.llama_server import LlamaServer, LocalModelError
+from utils.local_model import MODEL_NAME, ensure_local_model, is_set_up
 from utils.problem_input import read_problem
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
 from utils.progress import Progress
-from core.search_tree import AttemptTree
 from utils.terminal import NoTerminal, Terminal, require_terminal
 from utils.text_files import InputError, WriteError
 from utils.user_tests import cases_from_data, read_user_tests
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
-EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolved": EXIT_UNSOLVED, "model_failed": EXIT_MODEL,
-                  "error": EXIT_INTERNAL, "interrupted": EXIT_INTERRUPTED,
-                  "stopped": EXIT_UNSOLVED,  # the person finished early (--interactive)
-                  "unconfirmed": EXIT_UNSOLVED,  # passes the counted tests; inputs disputed or none trusted
-                  "untested": EXIT_SOLVED}  # no tests to run: the single-shot baseline, or every test deleted
+EXIT_BY_STATUS = {RunStatus.SOLVED: EXIT_SOLVED, RunStatus.UNSOLVED: EXIT_UNSOLVED, RunStatus.MODEL_FAILED: EXIT_MODEL,
+                  RunStatus.ERROR: EXIT_INTERNAL, RunStatus.INTERRUPTED: EXIT_INTERRUPTED,
+                  RunStatus.STOPPED: EXIT_UNSOLVED,  # the person finished early (--interactive)
+                  RunStatus.UNCONFIRMED: EXIT_UNSOLVED,  # passes the counted tests; inputs disputed or none trusted
+                  RunStatus.UNTESTED: EXIT_SOLVED}  # no tests to run: the single-shot baseline, or every test deleted
 
 
 FIRST_RUN = ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY or --base-url), so the embedded "
@@ -167,18 +169,17 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
     if echo:
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
-    shared = new_store(problem, settings, record)
-    shared["progress"] = Progress(echo) if echo else None
+    shared = new_store(problem, settings, record, Progress(echo) if echo else None)
     try:
         (flow or create_flow(settings)).run(shared)
     except KeyboardInterrupt as stop:
         kill_running_sandboxes()
-        shared["status"] = "interrupted"
+        shared["status"] = RunStatus.INTERRUPTED
         shared["message"] = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted by the user (Ctrl-C)"
     except WriteError as exc:  # run.json could not be written (a full disk): stop, keep what is in memory
-        shared["status"], shared["message"] = "error", str(exc)
+        shared["status"], shared["message"] = RunStatus.ERROR, str(exc)
     except Exception as exc:  # noqa: BLE001 - a bug must still leave a complete record behind
-        shared["status"], shared["message"] = "error", f"internal error: {type(exc).__name__}: {exc}"
+        shared["status"], shared["message"] = RunStatus.ERROR, f"internal error: {type(exc).__name__}: {exc}"
         _unless_unwritable(record.event, "error", traceback=traceback.format_exc())
     return finish(shared, record, out_dir)
 
@@ -186,12 +187,12 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
 def finish(shared, record, out_dir):
     """Write the outputs and finalise run.json, as far as the disk allows; the final summary either way
     (a file that could not be written is not among its `files`, and the message says why)."""
-    files = []
+    files, current = [], shared["attempts"].get(shared["current"])
     try:
-        files = write_outputs(out_dir, shared["function_code"], shared["test_cases"], shared["any_order"])
+        files = write_outputs(out_dir, current and current.code, shared["test_cases"], shared["any_order"])
     except WriteError as exc:
-        if shared["status"] != "error":
-            shared["status"], shared["message"] = "error", str(exc)
+        if shared["status"] != RunStatus.ERROR:
+            shared["status"], shared["message"] = RunStatus.ERROR, str(exc)
     final = result_summary(shared, out_dir, files + [record.path], record.usage())
     if not _unless_unwritable(record.finish, shared["status"], shared["message"], final):
         final["files"] = files
@@ -207,21 +208,32 @@ def _unless_unwritable(write, *args, **kwargs):
         return False
 
 
-def new_store(problem, settings, record):
+@dataclass(frozen=True)
+class Services:
+    """What every node may use besides the run's data: one object, so that several runs can share a process.
+    (Per-run cancellation and sandboxes belong here too when a run needs its own.)"""
+    settings: Settings
+    record: RunRecord        # run.json; nodes add events, model calls are journaled as they return
+    budget: Budget           # --max-calls / --token-budget, held before every request
+    progress: Progress | None = None   # the live line of the calls in flight (none under --json)
+    terminal: Terminal | None = None   # the person's terminal, with --interactive only
+
+
+def new_store(problem, settings, record, progress=None):
     """The shared store at the start of a run; docs/design.md documents every key."""
-    return {"problem": problem, "settings": settings, "record": record, "reflection": "", "guidance": [],
-            "terminal": Terminal() if settings.interactive else None, "progress": None,
-            "budget": Budget(settings.max_calls, settings.token_budget, record.usage), "packages": None,
-            "test_cases": [],
-            "any_order": False, "attempts": AttemptTree(), "current": None, "dispute_draws": 0,
-            "function_code": None, "test_results": [], "iteration": 0, "status": "running", "message": ""}
+    services = Services(settings, record, Budget(settings.max_calls, settings.token_budget, record.usage), progress,
+                        Terminal() if settings.interactive else None)
+    return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
+            "test_cases": [], "any_order": False, "attempts": AttemptTree(), "current": None, "iteration": 0,
+            "dispute_draws": 0, "status": RunStatus.RUNNING, "message": ""}
 
 
 def result_summary(shared, out_dir, files, usage):
-    results = shared["test_results"]
-    return {"status": shared["status"], "solved": shared["status"] == "solved", "message": shared["message"],
+    current = shared["attempts"].get(shared["current"])
+    results = (current and current.results) or []
+    return {"status": shared["status"], "solved": shared["status"] == RunStatus.SOLVED, "message": shared["message"],
             "exit_code": EXIT_BY_STATUS[shared["status"]], "iterations": shared["iteration"],
             "tests_passed": passed_count(results), "tests_total": len(results),
             "out_dir": out_dir, "files": files, "usage": usage,
-            "function_code": shared["function_code"], "test_cases": shared["test_cases"], "test_results": results,
-            "attempt": shared["current"], "attempts": shared["attempts"].records()}
+            "function_code": current and current.code, "test_cases": records(shared["test_cases"]),
+            "test_results": results, "attempt": shared["current"], "attempts": shared["attempts"].records()}

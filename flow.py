@@ -1,7 +1,8 @@
 """The flow, wired like the diagram in docs/design.md. Only wiring lives here."""
 from pocketflow import Flow
 
-from nodes import (AskPerson, CheckCode, Finish, GenerateTestCases, ImplementFunction, InstallPackages,
+from core.vocabulary import Action, RunStatus
+from nodes import (AskPerson, CheckCode, Finish, GenerateTestCases, ImplementFunction, InstallPackages, JudgeRound,
                    ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunTests)
 from settings import Settings
 
@@ -11,39 +12,40 @@ def create_flow(settings=None):
     installer (--allow-install) are wired in only when the settings ask for them."""
     wants = settings or Settings()
     reflect, generate_tests, implement = ReflectOnProblem(), GenerateTestCases(), ImplementFunction()
-    check_code, run_tests, reflect_on_failure, revise = CheckCode(), RunTests(), ReflectOnFailure(), Revise()
-    solved, gave_up, model_failed = Finish("solved"), Finish("unsolved"), Finish("model_failed")
+    check_code, run_tests, judge = CheckCode(), RunTests(), JudgeRound()
+    reflect_on_failure, revise = ReflectOnFailure(), Revise()
+    solved, gave_up, model_failed = Finish(RunStatus.SOLVED), Finish(RunStatus.UNSOLVED), Finish(RunStatus.MODEL_FAILED)
     ask_person, review_tests, review_round = AskPerson(), ReviewWithPerson("tests"), ReviewWithPerson("round")
-    install_packages, stopped = InstallPackages(), Finish("stopped")
+    install_packages, stopped = InstallPackages(), Finish(RunStatus.STOPPED)
     new_code = install_packages if wants.allow_install else check_code  # where each new version of the code goes
 
     reflect >> generate_tests
     ask_person >> (reflect if wants.reflect else generate_tests)
     if wants.interactive:
         generate_tests >> review_tests >> implement
-        review_tests - "finish" >> stopped
+        review_tests - Action.FINISH >> stopped
     else:
         generate_tests >> implement
     implement >> new_code
-    install_packages >> check_code >> run_tests
-    run_tests - "success" >> solved
-    run_tests - "exhausted" >> gave_up
-    run_tests - "unconfirmed" >> Finish("unconfirmed")  # passes the counted tests; inputs disputed or none trusted
-    run_tests - "untested" >> Finish("untested")  # no tests left: the code parses, imports and loads
-    run_tests - "redraw" >> implement  # no candidate passes the trusted tests yet: draw fresh ones
+    install_packages >> check_code >> run_tests >> judge
+    judge - Action.SUCCESS >> solved
+    judge - Action.EXHAUSTED >> gave_up
+    judge - Action.UNCONFIRMED >> Finish(RunStatus.UNCONFIRMED)  # passes the counted tests; inputs disputed or none trusted
+    judge - Action.UNTESTED >> Finish(RunStatus.UNTESTED)  # no tests left: the code parses, imports and loads
+    judge - Action.REDRAW >> implement  # no candidate passes the trusted tests yet, or a claim waits on disputes
     fix = reflect_on_failure if wants.reflect_failures else revise
     reflect_on_failure >> revise
     if wants.interactive:
-        run_tests - "failure" >> review_round
-        review_round - "revise" >> fix
-        review_round - "rerun" >> new_code
-        review_round - "finish" >> stopped
+        judge - Action.FAILURE >> review_round
+        review_round - Action.REVISE >> fix
+        review_round - Action.RERUN >> new_code
+        review_round - Action.FINISH >> stopped
     else:
-        run_tests - "failure" >> fix
+        judge - Action.FAILURE >> fix
     revise >> new_code
     for asks_the_model in (ask_person, reflect, generate_tests, implement, reflect_on_failure, revise):
-        asks_the_model - "model_failed" >> model_failed
-        asks_the_model - "exhausted" >> gave_up  # the call or token budget is spent
+        asks_the_model - Action.MODEL_FAILED >> model_failed
+        asks_the_model - Action.EXHAUSTED >> gave_up  # the call or token budget is spent
 
     return Flow(start=ask_person if wants.interactive else reflect if wants.reflect else generate_tests)
 
@@ -51,6 +53,6 @@ def create_flow(settings=None):
 def create_single_shot_flow():
     """One ImplementFunction call and no tests: the baseline the benchmark compares the loop against."""
     implement = ImplementFunction()
-    implement >> Finish("untested")
-    implement - "model_failed" >> Finish("model_failed")
+    implement >> Finish(RunStatus.UNTESTED)
+    implement - Action.MODEL_FAILED >> Finish(RunStatus.MODEL_FAILED)
     return Flow(start=implement)

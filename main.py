@@ -10,7 +10,8 @@ import sys
 
 import app
 from settings import Settings
-from utils.local_model import LocalModelError, ensure_local_model
+from utils.llama_server import LocalModelError
+from utils.local_model import ensure_local_model
 from utils.sandbox import Limits
 from core.search_tree import POLICIES
 from core.search_tree import render as render_tree

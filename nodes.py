@@ -1,6 +1,9 @@
 """The flow's nodes. Each one: prep reads the shared store, exec computes, post writes and picks the next action.
 
-The shared store's keys are documented in docs/design.md. Two small bases keep the nodes short:
+The shared store's keys are documented in docs/design.md; the run's services (settings, record, budget,
+progress, terminal) are one object under `services`. The rules that judge a round and end a run live in
+core/ (core/verdict.py, core/outcome.py); the nodes gather their facts and write their results. Two small
+bases keep the nodes short:
   Step       tells the run record (and so the terminal) which node is working and how long it took.
   ModelStep  a Step that asks the model. Every request checks the run's call and token budget first;
              when the budget is spent, the endpoint fails or the model keeps giving unusable answers,
@@ -8,7 +11,6 @@ The shared store's keys are documented in docs/design.md. Two small bases keep t
              "model_failed" action (or, for an optional step, into skipping it). A ModelStep writes
              its usable answer in `use_answer`, its post.
 """
-import json
 import os
 import threading
 import time
@@ -18,25 +20,28 @@ from functools import partial
 
 from pocketflow import BatchNode, Node
 
-from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
+from core.agreement import summary
 from core.budget import BudgetSpent
-from utils.call_llm import ModelBackendError
-from core.agreement import confirmed_by_guess, guess, settle, summary, support
-from utils.code_checks import check_code
+from core.cases import TestCase, records, unique_names
 from core.constraints import violations
-from core.compare import judge
-from core.feedback import check_failure, has_trusted, is_protected, is_trusted, is_variant, trusted_label
+from core.feedback import check_failure, trusted_label
+from core.outcome import RunState, conclude, trusted_name
+from core.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
+                          format_results, implement_request, oracle_request, problem_context, reflect_request,
+                          revise_request, write_tests_request)
+from core.statement_examples import says_any_order, statement_examples
+from core.variants import variant_cases
+from core.verdict import RoundFacts, Rules, judge_round
+from core.vocabulary import Action, AttemptStatus, Author, Origin, RunStatus
+from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
+from utils.call_llm import ModelBackendError
+from utils.code_checks import check_code
 from utils.lint import describe as describe_lint
 from utils.lint import lint
 from utils.packages import Installation, PackageCacheError, install, third_party_imports
-from core.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
-                           format_results, implement_request, oracle_request, problem_context, reflect_request,
-                           revise_request, write_tests_request)
 from utils.review_session import review
 from utils.runaway import complete_tests, watch_loops, watch_tests
 from utils.sandbox import run_batch
-from core.statement_examples import says_any_order, statement_examples
-from core.variants import variant_cases
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
                                parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
@@ -52,7 +57,7 @@ class Step(Node):
     working = "working"
 
     def _run(self, shared):
-        record, name = shared["record"], type(self).__name__
+        record, name = shared["services"].record, type(self).__name__
         record.event("node_started", say=self.working and f"{name}: {self.working}...", node=name)
         started_s, started = record.elapsed(), time.perf_counter()
         try:
@@ -69,11 +74,11 @@ class ModelStep(Step):
     def model_inputs(self, shared):
         """What every model-calling exec needs: the problem (with the user's docs, any reflection and what
         the person said), the settings, where to journal calls, and the run's budget check."""
-        settings, record = shared["settings"], shared["record"]
-        return {"problem": problem_context(shared["problem"], settings.docs, shared.get("reflection", ""),
-                                           shared.get("guidance", ())),
-                "settings": settings, "on_call": partial(record.model_call, type(self).__name__),
-                "budget": shared["budget"], "progress": shared.get("progress")}
+        services = shared["services"]
+        settings = services.settings
+        return {"problem": problem_context(shared["problem"], settings.docs, shared["reflection"], shared["guidance"]),
+                "settings": settings, "on_call": partial(services.record.model_call, type(self).__name__),
+                "budget": services.budget, "progress": services.progress}
 
     def ask(self, inputs, request, parse, temperature=None, max_tokens=None, label="", watch=None, salvage=None):
         """One structured answer (re-asked while unusable), shown live as it streams and stopped early when
@@ -134,22 +139,22 @@ class ModelStep(Step):
     def without_answer(self, shared, failure):
         """The step got no answer: the budget was spent (-> exhausted), an optional step is skipped
         (-> default), or the model failed (-> model_failed)."""
-        name = type(self).__name__
+        name, record = type(self).__name__, shared["services"].record
         if failure.budget_spent:
             shared["message"] = failure.message
-            shared["record"].event("budget_spent", say=f"{name}: {failure.message}")
-            return "exhausted"
+            record.event("budget_spent", say=f"{name}: {failure.message}")
+            return Action.EXHAUSTED
         if failure.unusable and self.unusable_ends_unsolved:
             shared["message"] = f"the model gave no usable {self.answer_name}: {failure.message}"
-            shared["record"].event("no_usable_answer", say=f"{name}: {failure.message}", message=failure.message)
-            return "exhausted"
+            record.event("no_usable_answer", say=f"{name}: {failure.message}", message=failure.message)
+            return Action.EXHAUSTED
         if self.optional:
             event, said = self.skipped
-            shared["record"].event(event, say=f"  {said}: {failure.message}", node=name)
-            return "default"
-        shared["status"], shared["message"] = "model_failed", failure.message
-        shared["record"].event("model_failed", say=f"{name}: {failure.message}", message=failure.message)
-        return "model_failed"
+            record.event(event, say=f"  {said}: {failure.message}", node=name)
+            return Action.DEFAULT
+        shared["status"], shared["message"] = RunStatus.MODEL_FAILED, failure.message
+        record.event("model_failed", say=f"{name}: {failure.message}", message=failure.message)
+        return Action.MODEL_FAILED
 
 
 def all_at_once(jobs, at_once):
@@ -203,8 +208,8 @@ class ReflectOnProblem(ModelStep):
 
     def use_answer(self, shared, inputs, answer):
         shared["reflection"] = answer
-        shared["record"].event("reflection", say="  problem restated", reflection=answer)
-        return "default"
+        shared["services"].record.event("reflection", say="  problem restated", reflection=answer)
+        return Action.DEFAULT
 
 
 class AskPerson(ModelStep):
@@ -214,7 +219,7 @@ class AskPerson(ModelStep):
     optional, skipped = True, ("question_skipped", "no usable question; going on without")
 
     def prep(self, shared):
-        return {**self.model_inputs(shared), "terminal": shared["terminal"]}
+        return {**self.model_inputs(shared), "terminal": shared["services"].terminal}
 
     def exec(self, inputs):
         question = self.ask(inputs, clarify_request(), parse_question_answer, max_tokens=REFLECTION_TOKENS)
@@ -225,8 +230,8 @@ class AskPerson(ModelStep):
         if asked["answer"]:
             shared["guidance"].append(f"Asked {asked['question']!r}, the user answered: {asked['answer']}")
         said = "answered" if asked["answer"] else "skipped" if asked["question"] else "the model had no question"
-        shared["record"].event("question", say=f"  {said}", **asked)
-        return "default"
+        shared["services"].record.event("question", say=f"  {said}", **asked)
+        return Action.DEFAULT
 
 
 class ReviewWithPerson(Step):
@@ -240,10 +245,9 @@ class ReviewWithPerson(Step):
         self.stage = stage
 
     def prep(self, shared):
-        after_round = self.stage == "round"
-        return {"terminal": shared["terminal"], "tests": shared["test_cases"],
-                "code": shared["function_code"] if after_round else None,
-                "results": shared["test_results"] if after_round else None}
+        current = shared["attempts"].get(shared["current"]) if self.stage == "round" else None
+        return {"terminal": shared["services"].terminal, "tests": shared["test_cases"],
+                "code": current and current.code, "results": current and current.results}
 
     def exec(self, view):
         return review(view["terminal"], view["tests"], self.stage, view["code"], view["results"])
@@ -251,18 +255,18 @@ class ReviewWithPerson(Step):
     def post(self, shared, view, change):
         shared["guidance"].extend(change["feedback"])
         if change["tests"] is not None:
-            shared["test_cases"] = _unique_names(change["tests"])
-        new = (shared["attempts"].add(change["code"], shared["current"], "user", shared["iteration"])
+            shared["test_cases"] = unique_names(change["tests"])
+        new = (shared["attempts"].add(change["code"], shared["current"], Author.USER, shared["iteration"])
                if change["code"] else None)
-        shared["record"].event("review", stage=self.stage, actions=change["actions"], feedback=change["feedback"],
-                               test_cases=shared["test_cases"] if change["tests"] is not None else None,
-                               new_attempt=new and new.id)
+        shared["services"].record.event("review", stage=self.stage, actions=change["actions"], feedback=change["feedback"],
+                                        test_cases=records(shared["test_cases"]) if change["tests"] is not None else None,
+                                        new_attempt=new and new.id)
         if change["finish"]:
             shared["message"] = "finished before any code was written" if self.stage == "tests" else "finished"
-            return "finish"
+            return Action.FINISH
         if self.stage == "tests":
-            return "default"
-        return "rerun" if change["tests"] is not None or new else "revise"
+            return Action.DEFAULT
+        return Action.RERUN if change["tests"] is not None or new else Action.REVISE
 
 
 class GenerateTestCases(ModelStep):
@@ -277,7 +281,7 @@ class GenerateTestCases(ModelStep):
         max_tests says."""
         answer = self.written_tests(inputs)
         settings = inputs["settings"]
-        made = variant_cases([case["input"] for case in answer["test_cases"]], inputs["statement"], settings.variants) \
+        made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants) \
             if settings.agreement else []
         return {**answer, "variants": made}
 
@@ -285,8 +289,8 @@ class GenerateTestCases(ModelStep):
         """The trusted tests and the model's own: {"reasoning", "test_cases", "trusted", "outside"}."""
         settings = inputs["settings"]
         examples = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
-        given = {_key(case["input"]) for case in settings.tests}
-        trusted = list(settings.tests) + [case for case in examples if _key(case["input"]) not in given]
+        given = {case.key for case in settings.tests}
+        trusted = list(settings.tests) + [case for case in examples if case.key not in given]
         room = settings.max_tests - len(trusted)
         if room <= 0:
             return {"reasoning": "the trusted tests fill the test budget", "test_cases": trusted, "trusted": trusted}
@@ -303,62 +307,52 @@ class GenerateTestCases(ModelStep):
             if not trusted:
                 raise
             return {"reasoning": str(exc), "test_cases": trusted, "trusted": trusted}
-        known = {_key(case["input"]) for case in trusted}
+        known = {case.key for case in trusted}
         own, outside = [], []
-        for case in answer["test_cases"]:
-            broken = violations(inputs["statement"], case["input"]) if settings.agreement else []
+        for written in answer["test_cases"]:
+            case = TestCase(written["name"], written["input"], written["expected"], Origin.MODEL, guess=written["expected"])
+            broken = violations(inputs["statement"], case.input) if settings.agreement else []
             if broken:
-                outside.append(f"{case['name']}: {broken[0]}")
-            elif _key(case["input"]) not in known:
-                own.append({**case, "origin": "model", "guess": case["expected"]})
+                outside.append(f"{case.name}: {broken[0]}")
+            elif case.key not in known:
+                own.append(case)
         return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted, "outside": outside}
 
     def use_answer(self, shared, inputs, answer):
-        written = _unique_names(answer["test_cases"])
+        written = unique_names(answer["test_cases"])
         cases = written + answer["variants"]
         shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
-        names = ", ".join(case["name"] for case in written)
+        names = ", ".join(case.name for case in written)
         trusted = f" ({origin_counts(answer['trusted'])})" if answer["trusted"] else ""
         outside = answer.get("outside") or []
         dropped = f"; {len(outside)} outside the stated constraints, dropped" if outside else ""
         made = f"; {len(answer['variants'])} variant inputs" if answer["variants"] else ""
-        shared["record"].event("test_cases", say=f"  {len(written)} test cases{trusted}: {names}{dropped}{made}",
-                               reasoning=answer["reasoning"], test_cases=cases, any_order=shared["any_order"],
-                               outside_constraints=outside)
-        return "default"
+        shared["services"].record.event("test_cases", say=f"  {len(written)} test cases{trusted}: {names}{dropped}{made}",
+                                        reasoning=answer["reasoning"], test_cases=records(cases),
+                                        any_order=shared["any_order"], outside_constraints=outside)
+        return Action.DEFAULT
 
 
-def _key(inputs):
-    return json.dumps(inputs, sort_keys=True)
-
-
-def _outputs_on(attempt, tests):
-    """What the attempt returned on each test's input (a sandbox result, or None where it has not run)."""
-    return [attempt.outputs.get(_key(case["input"])) for case in tests]
-
-
-def _unique_names(cases):
-    seen, named = set(), []
-    for i, case in enumerate(cases, 1):
-        name = case["name"] if case["name"] not in seen else f"{case['name']}_{i}"
-        seen.add(name)
-        named.append({**case, "name": name})
-    return named
+def origin_counts(test_cases):
+    origins = [case.origin for case in test_cases]
+    return ", ".join(f"{origins.count(origin)} {where}" for origin, where in
+                     ((Origin.USER, "yours"), (Origin.STATEMENT, "from the statement")) if origin in origins)
 
 
 class ImplementFunction(ModelStep):
     """`samples` candidates of run_code, asked at the same time, and (while there is no oracle that passes
     the trusted tests) an oracle: the simplest obviously correct program, slow as it may be, which only
     settles expected values (core/agreement.py). With agreement on, candidates see only the trusted tests:
-    the model's guessed expected values could lead them astray, and they must stay independent votes."""
+    the model's guessed expected values could lead them astray, and they must stay independent votes.
+    The first candidate becomes the current attempt until a round is judged."""
     working = "asking the model for run_code"
 
     def prep(self, shared):
-        settings, attempts = shared["settings"], shared["attempts"]
-        valid_oracle = any(a.source == "oracle" and a.trusted_passed == a.trusted_total and a.check == "ok"
+        settings, attempts = shared["services"].settings, shared["attempts"]
+        valid_oracle = any(a.source == Author.ORACLE and a.trusted_passed == a.trusted_total and a.check == "ok"
                            for a in attempts)
-        shown = [case for case in shared["test_cases"] if is_trusted(case)] if settings.agreement else shared["test_cases"]
-        redraw = any(a.source == "implement" for a in attempts)
+        shown = [case for case in shared["test_cases"] if case.trusted] if settings.agreement else shared["test_cases"]
+        redraw = any(a.source == Author.IMPLEMENT for a in attempts)
         return {**self.model_inputs(shared), "test_cases": shown, "oracle": settings.oracle and not valid_oracle,
                 "redraw": redraw}
 
@@ -371,16 +365,16 @@ class ImplementFunction(ModelStep):
         candidates, more = answers
         oracle = more[0] if more else None
         attempts, round_ = shared["attempts"], shared["iteration"]
-        new = [attempts.add(answer["function_code"], None, "implement", round_) for answer in candidates]
-        brute = attempts.add(oracle["function_code"], None, "oracle", round_) if oracle else None
-        shared["function_code"] = candidates[0]["function_code"]
+        new = [attempts.add(answer["function_code"], None, Author.IMPLEMENT, round_) for answer in candidates]
+        brute = attempts.add(oracle["function_code"], None, Author.ORACLE, round_) if oracle else None
+        shared["current"] = attempts.with_code(candidates[0]["function_code"]).id
         lines = candidates[0]["function_code"].count("\n")
         more = f"; {len(candidates)} candidates" if len(candidates) > 1 else ""
         more += "; an oracle" if brute else "; no usable oracle" if inputs["oracle"] else ""
-        shared["record"].event("function_code", say=f"  run_code written ({lines} lines{more})",
-                               reasoning=candidates[0]["reasoning"], function_code=candidates[0]["function_code"],
-                               attempts=[a.id for a in new if a], oracle=brute and brute.id)
-        return "default"
+        shared["services"].record.event("function_code", say=f"  run_code written ({lines} lines{more})",
+                                        reasoning=candidates[0]["reasoning"], function_code=candidates[0]["function_code"],
+                                        attempts=[a.id for a in new if a], oracle=brute and brute.id)
+        return Action.DEFAULT
 
 
 class ParallelBatchNode(BatchNode):
@@ -408,7 +402,7 @@ class InstallPackages(Step):
 
     def prep(self, shared):
         have = shared["packages"] or {"modules": [], "path": None}
-        new = {m for a in shared["attempts"] if a.status == "new" for m in third_party_imports(a.code)}
+        new = {m for a in shared["attempts"] if a.status == AttemptStatus.NEW for m in third_party_imports(a.code)}
         return sorted(new | set(have["modules"])), have
 
     def exec(self, wanted):
@@ -422,12 +416,12 @@ class InstallPackages(Step):
 
     def post(self, shared, wanted, installation):
         if installation is None:
-            return "default"
+            return Action.DEFAULT
         shared["packages"] = {"modules": wanted[0], "path": installation.path, "installed": installation.installed,
                               "failed": installation.failed, "report": installation.report()}
-        shared["record"].event("packages", say=f"InstallPackages: {installation.report()}", **shared["packages"],
-                               seconds=installation.seconds, cached=installation.cached)
-        return "default"
+        shared["services"].record.event("packages", say=f"InstallPackages: {installation.report()}", **shared["packages"],
+                                        seconds=installation.seconds, cached=installation.cached)
+        return Action.DEFAULT
 
 
 class CheckCode(Step, ParallelBatchNode):
@@ -436,10 +430,10 @@ class CheckCode(Step, ParallelBatchNode):
     working = "checking that the code imports and loads"
 
     def prep(self, shared):
-        settings = shared["settings"]
+        settings = shared["services"].settings
         return [{"id": a.id, "code": a.code, "limits": settings.limits, "isolation": settings.isolation,
                  "lint": settings.lint, "packages": packages_path(shared)}
-                for a in shared["attempts"] if a.status == "new"]
+                for a in shared["attempts"] if a.status == AttemptStatus.NEW]
 
     def exec(self, item):
         findings = lint(item["code"]) if item["lint"] else None
@@ -447,230 +441,112 @@ class CheckCode(Step, ParallelBatchNode):
 
     def post(self, shared, items, checked):
         for attempt_id, failure, findings in checked:
-            attempt = shared["attempts"].get(attempt_id)
-            attempt.check, attempt.lint = failure or "ok", findings
+            shared["attempts"].checked(attempt_id, failure, findings)
             if failure:
-                shared["record"].event("check_failed", say=f"  attempt {attempt_id}: {failure['check']} check failed: "
-                                       f"{failure['error_type']}: {failure['message'][:100]}", attempt=attempt_id, **failure)
-        return "default"
+                shared["services"].record.event(
+                    "check_failed", say=f"  attempt {attempt_id}: {failure['check']} check failed: "
+                    f"{failure['error_type']}: {failure['message'][:100]}", attempt=attempt_id, **failure)
+        return Action.DEFAULT
 
 
 def packages_path(shared):
-    return (shared.get("packages") or {}).get("path")
+    return (shared["packages"] or {}).get("path")
 
 
 class RunTests(Step, ParallelBatchNode):
-    """Runs every program (the candidates, their revisions, the oracle) on every test input it has not run
-    yet, then settles each model test's expected value from what the programs returned
-    (core/agreement.py: trusted, oracle, majority, the model's guess as tie-breaker, else disputed; an
-    input every program raises on is dropped), judges every attempt on the tests that count, rejects a
-    revision that broke a test its parent passes, and picks what comes next: success (an attempt passes
-    every counted test; if inputs are disputed, after one more draw of candidates, and then the one
-    the most programs side with), a fresh draw of candidates (none passes the trusted tests yet), the
-    person's fresh edit, or the search policy's choice to revise.
-    With no tests left (the person deleted them all) the code is only checked: it must parse, import
-    and load, and the run ends `untested`."""
+    """Runs every program (the candidates, their revisions, the oracle) that loaded on every test input it
+    has not run yet: one sandbox batch per program, or per core when one program has them all. What each
+    returned is kept on its attempt; JudgeRound makes the round's verdict of it."""
     working = "running the tests in the sandbox"
 
     def prep(self, shared):
-        tests, settings = shared["test_cases"], shared["settings"]
-        work = [(a, [case for case in tests if _key(case["input"]) not in a.outputs])
-                for a in shared["attempts"] if a.status in ("new", "kept", "solved", "oracle") and a.check == "ok"]
+        tests, settings = shared["test_cases"], shared["services"].settings
+        work = [(a, [case for case in tests if case.key not in a.outputs]) for a in shared["attempts"]
+                if a.status in (AttemptStatus.NEW, AttemptStatus.KEPT, AttemptStatus.SOLVED, AttemptStatus.ORACLE)
+                and a.check == "ok"]
         work = [(a, todo) for a, todo in work if todo]
         shards = max(1, min(max((len(todo) for _, todo in work), default=1), os.cpu_count() or 1)) if len(work) == 1 else 1
-        return [{"id": a.id, "code": a.code, "inputs": [case["input"] for case in todo[k::shards]],
-                 "limits": settings.limits, "isolation": settings.isolation, "packages": packages_path(shared)}
+        return [{"id": a.id, "cases": todo[k::shards], "code": a.code, "limits": settings.limits,
+                 "isolation": settings.isolation, "packages": packages_path(shared)}
                 for a, todo in work for k in range(shards)]
 
     def exec(self, shard):
-        raw = run_batch(shard["code"], shard["inputs"], shard["limits"], shard["isolation"], shard["packages"])
-        return shard["id"], [(_key(inputs), result) for inputs, result in zip(shard["inputs"], raw)]
+        inputs = [case.input for case in shard["cases"]]
+        raw = run_batch(shard["code"], inputs, shard["limits"], shard["isolation"], shard["packages"])
+        return shard["id"], [(case.key, result) for case, result in zip(shard["cases"], raw)]
 
     def post(self, shared, shards, ran):
-        attempts, settings = shared["attempts"], shared["settings"]
-        for attempt_id, pairs in ran:
-            attempts.get(attempt_id).outputs.update(pairs)
-        fresh = [a for a in attempts if a.status == "new"]  # made by the step before this round
-        tests = self.settle_expected(shared)
-        self.judge_all(shared, tests)
-        for a in fresh:
-            if a.source == "oracle":
-                a.status = "oracle"
-            else:
-                attempts.settle(a, settings.anchors)
-        shared["iteration"] += 1
-        if not tests:  # the person removed every test: loading cleanly is all that can be checked
-            loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
-            if loaded:
-                self.make_current(shared, loaded[-1])
-                shared["record"].event("test_run", say="  no tests: the code parses, imports and loads",
-                                       iteration=shared["iteration"], attempt=loaded[-1].id, passed=0, total=0,
-                                       results=[], attempts=[])
-                return "untested"
-        solved = [a for a in attempts if a.solves]
-        disputed = [i for i, case in enumerate(tests) if case["evidence"]["source"] == "disputed"]
-        settle_first = bool(solved and disputed and self.draws_for_disputes(shared))  # one more draw, then claim
-        by_person = [a for a in fresh if a.source == "user" and a.status == "kept"]
-        if solved:
-            backing = self.support_on(shared, disputed)
-            current = max(solved, key=lambda a: (a.trusted_passed, a.passed, backing(a), a.rank()))
-            if disputed and not settle_first:
-                tests, disputed = self.accept_guesses(shared, current, tests, disputed)
-            if not disputed and self.anchored(shared, tests):
-                current.status = "solved"
-        elif by_person:  # the person edited the code: revise what they wrote
-            current = by_person[-1]
-        else:
-            current = attempts.choose(settings.search) or attempts.best()
-        self.make_current(shared, current)
-        judged_now = [a for a in attempts if a.results is not None]
-        shared["record"].event("test_run", say=f"  iteration {shared['iteration']}/{settings.max_iterations}: "
-                               f"{current.passed}/{current.total} tests pass{self.trusted_note(current, tests)}"
-                               f"{self.attempts_note(fresh)}",
-                               iteration=shared["iteration"], attempt=current.id, passed=current.passed,
-                               total=current.total, results=current.results,
-                               attempts=[a.summary() for a in judged_now])
-        if settle_first:
+        for attempt_id, outputs in ran:
+            shared["attempts"].ran(attempt_id, outputs)
+        return Action.DEFAULT
+
+
+class JudgeRound(Step):
+    """The round's verdict (core/verdict.py): expected values settled by what the programs returned, every
+    attempt judged on the tests that count, new ones kept or rejected, and what comes next: success,
+    unconfirmed, a fresh draw of candidates, the person's edit or the search policy's choice to revise
+    (failure), exhausted, or untested when no test is left."""
+    working = None  # RunTests said what is happening; the verdict's lines follow
+
+    def prep(self, shared):
+        services = shared["services"]
+        settings = services.settings
+        return RoundFacts(tests=shared["test_cases"], attempts=list(shared["attempts"]), any_order=shared["any_order"],
+                          iteration=shared["iteration"], disputes_drawn=shared["dispute_draws"], rules=Rules.of(settings),
+                          affords_a_draw=services.budget.affords(settings.samples,
+                                                                 settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS)))
+
+    def exec(self, facts):
+        return judge_round(facts)
+
+    def post(self, shared, facts, verdict):
+        services, attempts = shared["services"], shared["attempts"]
+        settings, record = services.settings, services.record
+        if verdict.settled_tests != facts.tests:
+            shared["test_cases"] = verdict.settled_tests
+            if settings.agreement:
+                gone = (f"; dropped (programs raised there, or none had an answer): {', '.join(verdict.dropped)}"
+                        if verdict.dropped else "")
+                record.event("evidence", say=f"  expected values: {summary(verdict.settled_tests)}{gone}",
+                             test_cases=records(verdict.settled_tests), dropped=verdict.dropped)
+        if verdict.accepted:
+            shared["test_cases"] = verdict.tests
+            record.event("evidence", say=f"  {plural(len(verdict.accepted), 'disputed input')} no other program "
+                         "answered: the solution returns the model's guess on each, so they count",
+                         test_cases=records(verdict.tests), dropped=[])
+        attempts.take(verdict)
+        shared["iteration"] = verdict.iteration
+        current = attempts.get(verdict.current) if verdict.current is not None else \
+            attempts.choose(settings.search) or attempts.best()
+        shared["current"] = current.id
+        self.record_round(shared, verdict, current)
+        if verdict.for_disputes:
             shared["dispute_draws"] += 1
-            shared["record"].event("dispute_draw", say=f"  {len(disputed)} disputed input{'s' * (len(disputed) != 1)}: "
-                                   "drawing more candidates before calling it solved", iteration=shared["iteration"],
-                                   disputed=[tests[i]["name"] for i in disputed], solving=[a.id for a in solved])
-            return "redraw"
-        if solved:  # inputs still disputed after the draws, or no trusted test: see anchored and accept_guesses
-            return "success" if current.status == "solved" else "unconfirmed"
-        if shared["iteration"] >= settings.max_iterations:
-            return "exhausted"
-        return "redraw" if self.wants_fresh_candidates(shared) else "failure"
+            record.event("dispute_draw", say=f"  {plural(len(verdict.disputed), 'disputed input')}: drawing more "
+                         "candidates before calling it solved", iteration=verdict.iteration, disputed=verdict.disputed,
+                         solving=verdict.solving)
+        return verdict.action
 
     @staticmethod
-    def settle_expected(shared):
-        """Settle every model test's expected value from the programs' outputs (core/agreement.py); drop
-        the inputs every program raised on (a variant: any voting program). Returns the current tests, each with
-        its `evidence`."""
-        tests, attempts, settings = shared["test_cases"], shared["attempts"], shared["settings"]
-        voters = {a.id: _outputs_on(a, tests)
-                  for a in attempts if a.source == "implement" and a.check == "ok"}
-        oracles = [a for a in attempts if a.source == "oracle" and a.check == "ok"]
-        oracle = _outputs_on(oracles[-1], tests) if oracles else None
-        evidence = settle(tests, voters, oracle, shared["any_order"], settings.agreement)
-        dropped = [case["name"] for case, found in zip(tests, evidence) if found["source"] == "rejected"]
-        settled = []
-        for case, found in zip(tests, evidence):
-            if found["source"] == "rejected":
-                continue
-            changed = {"expected": found["expected"]} if found["counted"] else {}
-            settled.append({**case, **changed, "evidence": {k: v for k, v in found.items() if k != "expected"}})
-        if settled != tests:
-            shared["test_cases"] = settled
-        if settled != tests and settings.agreement:
-            strength = summary([c["evidence"] for c in settled], counted_variants(settled))
-            gone = f"; dropped (programs raised there, or none had an answer): {', '.join(dropped)}" if dropped else ""
-            shared["record"].event("evidence", say=f"  expected values: {strength}{gone}", test_cases=settled, dropped=dropped)
-        return settled
+    def record_round(shared, verdict, current):
+        record, attempts, tests = shared["services"].record, shared["attempts"], shared["test_cases"]
+        if verdict.action == Action.UNTESTED:
+            record.event("test_run", say="  no tests: the code parses, imports and loads", iteration=verdict.iteration,
+                         attempt=current.id, passed=0, total=0, results=[], attempts=[])
+            return
+        trusted = f" ({trusted_name(tests)} {current.trusted_passed}/{current.trusted_total})" if current.trusted_total else ""
+        fresh = [attempts.get(attempt_id) for attempt_id in verdict.settled]
+        rejected = [a for a in fresh if a.status == AttemptStatus.REJECTED]
+        notes = [f"{len(fresh)} new attempts"] if len(fresh) > 1 else []
+        notes += [f"attempt {a.id} rejected: it broke {', '.join(a.broke)}" for a in rejected]
+        record.event("test_run", say=f"  iteration {verdict.iteration}/{shared['services'].settings.max_iterations}: "
+                     f"{current.passed}/{current.total} tests pass{trusted}{'; ' * bool(notes)}{'; '.join(notes)}",
+                     iteration=verdict.iteration, attempt=current.id, passed=current.passed, total=current.total,
+                     results=current.results, attempts=[a.summary() for a in attempts if a.results is not None])
 
-    @classmethod
-    def judge_all(cls, shared, tests):
-        for a in shared["attempts"]:
-            if a.check is not None and a.status != "rejected":
-                a.score(cls.verdicts(a, tests, shared["any_order"]), tests)
 
-    @staticmethod
-    def anchored(shared, tests):
-        """A claim needs one test whose expected value is not the programs' or the model's own: a statement
-        example or one of the person's. Without, agreement among samples of one model has nothing to check
-        it against: measured, such claims were wrong 3 times in 5 (a misread statement that 2 of 3
-        candidates share), against 11 in 118 with one (docs/benchmarks.md, python -m bench.claims). With agreement off
-        (--model-expected) the model's values are the truth, as before."""
-        return not shared["settings"].agreement or has_trusted(tests)
-
-    @classmethod
-    def accept_guesses(cls, shared, attempt, tests, disputed):
-        """After the draws, a claim may stand on disputed inputs no independent program answered (no candidate
-        passed the trusted tests; a revision solved) when the code returns the model's guess on every one:
-        a program and a guess written before any code agree, the evidence `guess` counts with one voter.
-        Measured: such runs were right 6 times in 6, the other runs left with inputs disputed 11 times in
-        18 (docs/benchmarks.md, python -m bench.claims). Returns the tests and the inputs still disputed."""
-        confirmed = confirmed_by_guess(_outputs_on(attempt, tests), tests, disputed, shared["any_order"])
-        if len(confirmed) < len(disputed):
-            return tests, disputed
-        tests = [{**case, "expected": guess(case), "evidence": {**case["evidence"], "source": "solution_guess",
-                                                                "agree": 1, "counted": True}}
-                 if i in confirmed else case for i, case in enumerate(tests)]
-        shared["test_cases"] = tests
-        cls.judge_all(shared, tests)
-        shared["record"].event("evidence", say=f"  {len(confirmed)} disputed input{'s' * (len(confirmed) != 1)} no other "
-                               "program answered: the solution returns the model's guess on each, so they count",
-                               test_cases=tests, dropped=[])
-        return tests, []
-
-    @staticmethod
-    def verdicts(attempt, tests, any_order):
-        """The attempt's verdict on each current test, from what it returned; a failed check fails them all."""
-        results = []
-        for case in tests:
-            raw = attempt.outputs.get(_key(case["input"]))
-            if isinstance(attempt.check, dict):
-                result = {**judge(CHECK_FAILED, case["expected"]), **attempt.check}
-            else:
-                result = judge(raw or NOT_RUN, case["expected"], any_order)
-            evidence = case.get("evidence", {})
-            # a disputed input is left out, unless this code raises where other programs return a value:
-            # whichever value is right, raising is wrong (the input is valid, or they would raise too)
-            # (not a variant: made by changing a given input, it may break a precondition; it counts once settled)
-            crashed = bool(raw and not raw["ok"] and not raw.get("timed_out") and evidence.get("voters", 0) >= 1
-                           and not is_variant(case))
-            results.append({**result, "counted": evidence.get("counted", True) or crashed})
-        return results
-
-    @staticmethod
-    def wants_fresh_candidates(shared):
-        """Draw new candidates, rather than revise, while none passes the trusted tests."""
-        attempts, settings = shared["attempts"], shared["settings"]
-        draws = len({a.round for a in attempts if a.source == "implement"})
-        passing = [a for a in attempts if a.is_candidate and a.trusted_total and a.trusted_passed == a.trusted_total]
-        return (settings.agreement and has_trusted(shared["test_cases"]) and not passing
-                and draws < settings.max_draws)
-
-    @staticmethod
-    def draws_for_disputes(shared):
-        """A success whose tests leave inputs disputed waits for one more draw (settings.dispute_draws): more
-        voters settle them, or show the solving candidate to be the odd one out. Measured: claims with
-        disputed inputs were wrong in 3 of 9 runs, claims without in none of 16; with this draw, 2 of 4
-        against 1 of 22 (docs/benchmarks.md)."""
-        settings = shared["settings"]
-        return (settings.agreement and shared["dispute_draws"] < settings.dispute_draws
-                and shared["iteration"] < settings.max_iterations
-                and shared["budget"].affords(settings.samples, settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS)))
-
-    @staticmethod
-    def support_on(shared, indices):
-        """attempt -> how many independent programs (candidates that pass the trusted tests, the valid oracle)
-        return what it returns on the inputs `indices`."""
-        attempts, tests = shared["attempts"], shared["test_cases"]
-        voters = [a for a in attempts if a.source in ("implement", "oracle") and a.check == "ok"
-                  and a.trusted_passed == a.trusted_total]
-        outputs = {a.id: _outputs_on(a, tests) for a in voters}
-
-        def backing(attempt):
-            return support(_outputs_on(attempt, tests), [results for vid, results in outputs.items() if vid != attempt.id], indices,
-                           shared["any_order"])
-        return backing
-
-    @staticmethod
-    def make_current(shared, attempt):
-        shared["current"] = attempt.id
-        shared["function_code"], shared["test_results"] = attempt.code, attempt.results
-
-    @staticmethod
-    def trusted_note(attempt, tests):
-        return f" ({trusted_name(tests)} {attempt.trusted_passed}/{attempt.trusted_total})" if attempt.trusted_total else ""
-
-    @staticmethod
-    def attempts_note(fresh):
-        rejected = [a for a in fresh if a.status == "rejected"]
-        parts = [f"{len(fresh)} new attempts"] if len(fresh) > 1 else []
-        parts += [f"attempt {a.id} rejected: it broke {', '.join(a.broke)}" for a in rejected]
-        return f"; {'; '.join(parts)}" if parts else ""
+def plural(count, noun):
+    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 class ReflectOnFailure(ModelStep):
@@ -686,16 +562,17 @@ class ReflectOnFailure(ModelStep):
 
     def use_answer(self, shared, inputs, answer):
         shared["attempts"].note(shared["current"], f"your analysis of this failure: {answer}")
-        shared["record"].event("failure_reflection", say="  failure analysed", attempt=shared["current"], reflection=answer)
-        return "default"
+        shared["services"].record.event("failure_reflection", say="  failure analysed", attempt=shared["current"],
+                                        reflection=answer)
+        return Action.DEFAULT
 
 
 def branch_view(shared):
     """What a step about the current attempt sees: its code, its results and its branch's notes only."""
     attempts, current = shared["attempts"], shared["attempts"].get(shared["current"])
-    return {"test_cases": shared["test_cases"], "function_code": shared["function_code"],
-            "test_results": shared["test_results"], "notes": attempts.branch_notes(current.id),
-            "current": current.id, "check": current.check, "lint": current.lint}
+    return {"test_cases": shared["test_cases"], "function_code": current.code, "test_results": current.results or [],
+            "notes": attempts.branch_notes(current.id), "current": current.id, "check": current.check,
+            "lint": current.lint}
 
 
 def failure_report(inputs):
@@ -713,9 +590,10 @@ def failure_report(inputs):
 
 class Revise(ModelStep):
     """The model decides, for the chosen attempt's failures, whether a test or the code is wrong. It may
-    correct the model's own tests (and add some, with revise_adds_tests), never a trusted one: such an
-    entry is refused and the refusal fed back. Tests are shared by every branch, so the first sample that
-    corrects tests sets them; each new code is a child attempt of the one revised."""
+    correct the model's own tests (and add some, with revise_adds_tests), never a protected one (trusted,
+    settled by programs agreeing, a variant): such an entry is refused and the refusal fed back. Tests are
+    shared by every branch, so the first sample that corrects tests sets them; each new code is a child
+    attempt of the one revised."""
     working = "asking the model which is wrong, the tests or the code"
     unusable_ends_unsolved, answer_name = True, "revision"  # the versions so far stand; the best is handed over
 
@@ -723,71 +601,57 @@ class Revise(ModelStep):
         return {**self.model_inputs(shared), **branch_view(shared)}
 
     def exec(self, inputs):
-        trusted = [i for i, case in enumerate(inputs["test_cases"]) if is_protected(case)]
+        protected = [i for i, case in enumerate(inputs["test_cases"]) if case.protected]
         request = revise_request(inputs["function_code"], failure_report(inputs), inputs["notes"],
-                                 [trusted_label(inputs["test_cases"][i]) for i in trusted])
-        names, settings = [case["name"] for case in inputs["test_cases"]], inputs["settings"]
+                                 [trusted_label(inputs["test_cases"][i]) for i in protected])
+        names, settings = [case.name for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
-        parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=trusted)
+        parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=protected)
         return self.ask_samples(inputs, request, parse, max_tokens=REVISE_TOKENS)[0]
 
     def use_answer(self, shared, inputs, answers):
         # Tests are shared by every branch: the first sample that corrects any sets them for all.
         answer = next((a for a in answers if a["test_cases"]), answers[0])
-        tests = list(shared["test_cases"])
-        corrected = [i for i in sorted(answer["test_cases"]) if i < len(tests)]
-        added = [i for i in sorted(answer["test_cases"]) if i >= len(tests)]
-        for index in corrected:
-            case = answer["test_cases"][index]
-            tests[index] = {**case, "name": case["name"] or tests[index]["name"], "origin": "model",
-                            "guess": case["expected"], "revised": answer["reasoning"][:300]}
-        for index in added:  # numbered on from the last test, without gaps (the parser checked)
-            case = answer["test_cases"][index]
-            tests.append({**case, "name": case["name"] or f"test_{index + 1}", "origin": "model", "guess": case["expected"]})
-        if corrected or added:
-            shared["test_cases"] = _unique_names(tests)
+        tests, changed = corrected_tests(shared["test_cases"], answer)
+        if changed:
+            shared["test_cases"] = unique_names(tests)
         parent, attempts = shared["current"], shared["attempts"]
-        new = [attempts.add(a["function_code"], parent, "revise", shared["iteration"])
+        new = [attempts.add(a["function_code"], parent, Author.REVISE, shared["iteration"])
                for a in answers if a["function_code"]]
         ignored = [text for a in answers for text in a["ignored"]]
         for text in ignored:
             attempts.note(parent, f"refused: {text}")
+        corrected = [i for i in sorted(answer["test_cases"]) if i < len(inputs["test_cases"])]
+        added = len(answer["test_cases"]) - len(corrected)
         summary = f"  tests corrected: {', '.join(str(i + 1) for i in corrected) or 'none'}"
-        summary += f"; tests added: {len(added)}" if added else ""
+        summary += f"; tests added: {added}" if added else ""
         new_ids = [a.id for a in new if a]
         summary += f"; new code: attempt {', '.join(map(str, new_ids))}" if new_ids else "; code unchanged"
         summary += f"; {len(ignored)} entries refused" if ignored else ""
-        shared["record"].event("revision", say=summary, reasoning=answer["reasoning"], iteration=shared["iteration"],
-                               attempt=parent, ignored=ignored, new_attempts=new_ids,
-                               revised_tests={str(i + 1): c for i, c in answer["test_cases"].items()},
-                               test_cases=shared["test_cases"], function_code=answer["function_code"])
-        return "default"
+        shared["services"].record.event(
+            "revision", say=summary, reasoning=answer["reasoning"], iteration=shared["iteration"], attempt=parent,
+            ignored=ignored, new_attempts=new_ids, revised_tests={str(i + 1): c for i, c in answer["test_cases"].items()},
+            test_cases=records(shared["test_cases"]), function_code=answer["function_code"])
+        return Action.DEFAULT
 
 
-NOT_RUN = {"ok": False, "value": None, "repr": "", "error_type": "NotRun", "message": "not run", "traceback": "",
-           "timed_out": False, "ms": 0.0, "output": ""}
-CHECK_FAILED = {**NOT_RUN, "error_type": None, "message": ""}
-
-ORIGIN_MARKS = {"statement": " (statement)", "user": " (yours)"}
-
-
-def trusted_name(test_cases):
-    """What the trusted tests are called in messages: the statement's examples, unless the person added some."""
-    return "trusted tests" if any(case.get("origin") == "user" for case in test_cases) else "statement examples"
-
-
-def counted_variants(test_cases):
-    return sum(is_variant(case) and case.get("evidence", {}).get("counted", False) for case in test_cases)
-
-
-def origin_counts(test_cases):
-    origins = [case.get("origin") for case in test_cases]
-    return ", ".join(f"{origins.count(origin)} {where}" for origin, where in
-                     (("user", "yours"), ("statement", "from the statement")) if origin in origins)
+def corrected_tests(tests, answer):
+    """The tests with a revision's corrections (by index) and additions (numbered on from the last, without
+    gaps: the parser checked); each becomes the model's again, its new expected value a guess."""
+    tests, why = list(tests), answer["reasoning"][:300]
+    for index in sorted(answer["test_cases"]):
+        case = answer["test_cases"][index]
+        if index < len(tests):
+            tests[index] = TestCase(case["name"] or tests[index].name, case["input"], case["expected"], Origin.MODEL,
+                                    guess=case["expected"], revised=why)
+        else:
+            tests.append(TestCase(case["name"] or f"test_{index + 1}", case["input"], case["expected"], Origin.MODEL,
+                                  guess=case["expected"]))
+    return tests, bool(answer["test_cases"])
 
 
 class Finish(Step):
-    """A terminal node: records how the run ended, keeping the best version when it is not solved.
+    """A terminal node: how the run ended (core/outcome.py), the version handed over made current.
     Having no successors, it ends the flow quietly."""
     working = None  # main.py prints the outcome
 
@@ -796,58 +660,14 @@ class Finish(Step):
         self.status = status
 
     def prep(self, shared):
-        return {"attempts": shared["attempts"], "iteration": shared["iteration"], "current": shared.get("current"),
-                "message": shared.get("message", ""), "test_cases": shared["test_cases"],
-                "dispute_draws": shared.get("dispute_draws", 0)}
+        return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
+                        shared["message"], shared["dispute_draws"])
 
     def exec(self, state):
-        # solved, untested, unconfirmed: RunTests made the version to hand over current
-        kept = state["attempts"].best() if self.status not in ("solved", "untested", "unconfirmed") else None
-        return kept, self.closing_message(state, kept)
-
-    def closing_message(self, state, kept):
-        if self.status == "untested":
-            return ("no tests to run: the code parses, imports and loads; nothing else was checked"
-                    if len(state["attempts"]) else "code written without tests (single-shot)")
-        if self.status == "model_failed":
-            return f"the model failed: {state['message']}"
-        evidence = [case.get("evidence") or {"source": case.get("origin", "model")} for case in state["test_cases"]]
-        strength = summary(evidence, counted_variants(state["test_cases"]))
-        if self.status == "solved":
-            solved = next(a for a in state["attempts"] if a.status == "solved")
-            return (f"solved: all {solved.total} tests pass ({strength}) after {state['iteration']} "
-                    "iteration(s)")
-        if self.status == "unconfirmed":
-            current = state["attempts"].get(state["current"])
-            disputed = [case for case in state["test_cases"] if (case.get("evidence") or {}).get("source") == "disputed"]
-            # several programs answered differently, or at most one answered (then only the model's guess differs)
-            split = [", ".join(case["name"] for case in disputed if (case["evidence"]["voters"] >= 2) == several)
-                     for several in (True, False)]
-            draws = f"after {state['dispute_draws']} more draw{'s' * (state['dispute_draws'] != 1)} " if state["dispute_draws"] else ""
-            why = "; ".join(part for part in (split[0] and f"{draws}the programs disagree on {split[0]}",
-                                              split[1] and f"{draws * (not split[0])}no second program confirms its "
-                                                           f"output on {split[1]}") if part)
-            why = f"{why}: check what run_code must return there" if why else ""
-            if not has_trusted(state["test_cases"]):
-                why = "; ".join(part for part in (why, "no test comes from the statement or from you, so nothing but the "
-                                                       "model's own programs backs it: add a worked example to the "
-                                                       "problem, or --tests FILE") if part)
-            return f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({strength}), but {why}"
-        lead = "stopped by the user" if self.status == "stopped" else "not solved"
-        if kept is None:
-            return f"{lead}: {state['message'] or 'no code was written'}"
-        failing = [f"{case['name']}{ORIGIN_MARKS.get(case.get('origin'), '')}"
-                   for case, result in zip(state["test_cases"], kept.results or [])
-                   if not result["passed"] and result.get("counted", True)]
-        trusted = (f", {kept.trusted_passed} of {kept.trusted_total} {trusted_name(state['test_cases'])}"
-                   if kept.trusted_total else "")
-        why = f" ({state['message']})" if state["message"] and self.status == "unsolved" else ""
-        return (f"{lead} after {state['iteration']} iteration(s){why}: the best version (attempt {kept.id}) "
-                f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
+        return conclude(self.status, state)
 
     def post(self, shared, state, outcome):
-        kept, message = outcome
-        if kept is not None:  # unsolved or failed: hand over the best version, not merely the last
-            RunTests.make_current(shared, kept)
-        shared["status"], shared["message"] = self.status, message
+        if outcome.attempt is not None:
+            shared["current"] = outcome.attempt
+        shared["status"], shared["message"] = outcome.status, outcome.message
         return None

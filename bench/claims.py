@@ -25,6 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 from core.agreement import confirmed_by_guess
+from core.cases import TestCase
 
 KINDS = ("no trusted test", "settled", "solution+guess", "disputed")
 
@@ -45,7 +46,8 @@ def kind_of(record):
         return "settled"
     # the rule RunTests applies, on what the handed-over code returned (recorded as its repr)
     outputs = [_recorded(result) for result in results]
-    echoed = len(confirmed_by_guess(outputs, cases, left, any_order_of(record))) == len(left)
+    echoed = len(confirmed_by_guess(outputs, [TestCase.from_record(case) for case in cases], left,
+                                    any_order_of(record))) == len(left)
     return "solution+guess" if echoed else "disputed"
 
 

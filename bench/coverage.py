@@ -25,40 +25,42 @@ from bench.datasets import load
 from bench.hidden_tests import judge_hidden
 from settings import Settings
 from core.agreement import settle
+from core.cases import TestCase
 from core.compare import outputs_match
-from core.feedback import is_variant
-from utils.sandbox import best_isolation, run_batch
 from core.variants import variant_cases
+from core.vocabulary import Source
+from utils.sandbox import best_isolation, run_batch
 
 
 def replay(record, count, isolation):
     """("stands" | "disputed" | "fails", {attempt id: passes every counted variant}, what was found)."""
     evidence = [e for e in record["events"] if e["kind"] == "evidence"]
-    cases = [{k: v for k, v in case.items() if k != "evidence"} for case in
-             (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"]) if not is_variant(case)]
+    written = [TestCase.from_record({k: v for k, v in case.items() if k != "evidence"}) for case in
+               (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"])]
+    cases = [case for case in written if not case.is_variant]
     any_order = any_order_of(record)
-    tests = cases + variant_cases([case["input"] for case in cases], record["problem"], count)
+    tests = cases + variant_cases([case.input for case in cases], record["problem"], count)
     programs = [a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")]
-    outputs = {a["id"]: run_batch(a["code"], [t["input"] for t in tests], isolation=isolation) for a in programs}
+    outputs = {a["id"]: run_batch(a["code"], [t.input for t in tests], isolation=isolation) for a in programs}
     voters = {a["id"]: outputs[a["id"]] for a in programs if a["source"] == "implement"}
     oracles = [a for a in programs if a["source"] == "oracle"]
     found = settle(tests, voters, outputs[oracles[-1]["id"]] if oracles else None, any_order)
     variant_at = range(len(cases), len(tests))
-    sources = Counter(found[i]["source"] for i in variant_at)
+    sources = Counter(found[i][0].source for i in variant_at)
 
     def passes_one(attempt_id, i):
-        return outputs[attempt_id][i]["ok"] and outputs_match(outputs[attempt_id][i]["value"], found[i]["expected"], any_order)
+        return outputs[attempt_id][i]["ok"] and outputs_match(outputs[attempt_id][i]["value"], found[i][1], any_order)
 
     def passes(attempt_id):
-        return all(passes_one(attempt_id, i) for i in variant_at if found[i]["counted"])
+        return all(passes_one(attempt_id, i) for i in variant_at if found[i][0].counted)
     claimed = record["final"]["attempt"]
-    if sources["disputed"]:
+    if sources[Source.DISPUTED]:
         verdict = "disputed"
     else:
         verdict = "stands" if claimed in outputs and passes(claimed) else "fails"
     others = [a["id"] for a in programs if a["id"] != claimed and a["source"] != "oracle" and a.get("status") == "solved"]
-    telling = [json.dumps(tests[i]["input"])[:60] for i in variant_at if found[i]["source"] == "disputed" or (
-        found[i]["counted"] and claimed in outputs and not passes_one(claimed, i))]
+    telling = [json.dumps(tests[i].input)[:60] for i in variant_at if found[i][0].source == Source.DISPUTED or (
+        found[i][0].counted and claimed in outputs and not passes_one(claimed, i))]
     return verdict, {a: passes(a) for a in others} if verdict == "fails" else {}, dict(sources), telling
 
 

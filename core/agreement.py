@@ -15,7 +15,7 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   disputed         none of the above: the test is left out of the verdict, and the record says so
   solution_guess   a disputed input no independent program answered (voters 0: no candidate passed the
                    trusted tests, a revision solved) where the claimed code returns the model's guess:
-                   given at the claim only (RunTests), the one program and the guess written before any
+                   given at the claim only (core/verdict.py), the one program and the guess written before any
                    code agree, as for `guess`; measured right in 6 runs of 6, other disputed runs in 11 of 18
   rejected         every program (two at least) that returns a value on some input raised on this one:
                    it is outside what the problem allows, so it is dropped
@@ -30,7 +30,7 @@ fewer than two programs answering it is "unchecked": left out, and not disputed 
 to disagree with).
 
 Voters are independent samples only: ImplementFunction's candidates, never a revision of one of them
-(it would vote with its parent). Outputs are compared as the tests are (utils/compare.outputs_match:
+(it would vote with its parent). Outputs are compared as the tests are (core/compare.outputs_match:
 floats with tolerance, "any order" lists as multisets).
 
 With agreement off (`settle(..., agreement=False)`), the model's own expected value is taken as it is
@@ -41,31 +41,29 @@ Run alone on a finished run:  python -m core.agreement runs/<run>/run.json
 import json
 import sys
 
+from core.cases import Evidence, TestCase
 from core.compare import outputs_match
-from core.feedback import is_trusted, is_variant
-
-COUNTED = ("statement", "user", "oracle", "majority", "guess", "solution_guess", "model")
-EXECUTION = ("oracle", "majority")  # settled by programs agreeing: the model's word alone cannot change them
+from core.vocabulary import Origin, Source
 
 
 def settle(tests, voters, oracle=None, any_order=False, agreement=True):
-    """One evidence dict per test: {"source", "expected", "agree", "voters", "counted"}.
+    """One (Evidence, expected value) per test (core.cases.TestCase).
 
     `voters`: {attempt id: [raw result or None per test]} for the independent candidates; a raw result is
     the sandbox's {"ok", "value", "error_type", "timed_out", ...}. `oracle`: the oracle's list, or None."""
-    trusted = [i for i, case in enumerate(tests) if is_trusted(case)]
+    trusted = [i for i, case in enumerate(tests) if case.trusted]
     qualified = {vid: outputs for vid, outputs in voters.items() if _passes(outputs, tests, trusted, any_order)}
     oracle_ok = oracle is not None and _passes(oracle, tests, trusted, any_order)
-    evidence = []
+    settled = []
     for i, case in enumerate(tests):
-        if is_trusted(case):
-            evidence.append(_evidence(case["origin"], case["expected"]))
+        if case.trusted:
+            settled.append((Evidence(Source(case.origin)), case.expected))
         elif not agreement:
-            evidence.append(_evidence("model", guess(case)))
+            settled.append((Evidence(Source.MODEL), case.model_guess))
         else:
             programs = list(voters.values()) + ([oracle] if oracle is not None else [])
-            evidence.append(_settle_one(case, i, qualified, oracle if oracle_ok else None, programs, any_order))
-    return evidence
+            settled.append(_settle_one(case, i, qualified, oracle if oracle_ok else None, programs, any_order))
+    return settled
 
 
 def _settle_one(case, i, qualified, oracle, programs, any_order):
@@ -73,34 +71,34 @@ def _settle_one(case, i, qualified, oracle, programs, any_order):
     results = [outputs[i] for outputs in programs if outputs is not None and outputs[i] is not None
                and any(r is not None and r["ok"] for r in outputs)]
     if len(results) >= 2 and all(not r["ok"] and not r.get("timed_out") for r in results):
-        return _evidence("rejected", guess(case), voters=len(results))
+        return Evidence(Source.REJECTED, voters=len(results)), case.model_guess
     answering = [outputs[i] for outputs in list(qualified.values()) + ([oracle] if oracle is not None else [])
                  if outputs[i] is not None]
-    if is_variant(case) and (any(not r["ok"] for r in answering) or _no_answer(answering)):
-        return _evidence("rejected", None, voters=len(answering))
+    if case.is_variant and (any(not r["ok"] for r in answering) or _no_answer(answering)):
+        return Evidence(Source.REJECTED, voters=len(answering)), None
     values = [outputs[i]["value"] for outputs in qualified.values() if outputs[i] is not None and outputs[i]["ok"]]
     oracle_value = [oracle[i]["value"]] if oracle is not None and oracle[i] is not None and oracle[i]["ok"] else []
     if oracle_value:
         agreeing = sum(outputs_match(value, oracle_value[0], any_order) for value in values)
         if agreeing:
-            return _evidence("oracle", oracle_value[0], agree=agreeing + 1, voters=len(values) + 1)
-        if is_variant(case) and values:  # candidates that agree with each other do not outvote the oracle here
-            return _evidence("disputed", None, voters=len(values) + 1)
+            return Evidence(Source.ORACLE, agree=agreeing + 1, voters=len(values) + 1), oracle_value[0]
+        if case.is_variant and values:  # candidates that agree with each other do not outvote the oracle here
+            return Evidence(Source.DISPUTED, voters=len(values) + 1), None
     clusters = _clusters(values, any_order)
     biggest = max((len(members) for _, members in clusters), default=0)
     if biggest >= 2 and biggest * 2 > len(values) and sum(len(m) == biggest for _, m in clusters) == 1:
         value = next(value for value, members in clusters if len(members) == biggest)
-        return _evidence("majority", value, agree=biggest, voters=len(values))
-    if is_variant(case):  # no guess to break a tie: programs that differ dispute it, one program alone cannot
+        return Evidence(Source.MAJORITY, agree=biggest, voters=len(values)), value
+    if case.is_variant:  # no guess to break a tie: programs that differ dispute it, one program alone cannot
         differ = len(_clusters(values + oracle_value, any_order)) > 1
-        return _evidence("disputed" if differ else "unchecked", None, voters=len(values) + len(oracle_value))
+        return Evidence(Source.DISPUTED if differ else Source.UNCHECKED, voters=len(values) + len(oracle_value)), None
     clusters = _clusters(values + oracle_value, any_order)  # no majority: the oracle is one more voice in a tie
     biggest = max((len(members) for _, members in clusters), default=0)
     tied = [value for value, members in clusters if len(members) == biggest]
-    guessed = [value for value in tied if outputs_match(value, guess(case), any_order)]
+    guessed = [value for value in tied if outputs_match(value, case.model_guess, any_order)]
     if len(guessed) == 1:
-        return _evidence("guess", guessed[0], agree=biggest, voters=len(values) + len(oracle_value))
-    return _evidence("disputed", guess(case), voters=len(values) + len(oracle_value))
+        return Evidence(Source.GUESS, agree=biggest, voters=len(values) + len(oracle_value)), guessed[0]
+    return Evidence(Source.DISPUTED, voters=len(values) + len(oracle_value)), case.model_guess
 
 
 def support(outputs, others, indices, any_order=False):
@@ -122,8 +120,8 @@ _NONE = object()  # no value: not run, raised or timed out
 def confirmed_by_guess(outputs, tests, indices, any_order=False):
     """The inputs among `indices` (disputed ones) that no independent program answered and on which
     `outputs` (the code about to be claimed) returns the model's guess."""
-    return [i for i in indices if tests[i]["evidence"]["voters"] == 0 and outputs[i] is not None and outputs[i]["ok"]
-            and outputs_match(outputs[i]["value"], guess(tests[i]), any_order)]
+    return [i for i in indices if tests[i].evidence.voters == 0 and outputs[i] is not None and outputs[i]["ok"]
+            and outputs_match(outputs[i]["value"], tests[i].model_guess, any_order)]
 
 
 def _no_answer(results):
@@ -134,17 +132,12 @@ def _no_answer(results):
     return None in values and all(value in (None, [], "", {}) for value in values)
 
 
-def guess(case):
-    """What the model said the expected value is (kept apart once execution settled another one)."""
-    return case.get("guess", case["expected"])
-
-
 def _passes(outputs, tests, trusted, any_order):
     """A program votes only if it ran and passes every trusted test (no trusted tests: if it ran)."""
     if outputs is None:
         return False
     return all(outputs[i] is not None and outputs[i]["ok"] and
-               outputs_match(outputs[i]["value"], tests[i]["expected"], any_order) for i in trusted)
+               outputs_match(outputs[i]["value"], tests[i].expected, any_order) for i in trusted)
 
 
 def _clusters(values, any_order):
@@ -160,39 +153,40 @@ def _clusters(values, any_order):
     return clusters
 
 
-def _evidence(source, expected, agree=0, voters=0):
-    return {"source": source, "expected": expected, "agree": agree, "voters": voters, "counted": source in COUNTED}
+UNSETTLED = {Origin.STATEMENT: Source.STATEMENT, Origin.USER: Source.USER, Origin.MODEL: Source.MODEL}  # before a round
 
 
 def describe(evidence):
     """One test's evidence in words, for feedback and the exported tests: "agreed by the oracle and 2 of 3
     candidates", "from the problem statement", ..."""
-    source, agree, voters = evidence["source"], evidence["agree"], evidence["voters"]
-    return {"statement": "from the problem statement", "user": "from the user",
-            "oracle": f"agreed by the oracle and {agree - 1} of {voters - 1} candidates",
-            "majority": f"agreed by {agree} of {voters} candidates",
-            "guess": f"{agree} of {voters} candidates and the model's own guess",
-            "solution_guess": "only the solution and the model's own guess (no independent program answered)",
-            "model": "the model's own expected value", "disputed": "disputed: no agreement, left out",
-            "unchecked": "a variant input fewer than two programs answered: left out",
-            "rejected": "outside what the problem allows (programs raised on it, or none had an answer): dropped"}[source]
+    source, agree, voters = evidence.source, evidence.agree, evidence.voters
+    return {Source.STATEMENT: "from the problem statement", Source.USER: "from the user",
+            Source.ORACLE: f"agreed by the oracle and {agree - 1} of {voters - 1} candidates",
+            Source.MAJORITY: f"agreed by {agree} of {voters} candidates",
+            Source.GUESS: f"{agree} of {voters} candidates and the model's own guess",
+            Source.SOLUTION_GUESS: "only the solution and the model's own guess (no independent program answered)",
+            Source.MODEL: "the model's own expected value", Source.DISPUTED: "disputed: no agreement, left out",
+            Source.UNCHECKED: "a variant input fewer than two programs answered: left out",
+            Source.REJECTED: "outside what the problem allows (programs raised on it, or none had an answer): dropped"}[source]
 
 
-def summary(evidences, variants=0):
-    """The verdict's strength in one phrase: "3 statement examples + 5 inputs agreed by execution ...";
-    `variants`: how many of the counted tests are variant inputs (core/variants.py), said apart."""
-    count = {source: sum(e["source"] == source for e in evidences) for source in COUNTED + ("disputed",)}
-    parts = [f"{count['statement']} statement example{'s' * (count['statement'] != 1)}" if count["statement"] else "",
-             f"{count['user']} of yours" if count["user"] else "",
-             f"{count['oracle']} confirmed by the oracle and a candidate" if count["oracle"] else "",
-             f"{count['majority']} by a majority of candidates" if count["majority"] else "",
-             f"{count['guess']} by a candidate and the model's guess" if count["guess"] else "",
-             f"{count['solution_guess']} only by the solution and the model's guess" if count["solution_guess"] else "",
-             f"{count['model']} by the model's expected values alone" if count["model"] else ""]
+def summary(tests):
+    """The verdict's strength in one phrase: "3 statement examples + 5 confirmed by the oracle and a
+    candidate ..."; how many of the counted tests are variant inputs (core/variants.py) is said apart."""
+    sources = [case.source if case.evidence else UNSETTLED.get(case.origin) for case in tests]
+    count = {source: sources.count(source) for source in Source}
+    variants = sum(case.is_variant and case.evidence is not None and case.counted for case in tests)
+    parts = [f"{count[Source.STATEMENT]} statement example{'s' * (count[Source.STATEMENT] != 1)}" if count[Source.STATEMENT] else "",
+             f"{count[Source.USER]} of yours" if count[Source.USER] else "",
+             f"{count[Source.ORACLE]} confirmed by the oracle and a candidate" if count[Source.ORACLE] else "",
+             f"{count[Source.MAJORITY]} by a majority of candidates" if count[Source.MAJORITY] else "",
+             f"{count[Source.GUESS]} by a candidate and the model's guess" if count[Source.GUESS] else "",
+             f"{count[Source.SOLUTION_GUESS]} only by the solution and the model's guess" if count[Source.SOLUTION_GUESS] else "",
+             f"{count[Source.MODEL]} by the model's expected values alone" if count[Source.MODEL] else ""]
     text = " + ".join(part for part in parts if part) or "no test"
     text += f", {variants} of these variant inputs" if variants else ""
-    return text + (f"; {count['disputed']} disputed input{'s' * (count['disputed'] != 1)} left out"
-                   if count["disputed"] else "")
+    disputed = count[Source.DISPUTED]
+    return text + (f"; {disputed} disputed input{'s' * (disputed != 1)} left out" if disputed else "")
 
 
 if __name__ == "__main__":
@@ -200,5 +194,5 @@ if __name__ == "__main__":
         sys.exit("usage: python -m core.agreement RUN_DIR/run.json")
     with open(sys.argv[1], encoding="utf-8") as f:
         final = json.load(f).get("final") or {}
-    for case in final.get("test_cases") or []:
-        print(f"{case['name']}: {json.dumps(case['expected'])}  ({describe(case['evidence']) if 'evidence' in case else 'no evidence'})")
+    for case in map(TestCase.from_record, final.get("test_cases") or []):
+        print(f"{case.name}: {json.dumps(case.expected)}  ({describe(case.evidence) if case.evidence else 'no evidence'})")

@@ -15,6 +15,8 @@ model act (the kinds, after PromptingTools' AICode feedback):
 import ast
 import json
 
+from core.vocabulary import Origin, Source
+
 CODE_FILE = "solution.py"  # the file name the sandbox gives the code in tracebacks
 
 
@@ -35,15 +37,15 @@ def classify(result):
 def failure_line(number, case, result, code, test_timeout):
     """`number. name: what went wrong`, for a failed test; trusted tests are marked as such."""
     kind = classify(result)
-    call = f"run_code(**{compact(case['input'])})"
-    head = f"{number}. {case['name']}{trusted_label(case)}: "
+    call = f"run_code(**{compact(case.input)})"
+    head = f"{number}. {case.name}{trusted_label(case)}: "
     if kind == "timeout":
         return (head + f"{call} did not finish within the {test_timeout:g} s limit: probably an endless "
                 "loop, or too slow for this input")
     if kind == "exception":
         return head + f"{call} raised {result['error_type']}: {result['message'][:160]}{offending_line(result, code)}"
-    return (head + f"{call} returned {result['actual'][:160]}, expected {compact(case['expected'])}{who_agreed(case)}"
-            f"{difference(case['expected'], result)}")
+    return (head + f"{call} returned {result['actual'][:160]}, expected {compact(case.expected)}{who_agreed(case)}"
+            f"{difference(case.expected, result)}")
 
 
 def check_failure(result, code):
@@ -88,36 +90,12 @@ def difference(expected, result):
     return ""
 
 
-def is_trusted(case):
-    return case.get("origin") in ("statement", "user")
-
-
-def is_variant(case):
-    """An input made by changing a given one (core/variants.py): no guess, only programs settle it."""
-    return case.get("origin") == "variant"
-
-
-def has_trusted(cases):
-    """Whether any test's expected value comes from the statement or the person (not from programs or the model)."""
-    return any(is_trusted(case) for case in cases)
-
-
-def is_protected(case):
-    """A test the model may not change: trusted, its expected value settled by programs agreeing, or a variant
-    input (only programs settle those: a Revise that rewrote every test turned 16 of them into guesses)."""
-    return is_trusted(case) or settled_by_programs(case) or is_variant(case)
-
-
-def settled_by_programs(case):
-    return case.get("evidence", {}).get("source") in ("oracle", "majority")
-
-
 def is_counted(case, result=None):
     """A test the verdict counts: every test, unless execution left its expected value disputed; a result's
-    own flag (RunTests.verdicts) says so for one attempt: raising on a disputed input counts against it."""
+    own flag (core/verdict.py) says so for one attempt: raising on a disputed input counts against it."""
     if result is not None and "counted" in result:
         return result["counted"]
-    return case.get("evidence", {}).get("counted", True)
+    return case.counted
 
 
 def passed_count(results):
@@ -128,20 +106,20 @@ def passed_count(results):
 
 def trusted_label(case):
     """How prompts mark a test the model may not change ("" for the model's own guesses)."""
-    if is_trusted(case):
-        return {"statement": " (from the problem statement)", "user": " (from the user)"}[case["origin"]]
-    if settled_by_programs(case):
+    if case.trusted:
+        return {Origin.STATEMENT: " (from the problem statement)", Origin.USER: " (from the user)"}[case.origin]
+    if case.evidence and case.evidence.source.by_programs:
         return " (agreed by running programs)"
-    return " (a variant input: running programs decide it)" if is_protected(case) else ""
+    return " (a variant input: running programs decide it)" if case.protected else ""
 
 
 def who_agreed(case):
     """For a wrong answer: who says the expected value is right, when programs settled it."""
-    evidence = case.get("evidence", {})
-    if evidence.get("source") == "oracle":
-        return f" (the oracle and {evidence['agree'] - 1} of {evidence['voters'] - 1} candidates returned it)"
-    if evidence.get("source") == "majority":
-        return f" ({evidence['agree']} of {evidence['voters']} candidates returned it)"
+    evidence = case.evidence
+    if evidence and evidence.source == Source.ORACLE:
+        return f" (the oracle and {evidence.agree - 1} of {evidence.voters - 1} candidates returned it)"
+    if evidence and evidence.source == Source.MAJORITY:
+        return f" ({evidence.agree} of {evidence.voters} candidates returned it)"
     return ""
 
 

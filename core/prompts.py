@@ -8,7 +8,8 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
-from core.feedback import check_failure, classify, compact, failure_line, is_counted, is_variant, trusted_label
+from core.feedback import check_failure, classify, compact, failure_line, is_counted, trusted_label
+from core.vocabulary import Source
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
 
@@ -177,7 +178,7 @@ PROMPT_TESTS = 12  # tests listed in a prompt; a long --tests file would not fit
 
 
 def format_tests(test_cases):
-    lines = [f"{i}. {case['name']}: run_code(**{compact(case['input'], 300)}) == {compact(case['expected'], 300)}"
+    lines = [f"{i}. {case.name}: run_code(**{compact(case.input, 300)}) == {compact(case.expected, 300)}"
              for i, case in enumerate(test_cases[:PROMPT_TESTS], 1)]
     more = len(test_cases) - PROMPT_TESTS
     return "\n".join(lines + ([f"... and {more} more tests like these."] if more > 0 else []))
@@ -197,15 +198,15 @@ def classified_results(test_cases, test_results, function_code, test_timeout):
     if hidden:
         lines.append(f"... and {hidden} more variant inputs fail.")
     passed = [(i, case) for i, (case, result) in numbered if result["passed"] and is_counted(case, result)]
-    passing = [f"{i}{trusted_label(case)}" for i, case in passed if not is_variant(case)]
-    passing_variants = sum(is_variant(case) for _, case in passed)
+    passing = [f"{i}{trusted_label(case)}" for i, case in passed if not case.is_variant]
+    passing_variants = sum(case.is_variant for _, case in passed)
     passing += [f"{passing_variants} variant inputs"] if passing_variants else []
     if not failed:
         disputed = [(i, case, result) for i, (case, result) in numbered
-                    if not is_counted(case, result) and case.get("evidence", {}).get("source") == "disputed"]
-        lines = [f"{i}. {case['name']}: run_code(**{compact(case['input'])}) returned {result['actual'][:160] or result['error_type']};"
-                 + (" the programs disagree here (a variant input: no guess)" if is_variant(case) else
-                    f" the candidates disagree here, and your own guess was {compact(case['expected'])}")
+                    if not is_counted(case, result) and case.source == Source.DISPUTED]
+        lines = [f"{i}. {case.name}: run_code(**{compact(case.input)}) returned {result['actual'][:160] or result['error_type']};"
+                 + (" the programs disagree here (a variant input: no guess)" if case.is_variant else
+                    f" the candidates disagree here, and your own guess was {compact(case.expected)}")
                  for i, case, result in _few_variants(disputed)[0]]
         lines = (["No settled test fails, but these inputs are disputed: decide from the statement what run_code "
                   "must return, and fix the code if it is wrong."] + lines) if lines else lines
@@ -220,8 +221,8 @@ def _few_variants(entries):
     variants; and how many variants are left out."""
     shown, variants = [], 0
     for entry in entries:
-        variants += is_variant(entry[1])
-        if not is_variant(entry[1]) or variants <= VARIANT_LINES:
+        variants += entry[1].is_variant
+        if not entry[1].is_variant or variants <= VARIANT_LINES:
             shown.append(entry)
     return shown, max(0, variants - VARIANT_LINES)
 
@@ -230,7 +231,7 @@ def format_results(test_cases, test_results):
     """Every test with its result: the design doc's plain feedback, kept for comparison (feedback=plain)."""
     lines = []
     for i, (case, result) in enumerate(zip(test_cases, test_results), 1):
-        head = f"{i}. {case['name']}{trusted_label(case)}: input {compact(case['input'], 300)}, expected {compact(case['expected'], 300)}"
+        head = f"{i}. {case.name}{trusted_label(case)}: input {compact(case.input, 300)}, expected {compact(case.expected, 300)}"
         if result["passed"]:
             lines.append(f"{head} -> PASS")
         elif result["error_type"]:

@@ -1,9 +1,10 @@
 """The tree of attempts: every version of run_code, its score, and which one to revise next.
 
 `Attempt` is one version; `AttemptTree` (the shared store's `attempts`) owns every change to them:
-`add` (a new version, or None when the same code was tried before), `score` (its results on the
-current tests; only tests whose expected value is settled count), `settle` (kept, or rejected for breaking an anchor), `note` (feedback for its
-next revision), and the choice of what to revise next. An attempt's parent is the attempt Revise
+`add` (a new version, or None when the same code was tried before), `take` (a round's verdict,
+core/verdict.py: each attempt's results on the current tests, which new ones are kept or rejected for
+breaking an anchor, which one solved), `note` (feedback for its next revision), and the choice of
+what to revise next. An attempt's parent is the attempt Revise
 started from; ImplementFunction's attempts are roots. Revising an attempt is expanding it; its
 children's rewards flow back up to it and its ancestors, as in a Monte Carlo tree search
 (PromptingTools' airetry!, LATS). How the next attempt to revise is chosen:
@@ -26,25 +27,51 @@ import random
 import sys
 from dataclasses import asdict, dataclass, field
 
-from core.feedback import is_trusted
+from core.vocabulary import AttemptStatus, Author
 
 POLICIES = ("latest", "best", "uct", "thompson")
 EXPLORATION = 1.0  # UCT's c; rewards lie in [0, 1]
 NOTES_KEPT = 3     # feedback notes an attempt carries into its next revision
 
 
+@dataclass(frozen=True)
+class Score:
+    """Counts of the tests that count (trusted or settled; a result's own `counted` flag says), and a reward
+    in [0, 1] in which the trusted tests weigh as much as all of them together."""
+    passed: int = 0
+    total: int = 0
+    trusted_passed: int = 0
+    trusted_total: int = 0
+    reward: float = 0.0
+
+    @classmethod
+    def of(cls, results, test_cases):
+        counted = [r for r in results if r.get("counted", True)]
+        trusted = [r["passed"] for case, r in zip(test_cases, results) if case.trusted]
+        passed, total, trusted_passed = sum(r["passed"] for r in counted), len(counted), sum(trusted)
+        share = passed / total if total else 0.0
+        if trusted:
+            share = (share + trusted_passed / len(trusted)) / 2
+        return cls(passed, total, trusted_passed, len(trusted), round(share, 4))
+
+    def rank(self, lint_findings, attempt_id):
+        """Higher is better: trusted tests passed, then all tests passed, then fewer linter findings (ruff),
+        then the newer attempt."""
+        return self.trusted_passed, self.passed, -lint_findings, attempt_id
+
+
 @dataclass
 class Attempt:
     id: int
     parent: int | None
-    source: str                 # implement, revise, user (the person's edit, --interactive) or oracle
+    source: Author              # which step wrote it: implement, revise, user (--interactive) or oracle
     round: int                  # the iteration it was written in
     code: str
     outputs: dict = field(default_factory=dict)  # what it returned (sandbox results), by test input
     results: list | None = None  # one verdict per current test, with "counted"
     check: object = None        # "ok", or the failed import/execution check (utils/code_checks.py)
     lint: list | None = None    # ruff's findings (utils/lint.py); None when not linted
-    status: str = "new"         # new, kept, rejected, solved
+    status: AttemptStatus = AttemptStatus.NEW
     passed: int = 0
     total: int = 0
     trusted_passed: int = 0
@@ -56,32 +83,27 @@ class Attempt:
     notes: list = field(default_factory=list)
 
     def score(self, results, test_cases):
-        """Take verdicts on the current tests and score them: counts of the tests that count (trusted or
-        settled), and a reward in [0, 1] in which the trusted tests weigh as much as all of them together."""
+        """Take verdicts on the current tests and the score they make (Score.of)."""
         self.results = list(results)
-        counted = [r for r in self.results if r.get("counted", True)]
-        trusted = [r["passed"] for case, r in zip(test_cases, self.results) if is_trusted(case)]
-        self.passed, self.total = sum(r["passed"] for r in counted), len(counted)
-        self.trusted_passed, self.trusted_total = sum(trusted), len(trusted)
-        share = self.passed / self.total if self.total else 0.0
-        if trusted:
-            share = (share + self.trusted_passed / self.trusted_total) / 2
-        self.reward = round(share, 4)
+        scored = Score.of(self.results, test_cases)
+        self.passed, self.total, self.reward = scored.passed, scored.total, scored.reward
+        self.trusted_passed, self.trusted_total = scored.trusted_passed, scored.trusted_total
 
+    @property
+    def scored(self):
+        return Score(self.passed, self.total, self.trusted_passed, self.trusted_total, self.reward)
 
     def rank(self):
-        """Higher is better: trusted tests passed, then all tests passed, then fewer linter findings (ruff),
-        then the newer attempt."""
-        return self.trusted_passed, self.passed, -len(self.lint or ()), self.id
+        return self.scored.rank(len(self.lint or ()), self.id)
 
     @property
     def solves(self):
-        return self.status in ("kept", "solved") and self.passed == self.total > 0
+        return self.status in (AttemptStatus.KEPT, AttemptStatus.SOLVED) and self.passed == self.total > 0
 
     @property
     def is_candidate(self):
         """A version that may be handed over: everything but the oracle."""
-        return self.source != "oracle"
+        return self.source != Author.ORACLE
 
     def record(self):
         """The attempt as run.json's final tree keeps it: everything but the per-test results."""
@@ -111,7 +133,7 @@ class AttemptTree:
 
     def add(self, code, parent, source, round_):
         """A new attempt, or None (and a note on the parent) when the same code was tried before."""
-        same = next((a for a in self.attempts if a.code == code), None)
+        same = self.with_code(code)
         if same is not None:
             if parent is not None:
                 self.note(parent, f"a revision repeated the code of attempt {same.id} unchanged")
@@ -119,6 +141,19 @@ class AttemptTree:
         attempt = Attempt(id=len(self.attempts) + 1, parent=parent, source=source, round=round_, code=code)
         self.attempts.append(attempt)
         return attempt
+
+    def with_code(self, code):
+        """The attempt whose code this is (add() keeps one attempt per distinct code)."""
+        return next((a for a in self.attempts if a.code == code), None)
+
+    def checked(self, attempt_id, failure, findings):
+        """CheckCode's findings: "ok" or the failed check (core/verdict.py fails every test on it), ruff's findings."""
+        attempt = self.get(attempt_id)
+        attempt.check, attempt.lint = failure or "ok", findings
+
+    def ran(self, attempt_id, outputs):
+        """What the attempt returned on more inputs: (input key, sandbox result) pairs."""
+        self.get(attempt_id).outputs.update(outputs)
 
     def note(self, attempt_id, text):
         """Feedback for the next revision of this attempt; the last few are kept."""
@@ -134,33 +169,38 @@ class AttemptTree:
             node = self.get(node.parent)
         return notes[-last:]
 
-    def settle(self, attempt, anchors):
-        """Keep a new attempt, or reject it when it fails a test its parent passes on the same tests (an
-        anchor). A test Revise corrected is judged anew for the parent too, so it is no anchor then.
-        The person's own edit of the code (--interactive) is always kept. The reward then counts on the
-        attempt and each of its ancestors."""
-        parent = self.get(attempt.parent)
-        attempt.status = "kept"
-        if anchors and attempt.source != "user" and parent is not None and parent.results is not None:
-            broke = [i for i, (mine, theirs) in enumerate(zip(attempt.results, parent.results))
-                     if theirs["passed"] and not mine["passed"] and theirs.get("counted", True)]
-            if broke:
-                attempt.status, attempt.broke = "rejected", [f"test {i + 1}" for i in broke]
-                self.note(parent.id, f"a revision was rejected: it broke {', '.join(attempt.broke)}, which passed before")
+    def take(self, verdict):
+        """A round's verdict (core/verdict.py): every judged attempt's results on the settled tests, what
+        becomes of each new one, and the one that solved."""
+        for attempt_id, results in verdict.judged.items():
+            self.get(attempt_id).score(results, verdict.tests)
+        for attempt_id, settlement in verdict.settled.items():
+            self.settle(self.get(attempt_id), settlement)
+        if verdict.solved is not None:
+            self.get(verdict.solved).status = AttemptStatus.SOLVED
+
+    def settle(self, attempt, settlement):
+        """A new attempt kept, rejected (its parent hears which anchor it broke) or an oracle; its reward then
+        counts on the attempt and each of its ancestors (an oracle's counts nowhere)."""
+        attempt.status, attempt.broke = settlement.status, list(settlement.broke)
+        if settlement.status == AttemptStatus.REJECTED:
+            self.note(attempt.parent, f"a revision was rejected: it broke {', '.join(attempt.broke)}, which passed before")
+        if settlement.reward is None:
+            return
         node = attempt
         while node is not None:
             node.visits += 1
-            node.value = round(node.value + attempt.reward, 4)
+            node.value = round(node.value + settlement.reward, 4)
             node = self.get(node.parent)
 
     def best(self):
         """The attempt to hand over: the best ranked that was not rejected (any judged one if all were)."""
         judged = [a for a in self.attempts if a.results is not None and a.is_candidate]
-        return max([a for a in judged if a.status != "rejected"] or judged, key=Attempt.rank, default=None)
+        return max([a for a in judged if a.status != AttemptStatus.REJECTED] or judged, key=Attempt.rank, default=None)
 
     def choose(self, policy, rng=None):
         """The attempt to revise next, or None when none is left to revise."""
-        open_ = [a for a in self.attempts if a.status == "kept"]
+        open_ = [a for a in self.attempts if a.status == AttemptStatus.KEPT]
         if not open_:
             return None
         if policy == "latest":
@@ -206,7 +246,7 @@ def render(records):
 
 
 def describe(a):
-    if a["status"] == "new":
+    if a["status"] == AttemptStatus.NEW:
         return f"attempt {a['id']} ({a['source']}): not run"
     mean = a["value"] / a["visits"] if a["visits"] else 0.0
     trusted = f", statement {a['trusted_passed']}/{a['trusted_total']}" if a["trusted_total"] else ""

@@ -31,6 +31,9 @@ import json
 import re
 import sys
 
+from core.cases import TestCase, input_key
+from core.vocabulary import Origin
+
 MARKUP = re.compile(r"`|\*\*(?=[A-Z][a-z]*(?: \d+)?:)|(?<=:)\*\*")  # backticks, **Input:**; "l*****e" may be an answer
 SIGNATURE = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(([^)]*)\)")
 LEETCODE = re.compile(r"\bInput\s*:\s*(?P<input>.+?)\s*\n?\s*Output\s*:\s*(?P<output>[^\n]+)", re.DOTALL)
@@ -51,7 +54,7 @@ def says_any_order(problem):
 
 
 def statement_examples(problem):
-    """Test cases {name, input, expected, origin: "statement"} read from the problem's worked examples."""
+    """Test cases (origin statement) read from the problem's worked examples."""
     text = MARKUP.sub("", problem or "")
     if SEVERAL_ANSWERS.search(text):
         return []
@@ -61,11 +64,10 @@ def statement_examples(problem):
              *_one_type(list(_call_examples(text, signature, equals=True)))]
     cases, seen = [], set()
     for inputs, expected in found:
-        key = json.dumps(inputs, sort_keys=True)
+        key = input_key(inputs)
         if key not in seen:
             seen.add(key)
-            cases.append({"name": f"example_{len(cases) + 1}", "input": inputs, "expected": expected,
-                          "origin": "statement"})
+            cases.append(TestCase(f"example_{len(cases) + 1}", inputs, expected, Origin.STATEMENT))
     return cases
 
 
@@ -286,5 +288,5 @@ def _bare(name):
 if __name__ == "__main__":
     statement = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
     for case in statement_examples(statement):
-        print(f"{case['name']}: run_code(**{json.dumps(case['input'])}) == {json.dumps(case['expected'])}")
+        print(f"{case.name}: run_code(**{json.dumps(case.input)}) == {json.dumps(case.expected)}")
     print(f"answer order matters: {not says_any_order(statement)}")

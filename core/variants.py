@@ -21,7 +21,9 @@ import random
 import re
 import sys
 
+from core.cases import TestCase, input_key
 from core.constraints import violations
+from core.vocabulary import Origin
 
 
 def variants(inputs, statement="", count=8, seed=0):
@@ -30,7 +32,7 @@ def variants(inputs, statement="", count=8, seed=0):
     inputs, the statement's examples first as they come first in a run's tests, so every input lends
     some; a fixed seed makes a run repeatable."""
     rng = random.Random(seed)
-    seen = {_key(given) for given in inputs}
+    seen = {input_key(given) for given in inputs}
     kept = _shared_properties(inputs, statement)
     per_input = []
     for given in inputs:
@@ -46,8 +48,8 @@ def variants(inputs, statement="", count=8, seed=0):
         for changed in per_input:
             while changed:
                 candidate = changed.pop()
-                if _key(candidate) not in seen and not violations(statement, candidate):
-                    seen.add(_key(candidate))
+                if input_key(candidate) not in seen and not violations(statement, candidate):
+                    seen.add(input_key(candidate))
                     made.append(candidate)
                     break
             if len(made) == count:
@@ -56,9 +58,8 @@ def variants(inputs, statement="", count=8, seed=0):
 
 
 def variant_cases(inputs, statement="", count=8):
-    """The variants of `inputs` as tests: named variant_1.., origin "variant", no expected value and no guess."""
-    return [{"name": f"variant_{k}", "input": made, "expected": None, "origin": "variant"}
-            for k, made in enumerate(variants(inputs, statement, count), 1)]
+    """The variants of `inputs` as tests: named variant_1.., origin variant, no expected value and no guess."""
+    return [TestCase(f"variant_{k}", made, None, Origin.VARIANT) for k, made in enumerate(variants(inputs, statement, count), 1)]
 
 
 def _shared_properties(inputs, statement):
@@ -87,7 +88,7 @@ def _is_sorted(value):
 
 
 def _is_distinct(value):
-    return not isinstance(value, list) or len({_key(item) for item in value}) == len(value)
+    return not isinstance(value, list) or len({input_key(item) for item in value}) == len(value)
 
 
 def _near(value, rng):
@@ -115,10 +116,6 @@ def _near(value, rng):
         changed += [value[:at] + [item] + value[at + 1:] for item in _near(value[at], rng)[:2]]
         return [v for v in changed if v != value and v]  # never empty: see variants
     return []
-
-
-def _key(inputs):
-    return json.dumps(inputs, sort_keys=True)
 
 
 if __name__ == "__main__":

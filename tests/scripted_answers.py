@@ -197,3 +197,15 @@ def function_of(source):
     exec(source, namespace)
     return namespace["run_code"]
 
+
+
+def case(name="t", input=None, expected=None, origin="model", **more):
+    """A TestCase from its run.json form (origin, guess, evidence as run.json writes them)."""
+    from core.cases import TestCase
+    return TestCase.from_record({"name": name, "input": input if input is not None else {}, "expected": expected,
+                                 "origin": origin, **more})
+
+
+def handed_over(shared):
+    """The current attempt of a store: the version the run hands over."""
+    return shared["attempts"].get(shared["current"])

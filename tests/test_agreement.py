@@ -1,11 +1,25 @@
 """core/agreement.py: how each test's expected value is settled from what programs returned."""
-from core.agreement import confirmed_by_guess, describe, settle, summary, support
+from dataclasses import replace
 
-EXAMPLE = {"name": "example", "input": {"x": 1}, "expected": 2, "origin": "statement"}
+from core import agreement
+from core.agreement import confirmed_by_guess, describe, summary, support
+from core.cases import Evidence
+from tests.scripted_answers import case
+
+EXAMPLE = case("example", {"x": 1}, 2, "statement")
 
 
 def model_test(expected, name="t"):
-    return {"name": name, "input": {"x": 5}, "expected": expected, "origin": "model", "guess": expected}
+    return case(name, {"x": 5}, expected, guess=expected)
+
+
+def settle(tests, voters, oracle=None, any_order=False, agreement=True):
+    """core.agreement.settle, each (evidence, expected) as one mapping: run.json's evidence and the value."""
+    return [{**evidence.record(), "expected": expected}
+            for evidence, expected in agreement_settle(tests, voters, oracle, any_order, agreement)]
+
+
+agreement_settle = agreement.settle
 
 
 def ok(value):
@@ -31,12 +45,13 @@ def settled(test, candidates, oracle=None, any_order=False, example=True):
 def test_a_trusted_test_keeps_its_expected_value_whatever_the_programs_say():
     evidence = settle([EXAMPLE], {1: [ok(3)], 2: [ok(3)]}, [ok(3)])[0]
     assert evidence == {"source": "statement", "expected": 2, "agree": 0, "voters": 0, "counted": True}
+    assert describe(Evidence.from_record(evidence)) == "from the problem statement"
 
 
 def test_the_oracle_and_one_candidate_agreeing_beat_the_models_guess():
     evidence = settled(model_test(99), [ok(10), ok(11), ok(12)], oracle=ok(11))
     assert (evidence["source"], evidence["expected"], evidence["agree"], evidence["voters"]) == ("oracle", 11, 2, 4)
-    assert describe(evidence) == "agreed by the oracle and 1 of 3 candidates"
+    assert describe(Evidence.from_record(evidence)) == "agreed by the oracle and 1 of 3 candidates"
 
 
 def test_an_oracle_that_fails_a_trusted_test_does_not_count():
@@ -83,7 +98,7 @@ def test_candidates_that_crash_or_time_out_do_not_vote():
 def test_programs_that_raise_on_every_input_reject_none_of_them():
     # Found in a benchmark run (LeetCode 837): every candidate crashed on everything, every test was
     # dropped and the run ended "untested" instead of showing the crash to Revise.
-    tests = [model_test(1, "a"), {**model_test(2, "b"), "input": {"x": 6}}]
+    tests = [model_test(1, "a"), replace(model_test(2, "b"), input={"x": 6})]
     evidence = settle(tests, {1: [raised(), raised()], 2: [raised(), raised("ImportError")]}, [raised(), raised()])
     assert [e["source"] for e in evidence] == ["disputed", "disputed"]
     assert settle(tests, {1: [raised(), ok(3)], 2: [raised(), ok(3)]})[0]["source"] == "rejected"
@@ -116,9 +131,12 @@ def test_with_agreement_off_the_models_value_is_taken():
     assert (evidence["source"], evidence["expected"], evidence["counted"]) == ("model", 99, True)
 
 
+def judged(*sources, origin="model"):
+    return [case(f"t{i}", {"x": i}, 1, origin, evidence={"source": source}) for i, source in enumerate(sources)]
+
+
 def test_the_summary_says_how_strong_the_verdict_is():
-    evidence = [{"source": "statement"}, {"source": "statement"}, {"source": "oracle"}, {"source": "majority"},
-                {"source": "disputed"}]
+    evidence = judged("statement", "statement", "oracle", "majority", "disputed")
     assert summary(evidence) == ("2 statement examples + 1 confirmed by the oracle and a candidate + 1 by a majority "
                                  "of candidates; 1 disputed input left out")
 
@@ -136,18 +154,18 @@ def test_the_claimed_code_confirms_only_guesses_on_inputs_no_independent_program
     tests = [EXAMPLE, model_test([1, 2], "unanswered"), model_test(5, "answered"), model_test(5, "raises"),
              model_test(5, "differs")]
     # no candidate passes the example: nobody votes anywhere; the third test got one voter elsewhere
-    evidence = settle(tests, {1: [ok(3), ok([1, 2]), ok(5), ok(5), ok(5)]})
-    tests = [{**case, "evidence": found} for case, found in zip(tests, evidence)]
-    assert [found["voters"] for found in evidence[1:]] == [0, 0, 0, 0]
-    tests[2]["evidence"] = {**tests[2]["evidence"], "voters": 1}
+    found = agreement_settle(tests, {1: [ok(3), ok([1, 2]), ok(5), ok(5), ok(5)]})
+    tests = [test.settled(evidence, expected) for test, (evidence, expected) in zip(tests, found)]
+    assert [evidence.voters for evidence, _ in found[1:]] == [0, 0, 0, 0]
+    tests[2] = replace(tests[2], evidence=replace(tests[2].evidence, voters=1))
     claimed = [ok(2), ok([2, 1]), ok(5), raised(), ok(6)]
     assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4]) == [], "order matters unless any order; 1 voter; raised; 6"
     assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4], any_order=True) == [1]
-    assert summary([{"source": "statement"}, {"source": "solution_guess"}]) == (
+    assert summary(judged("statement", "solution_guess")) == (
         "1 statement example + 1 only by the solution and the model's guess")
 
 
-VARIANT = {"name": "variant_1", "input": {"x": 6}, "expected": None, "origin": "variant"}
+VARIANT = case("variant_1", {"x": 6}, None, "variant")
 
 
 def test_a_variant_is_settled_by_the_oracle_and_a_candidate_or_by_a_majority_like_any_input():
@@ -174,7 +192,7 @@ def test_programs_that_differ_on_a_variant_dispute_it_with_no_guess_to_break_the
 def test_a_variant_one_program_answers_is_left_out_without_a_dispute():
     evidence = settled(VARIANT, [ok(7)])
     assert (evidence["source"], evidence["counted"]) == ("unchecked", False)
-    assert "left out" in describe(evidence)
+    assert "left out" in describe(Evidence.from_record(evidence))
 
 
 def test_a_variant_any_voting_program_raises_or_times_out_on_is_dropped():
@@ -187,6 +205,6 @@ def test_a_variant_any_voting_program_raises_or_times_out_on_is_dropped():
 
 
 def test_the_summary_says_how_many_counted_tests_are_variants():
-    evidence = [{"source": "statement"}, {"source": "oracle"}, {"source": "oracle"}, {"source": "oracle"}]
-    assert summary(evidence, variants=2) == ("1 statement example + 3 confirmed by the oracle and a candidate, "
+    evidence = judged("statement", "oracle") + judged("oracle", "oracle", origin="variant")
+    assert summary(evidence) == ("1 statement example + 3 confirmed by the oracle and a candidate, "
                                              "2 of these variant inputs")

@@ -37,7 +37,7 @@ def test_no_budget_never_refuses():
 def test_a_call_budget_smaller_than_a_step_is_never_overshot(make_shared, stub):
     a.route_defaults(stub, candidates=[a.BACKWARDS_CODE])  # fails the example: more steps would be needed
     shared = run_flow(make_shared(a.TWO_SUM, max_calls=3))
-    assert len(stub.requests) == 3 and shared["record"].usage()["model_calls"] == 3
+    assert len(stub.requests) == 3 and shared["services"].record.usage()["model_calls"] == 3
     assert shared["status"] == "unsolved" and "the call budget is spent: 3 of --max-calls 3 used" in shared["message"]
 
 
@@ -45,6 +45,6 @@ def test_a_token_budget_is_never_overshot(make_shared, stub):
     a.route_defaults(stub, candidates=[a.BACKWARDS_CODE])
     stub.route("code", *[a.BACKWARDS_CODE] * 3)
     shared = run_flow(make_shared(a.TWO_SUM, token_budget=1200))
-    usage = shared["record"].usage()
+    usage = shared["services"].record.usage()
     assert usage["prompt_tokens"] + usage["completion_tokens"] <= 1200
     assert "the token budget is spent" in shared["message"]

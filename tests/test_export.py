@@ -2,11 +2,12 @@
 import subprocess
 import sys
 
+from tests.scripted_answers import case
 from utils.export import write_outputs
 
-CASES = [{"name": "pair", "input": {"nums": [2, 7, 11, 15], "target": 9}, "expected": [0, 1]},
-         {"name": "float", "input": {"nums": [1], "target": 0}, "expected": 0.3},
-         {"name": "set_result", "input": {"nums": [3, 1], "target": -1}, "expected": [1, 3]}]
+CASES = [case("pair", {"nums": [2, 7, 11, 15], "target": 9}, [0, 1]),
+         case("float", {"nums": [1], "target": 0}, 0.3),
+         case("set_result", {"nums": [3, 1], "target": -1}, [1, 3])]
 GOOD = """def run_code(nums, target):
     if target == 0:
         return 0.1 + 0.2
@@ -63,7 +64,7 @@ def run_code(nums, target):
 
 def test_numpy_values_are_judged_as_plain_data_in_the_sandbox_and_the_export(tmp_path):
     from utils.sandbox import run_batch
-    assert [r["value"] for r in run_batch(NUMPY_LIKE, [case["input"] for case in CASES])] == [[0, 1], 0.3, [1, 3]]
+    assert [r["value"] for r in run_batch(NUMPY_LIKE, [test.input for test in CASES])] == [[0, 1], 0.3, [1, 3]]
     write_outputs(str(tmp_path), NUMPY_LIKE, CASES)
     result = run_pytest(tmp_path)
     assert result.returncode == 0 and "3 passed" in result.stdout, result.stdout
@@ -71,16 +72,15 @@ def test_numpy_values_are_judged_as_plain_data_in_the_sandbox_and_the_export(tmp
 
 def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_out(tmp_path):
     from core.agreement import settle
-    model = {"name": "guessed", "input": {"nums": [5], "target": 5}, "expected": [9], "guess": [9], "origin": "model"}
-    split = {"name": "variant_1", "input": {"nums": [6], "target": 6}, "expected": None, "origin": "variant"}
-    lone = {"name": "variant_2", "input": {"nums": [7], "target": 7}, "expected": None, "origin": "variant"}
-    tests = CASES[:1] + [model, split, lone]
+    model = case("guessed", {"nums": [5], "target": 5}, [9], guess=[9])
+    split = case("variant_1", {"nums": [6], "target": 6}, None, "variant")
+    lone = case("variant_2", {"nums": [7], "target": 7}, None, "variant")
+    tests = [case("pair", CASES[0].input, [0, 1], "statement"), model, split, lone]
     ok = [{"ok": True, "value": [0, 1]}]
-    found = settle([{**c, "origin": "statement"} for c in tests[:1]] + tests[1:],
-                   {1: ok + [{"ok": True, "value": [1]}, {"ok": True, "value": [1]}, {"ok": True, "value": [3]}]},
+    found = settle(tests, {1: ok + [{"ok": True, "value": [1]}, {"ok": True, "value": [1]}, {"ok": True, "value": [3]}]},
                    ok + [{"ok": True, "value": [2]}, {"ok": True, "value": [2]}, None])
-    assert [f["source"] for f in found] == ["statement", "disputed", "disputed", "unchecked"]
-    cases = [{**case, "evidence": {k: v for k, v in f.items() if k != "expected"}} for case, f in zip(tests, found)]
+    assert [evidence.source for evidence, _ in found] == ["statement", "disputed", "disputed", "unchecked"]
+    cases = [test.settled(evidence, expected) for test, (evidence, expected) in zip(tests, found)]
     write_outputs(str(tmp_path), GOOD, cases)
     text = (tmp_path / "test_solution.py").read_text()
     assert "#   guessed: run_code(**{\"nums\": [5], \"target\": 5}); the model guessed [9]" in text

@@ -1,8 +1,11 @@
 """core/feedback.py: each kind of failure in one short line that says what the model needs to act."""
-from core.feedback import check_failure, classify, failure_line, is_protected, trusted_label
+from dataclasses import replace
+
+from core.feedback import check_failure, classify, failure_line, trusted_label
+from tests.scripted_answers import case
 
 CODE = "def run_code(nums):\n    total = 0\n    return nums[5]\n"
-CASE = {"name": "short", "input": {"nums": [1, 2]}, "expected": [1, 2, 3], "origin": "model"}
+CASE = case("short", {"nums": [1, 2]}, [1, 2, 3])
 
 
 def result(**fields):
@@ -16,7 +19,7 @@ def test_wrong_answer_says_input_expected_actual_and_where_they_differ():
                     "(first difference at index 2: 4 instead of 3)")
     assert "(2 items instead of 3)" in failure_line(1, CASE, result(actual="[1, 2]"), CODE, 2)
     assert "(a string instead of a list)" in failure_line(1, CASE, result(actual="'x'"), CODE, 2)
-    assert "(first difference at character 1)" in failure_line(1, {**CASE, "expected": "abc"}, result(actual="'axc'"), CODE, 2)
+    assert "(first difference at character 1)" in failure_line(1, replace(CASE, expected="abc"), result(actual="'axc'"), CODE, 2)
 
 
 def test_an_exception_names_the_line_of_the_code_that_raised():
@@ -33,7 +36,7 @@ def test_a_timeout_states_the_limit_and_the_likely_cause():
 
 
 def test_trusted_tests_are_marked():
-    line = failure_line(1, {**CASE, "origin": "statement"}, result(actual="[]"), CODE, 2)
+    line = failure_line(1, case("short", {"nums": [1, 2]}, [1, 2, 3], "statement"), result(actual="[]"), CODE, 2)
     assert line.startswith("1. short (from the problem statement): ")
 
 
@@ -52,8 +55,7 @@ def test_failed_checks_are_said_once_with_their_own_advice():
 
 def test_a_disputed_input_is_an_open_question_unless_the_code_raised_there():
     from core.prompts import classified_results
-    disputed = {"name": "pair", "input": {"nums": [3, 3]}, "expected": [5, 5], "origin": "model",
-                "evidence": {"source": "disputed", "agree": 0, "voters": 2, "counted": False}}
+    disputed = case("pair", {"nums": [3, 3]}, [5, 5], evidence={"source": "disputed", "agree": 0, "voters": 2})
     returned = {"passed": False, "actual": "[1, 0]", "error_type": None, "message": "", "traceback": "",
                 "timed_out": False, "counted": False}
     raised = {"passed": False, "actual": "", "error_type": "IndexError", "message": "list index out of range",
@@ -64,17 +66,16 @@ def test_a_disputed_input_is_an_open_question_unless_the_code_raised_there():
 
 
 def test_a_variant_is_never_the_models_to_change_and_its_label_says_who_decides_it():
-    open_variant = {"name": "variant_1", "input": {"x": 1}, "expected": None, "origin": "variant",
-                    "evidence": {"source": "disputed", "agree": 0, "voters": 2, "counted": False}}
-    settled_variant = {**open_variant, "evidence": {"source": "oracle", "agree": 2, "voters": 2, "counted": True}}
-    assert is_protected(open_variant) and is_protected(settled_variant)
+    open_variant = case("variant_1", {"x": 1}, None, "variant", evidence={"source": "disputed", "agree": 0, "voters": 2})
+    settled_variant = case("variant_1", {"x": 1}, None, "variant", evidence={"source": "oracle", "agree": 2, "voters": 2})
+    assert open_variant.protected and settled_variant.protected
     assert trusted_label(open_variant) == " (a variant input: running programs decide it)"
     assert trusted_label(settled_variant) == " (agreed by running programs)"
 
 
 def variant_case(k, source):
-    return {"name": f"variant_{k}", "input": {"x": k}, "expected": 7 if source == "oracle" else None, "origin": "variant",
-            "evidence": {"source": source, "agree": 2, "voters": 2, "counted": source == "oracle"}}
+    return case(f"variant_{k}", {"x": k}, 7 if source == "oracle" else None, "variant",
+                evidence={"source": source, "agree": 2, "voters": 2})
 
 
 def test_variant_failures_are_shown_a_few_at_a_time_and_passing_ones_counted():

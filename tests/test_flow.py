@@ -4,10 +4,12 @@ import warnings
 
 import pytest
 
+from core.cases import NO_GUESS
 from flow import create_flow
 from nodes import answer_tokens_for_tests
 from settings import Settings
 from tests import scripted_answers as a
+from tests.scripted_answers import handed_over
 
 @pytest.fixture
 def make_shared(make_shared):
@@ -51,22 +53,22 @@ def test_solved_branches(make_shared, stub, tests, candidates, revise, iteration
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved", shared["message"]
     assert shared["iteration"] == iterations
-    assert all(r["passed"] for r in shared["test_results"]) and len(shared["test_results"]) == 3
+    assert all(r["passed"] for r in handed_over(shared).results) and len(handed_over(shared).results) == 3
     assert len(stub.requests) == len(tests) + len(candidates) + 1 + len(revise), "every scripted answer was used, no more"
 
 
 def test_the_fixed_test_and_code_are_the_final_ones(make_shared, stub):
     stub.add(a.TESTS_WITH_A_WRONG_ONE, a.BUGGY_CODE, a.REVISE_BOTH)
     shared = run_flow(make_shared(**a.MODEL_TESTS))
-    assert shared["test_cases"][2]["expected"] == [0, 1] and shared["test_cases"][2]["name"] == "duplicates"
-    assert "seen = {}" in shared["function_code"]
+    assert shared["test_cases"][2].expected == [0, 1] and shared["test_cases"][2].name == "duplicates"
+    assert "seen = {}" in handed_over(shared).code
 
 
 def test_budget_exhausted_keeps_the_best_version_not_the_last(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_USELESS, a.REVISE_USELESS)
     shared = run_flow(make_shared(max_iterations=3, anchors=False, search="latest", **a.MODEL_TESTS))
     assert shared["status"] == "unsolved" and shared["iteration"] == 3 and len(stub.requests) == 4
-    assert "range(len(nums))" in shared["function_code"], "the buggy code passes 1 test, the useless one none"
+    assert "range(len(nums))" in handed_over(shared).code, "the buggy code passes 1 test, the useless one none"
     assert shared["message"] == ("not solved after 3 iteration(s): the best version (attempt 1) passes 1 of 3 "
                                  "tests; failing: pair_at_the_end, duplicates")
 
@@ -88,7 +90,7 @@ def test_http_errors_that_outlast_the_retries_fail_the_run(make_shared, stub):
 def test_a_revise_with_no_usable_answer_ends_unsolved_with_the_best_version(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, *[a.GARBAGE] * 3)
     shared = run_flow(make_shared(**a.MODEL_TESTS))
-    assert shared["status"] == "unsolved" and "range(len(nums))" in shared["function_code"] and shared["iteration"] == 1
+    assert shared["status"] == "unsolved" and "range(len(nums))" in handed_over(shared).code and shared["iteration"] == 1
     assert shared["message"].startswith("not solved after 1 iteration(s) (the model gave no usable revision: ")
 
 
@@ -97,7 +99,7 @@ def test_a_model_that_keeps_editing_trusted_tests_ends_unsolved_saying_so_once(m
     stub.add(a.TESTS, a.BACKWARDS_CODE, *[edit_both_examples] * 3)
     two_trusted = a.TWO_SUM + "\nExample 2: Input: nums = [3, 2, 4], target = 6 Output: [1, 2]"
     shared = run_flow(make_shared(two_trusted, **a.MODEL_TESTS))
-    assert shared["status"] == "unsolved" and shared["function_code"], shared["message"]
+    assert shared["status"] == "unsolved" and handed_over(shared).code, shared["message"]
     assert shared["message"].count("are trusted") == 1 and "Tests 1, 2 are trusted" in shared["message"]
 
 
@@ -126,7 +128,7 @@ def test_statement_examples_become_trusted_tests_ahead_of_the_models(make_shared
     stub.add(a.TESTS, a.GOOD_CODE)
     shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
     assert shared["status"] == "solved" and "(1 statement example + 2 by the model's expected values alone)" in shared["message"]
-    assert [(c["name"], c["origin"]) for c in shared["test_cases"]] == [
+    assert [(c.name, c.origin) for c in shared["test_cases"]] == [
         ("example_1", "statement"), ("pair_at_the_end", "model"), ("duplicates", "model")]
     assert "The problem's own examples are already tests" in stub.requests[0]["messages"][-1]["content"]
 
@@ -135,10 +137,10 @@ def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_succ
     stub.add(a.TESTS, a.BACKWARDS_CODE, *[a.REVISE_EVERY_TEST_TO_MATCH] * 2)
     shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3, **a.MODEL_TESTS))
     assert shared["status"] == "unsolved", shared["message"]
-    assert shared["test_cases"][0]["expected"] == [0, 1], "the statement's example was not rewritten"
+    assert shared["test_cases"][0].expected == [0, 1], "the statement's example was not rewritten"
     assert "failing: example_1 (statement)" in shared["message"]
     assert "0 of 1 statement examples" in shared["message"]
-    revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
+    revision = next(e for e in shared["services"].record.data["events"] if e["kind"] == "revision")
     assert any("Test 1 is trusted" in text for text in revision["ignored"])
 
 
@@ -148,7 +150,7 @@ def test_a_code_fix_that_breaks_a_passing_test_is_rejected_and_its_parent_revise
     assert shared["status"] == "solved" and shared["iteration"] == 3
     first, breaker, fixed = shared["attempts"]
     assert breaker.status == "rejected" and breaker.broke == ["test 1"] and breaker.parent == first.id
-    assert fixed.parent == first.id and fixed.status == "solved" and shared["function_code"] == fixed.code
+    assert fixed.parent == first.id and fixed.status == "solved" and handed_over(shared).code == fixed.code
     third_revise_prompt = stub.requests[3]["messages"][-1]["content"]
     assert "a revision was rejected: it broke test 1, which passed before" in third_revise_prompt
     assert "range(len(nums))" in third_revise_prompt, "the rejected code's parent is revised, not the rejected code"
@@ -170,7 +172,7 @@ def test_samples_are_several_candidates_scored_by_the_tests(make_shared, stub):
     assert shared["status"] == "solved" and shared["iteration"] == 1
     assert [(t.id, t.parent, t.status) for t in shared["attempts"]] == [(1, None, "kept"), (2, None, "solved")]
     assert [r["temperature"] for r in stub.requests] == [0, 0, 0.8]
-    assert shared["function_code"] == shared["attempts"][1].code
+    assert handed_over(shared).code == shared["attempts"][1].code
 
 
 def test_reflection_before_tests_and_before_each_revision(make_shared, stub):
@@ -179,7 +181,7 @@ def test_reflection_before_tests_and_before_each_revision(make_shared, stub):
     shared = make_shared(a.TWO_SUM, **settings, **a.MODEL_TESTS)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        create_flow(shared["settings"]).run(shared)
+        create_flow(shared["services"].settings).run(shared)
     assert shared["status"] == "solved"
     assert all("The problem restated before solving it:\ngoal: find the two positions" in r["messages"][0]["content"]
                for r in stub.requests[1:])
@@ -206,16 +208,16 @@ def test_the_call_budget_ends_the_run_with_the_best_version(make_shared, stub):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_CODE)
     shared = run_flow(make_shared(a.TWO_SUM, max_calls=2, **a.MODEL_TESTS))
     assert shared["status"] == "unsolved" and len(stub.requests) == 2
-    assert "range(len(nums))" in shared["function_code"] and "passes 1 of 3 tests" in shared["message"]
+    assert "range(len(nums))" in handed_over(shared).code and "passes 1 of 3 tests" in shared["message"]
 
 
 def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
     runaway = {"text": "goal: x\nedge_cases:\n  - a\n  - a", "finish_reason": "length"}
     stub.add(runaway, runaway, runaway, a.TESTS, a.BUGGY_CODE, " ", " ", " ", a.REVISE_CODE)
     shared = make_shared(a.TWO_SUM, reflect=True, reflect_failures=True, **a.MODEL_TESTS)
-    create_flow(shared["settings"]).run(shared)
+    create_flow(shared["services"].settings).run(shared)
     assert shared["status"] == "solved" and shared["reflection"] == ""
-    kinds = [e["kind"] for e in shared["record"].data["events"]]
+    kinds = [e["kind"] for e in shared["services"].record.data["events"]]
     assert "reflection_skipped" in kinds and "failure_reflection_skipped" in kinds
     assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == answer_tokens_for_tests(7), "7 tests to write"
 
@@ -226,7 +228,7 @@ GOOD_BUT_LINTY = a.GOOD_CODE.replace("function_code: |\n", "function_code: |\n  
 def test_among_passing_candidates_the_one_with_fewer_linter_findings_is_handed_over(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)  # on a tie the newer would win; ruff's findings decide first
     shared = run_flow(make_shared(**TWO_IN_ORDER))
-    assert shared["status"] == "solved" and "import os" not in shared["function_code"]
+    assert shared["status"] == "solved" and "import os" not in handed_over(shared).code
     linty = shared["attempts"][1]
     assert linty.passed == 3 and [f["code"] for f in linty.lint] == ["F401"]
     assert shared["attempts"][0].lint == []
@@ -235,7 +237,7 @@ def test_among_passing_candidates_the_one_with_fewer_linter_findings_is_handed_o
 def test_without_lint_the_newer_passing_candidate_wins_the_tie(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE, GOOD_BUT_LINTY)
     shared = run_flow(make_shared(lint=False, **TWO_IN_ORDER))
-    assert "import os" in shared["function_code"] and shared["attempts"][1].lint is None
+    assert "import os" in handed_over(shared).code and shared["attempts"][1].lint is None
 
 
 def test_linter_findings_reach_the_revision_prompt(make_shared, stub):
@@ -274,7 +276,7 @@ def test_with_allow_install_an_imported_package_is_installed_for_the_sandbox(mak
     monkeypatch.setenv("CODELOOP_PACKAGES", cache)
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE)
     shared = make_shared("Return twice x.", allow_install=True, **a.MODEL_TESTS)
-    create_flow(shared["settings"]).run(shared)
+    create_flow(shared["services"].settings).run(shared)
     assert shared["status"] == "solved", shared["message"]
     assert shared["packages"]["installed"] == ["codeloop_demo_pkg"] and shared["packages"]["path"].startswith(cache)
     assert "Prefer the Python standard library; a package from PyPI may be imported" in \
@@ -284,7 +286,7 @@ def test_with_allow_install_an_imported_package_is_installed_for_the_sandbox(mak
 def test_without_allow_install_the_model_is_told_to_use_the_standard_library(make_shared, stub):
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE, DOUBLE_PLAIN)
     shared = make_shared("Return twice x.", **a.MODEL_TESTS)
-    create_flow(shared["settings"]).run(shared)
+    create_flow(shared["services"].settings).run(shared)
     assert shared["status"] == "solved" and shared["packages"] is None
     assert "Use only the Python standard library." in stub.requests[0]["messages"][0]["content"]
     assert ("The import check failed: ModuleNotFoundError: No module named 'codeloop_demo_pkg'. That module is not "
@@ -296,7 +298,7 @@ def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make
     monkeypatch.setenv("CODELOOP_PACKAGES", cache)
     stub.add(DOUBLE_TESTS, DOUBLE_WITH_A_PACKAGE.replace("codeloop_demo_pkg", "codeloop_no_such_pkg"), DOUBLE_PLAIN)
     shared = make_shared("Return twice x.", allow_install=True, **a.MODEL_TESTS)
-    create_flow(shared["settings"]).run(shared)
+    create_flow(shared["services"].settings).run(shared)
     assert shared["status"] == "solved"
     assert shared["packages"]["failed"] == {"codeloop_no_such_pkg": "no wheel found"}
     assert "codeloop_no_such_pkg: no wheel found (not installed)" in shared["packages"]["report"]
@@ -309,8 +311,8 @@ def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_with
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved" and shared["iteration"] == 1 and len(stub.requests) == 5
     duplicates = shared["test_cases"][2]
-    assert duplicates["expected"] == [0, 1] and duplicates["guess"] == [1, 1], "execution overruled the model's guess"
-    assert duplicates["evidence"] == {"source": "oracle", "agree": 2, "voters": 2, "counted": True}
+    assert duplicates.expected == [0, 1] and duplicates.guess == [1, 1], "execution overruled the model's guess"
+    assert duplicates.evidence.record() == {"source": "oracle", "agree": 2, "voters": 2, "counted": True}
     assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 confirmed by the oracle and a "
                                  "candidate) after 1 iteration(s)")
 
@@ -323,7 +325,7 @@ def test_without_a_statement_example_or_a_test_of_yours_agreement_alone_is_uncon
     assert shared["message"] == ("not confirmed: attempt 1 passes all 3 tests that count (3 confirmed by the oracle "
                                  "and a candidate), but no test comes from the statement or from you, so nothing but "
                                  "the model's own programs backs it: add a worked example to the problem, or --tests FILE")
-    assert all(r["passed"] for r in shared["test_results"]), "the code handed over passes what the programs agreed"
+    assert all(r["passed"] for r in handed_over(shared).results), "the code handed over passes what the programs agreed"
 
 
 def test_when_no_candidate_passes_the_statement_examples_fresh_ones_are_drawn(make_shared, stub):
@@ -341,7 +343,7 @@ def test_an_oracle_that_fails_a_statement_example_settles_nothing(make_shared, s
     a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE, oracle=a.BACKWARDS_CODE, samples=6)  # 2 draws
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "unconfirmed", "an input is still disputed after the extra draw: no claim"
-    assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "guess", "disputed"]
+    assert [case.evidence.source for case in shared["test_cases"]] == ["statement", "guess", "disputed"]
     assert "1 disputed input left out" in shared["message"]
     assert "no second program confirms its output on duplicates:" in shared["message"], "one program, the guess differs"
     assert "the programs disagree" not in shared["message"]
@@ -365,11 +367,11 @@ def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shar
     stub.route("revise", *[MAKE_TESTS_FIT] * 3)
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved" and shared["iteration"] == 2
-    assert [case["expected"] for case in shared["test_cases"][1:]] == [[1, 2], [0, 1]], "the oracle's values stand"
+    assert [case.expected for case in shared["test_cases"][1:]] == [[1, 2], [0, 1]], "the oracle's values stand"
     prompt = next(r for r in stub.requests if "fails some tests" in r["messages"][1]["content"])["messages"][1]["content"]
     assert "(the oracle and 1 of 2 candidates returned it)" in prompt, "the counterexample says who agreed"
     assert "Tests marked (agreed by running programs) or (from the problem statement) are right" in prompt
-    revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
+    revision = next(e for e in shared["services"].record.data["events"] if e["kind"] == "revision")
     assert any("Test 2 is trusted" in text for text in revision["ignored"])
 
 
@@ -389,16 +391,16 @@ def test_a_success_that_leaves_an_input_disputed_draws_once_more_then_hands_over
                again(a.GOOD_CODE, 1), again(a.GOOD_CODE, 2), again(WRONG_ON_PAIRS, 1))
     shared = run_flow(make_shared(a.TWO_SUM, oracle=False))
     assert shared["status"] == "unconfirmed" and shared["iteration"] == 2 and shared["dispute_draws"] == 1
-    draws = [e for e in shared["record"].data["events"] if e["kind"] == "dispute_draw"]
+    draws = [e for e in shared["services"].record.data["events"] if e["kind"] == "dispute_draw"]
     assert len(draws) == 1 and draws[0]["disputed"] == ["duplicates"]
-    rounds = [e["iteration"] for e in shared["record"].data["events"] if e["kind"] == "test_run"]
+    rounds = [e["iteration"] for e in shared["services"].record.data["events"] if e["kind"] == "test_run"]
     assert rounds == [1, 2], "the round before the draw is recorded like any other"
-    assert shared["test_cases"][2]["evidence"]["source"] == "disputed", "3 of 6 is no majority"
-    assert "target - n], i]" in shared["function_code"] and "len(nums) == 2" not in shared["function_code"], \
+    assert shared["test_cases"][2].evidence.source == "disputed", "3 of 6 is no majority"
+    assert "target - n], i]" in handed_over(shared).code and "len(nums) == 2" not in handed_over(shared).code, \
         "the solving candidate that most other programs side with on the disputed input"
     assert shared["message"].startswith("not confirmed: attempt ") and "but after 1 more draw the programs disagree on duplicates:" \
         in shared["message"] and "1 disputed input left out" in shared["message"]
-    assert shared["attempts"].get(shared["current"]).code == shared["function_code"]
+    assert shared["attempts"].get(shared["current"]).code == handed_over(shared).code
     assert not any(t.status == "solved" for t in shared["attempts"]), "nothing is called solved"
 
 
@@ -424,7 +426,7 @@ def test_a_revision_that_returns_the_models_guess_where_no_other_program_answere
     revision_solves_where_no_candidate_passed_the_example(stub, a.TESTS)
     shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0))
     assert shared["status"] == "solved", shared["message"]
-    assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "solution_guess", "solution_guess"]
+    assert [case.evidence.source for case in shared["test_cases"]] == ["statement", "solution_guess", "solution_guess"]
     assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 only by the solution and the "
                                  "model's guess) after 2 iteration(s)")
     solved = shared["attempts"].get(shared["current"])
@@ -436,7 +438,7 @@ def test_a_revision_that_differs_from_the_guess_on_an_input_no_other_program_ans
     revision_solves_where_no_candidate_passed_the_example(stub, a.TESTS_WITH_A_WRONG_ONE)  # guess [1, 1] on [3, 3]
     shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0))
     assert shared["status"] == "unconfirmed", shared["message"]
-    assert [case["evidence"]["source"] for case in shared["test_cases"]] == ["statement", "disputed", "disputed"], \
+    assert [case.evidence.source for case in shared["test_cases"]] == ["statement", "disputed", "disputed"], \
         "one input differing from the guess keeps the others disputed too"
     assert "no second program confirms its output on pair_at_the_end, duplicates" in shared["message"]
 
@@ -448,13 +450,13 @@ def test_code_that_raises_on_a_disputed_input_where_others_return_a_value_fails_
     stub.route("tests", GUESS_NOBODY_RETURNS)  # [3, 3]: [0, 1] and [1, 0] tie, the guess matches neither
     stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, RAISES_ON_PAIRS)
     shared = run_flow(make_shared(a.TWO_SUM, oracle=False, dispute_draws=0))
-    assert shared["status"] == "unconfirmed" and shared["test_cases"][2]["evidence"]["source"] == "disputed"
+    assert shared["status"] == "unconfirmed" and shared["test_cases"][2].evidence.source == "disputed"
     crasher = next(t for t in shared["attempts"] if "nums[5]" in t.code)
     assert crasher.results[2]["counted"] and not crasher.results[2]["passed"] and crasher.status != "solved"
     assert (crasher.passed, crasher.total) == (2, 3), "the disputed input counts against the code that raised on it"
     others = [t for t in shared["attempts"] if t is not crasher]
     assert all(not t.results[2]["counted"] for t in others), "for the others it stays left out"
-    assert "nums[5]" not in shared["function_code"]
+    assert "nums[5]" not in handed_over(shared).code
 
 
 def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_shared, stub):
@@ -462,8 +464,8 @@ def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_
     too_short = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3], target: 6}")
     a.route_defaults(stub, tests=too_short)
     shared = run_flow(make_shared(statement))
-    assert [case["name"] for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
-    event = next(e for e in shared["record"].data["events"] if e["kind"] == "test_cases")
+    assert [case.name for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
+    event = next(e for e in shared["services"].record.data["events"] if e["kind"] == "test_cases")
     assert event["outside_constraints"] == ["duplicates: 2 <= nums.length does not hold (2 <= 1)"]
 
 
@@ -473,8 +475,8 @@ def test_an_input_every_program_raises_on_is_dropped(make_shared, stub):
     long_input = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3, 3, 1, 2, 0], target: 6}")
     a.route_defaults(stub, tests=long_input, candidates=[strict], oracle=brute)
     shared = run_flow(make_shared(a.TWO_SUM))
-    assert shared["status"] == "solved" and [c["name"] for c in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
-    event = next(e for e in shared["record"].data["events"] if e["kind"] == "evidence")
+    assert shared["status"] == "solved" and [c.name for c in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
+    event = next(e for e in shared["services"].record.data["events"] if e["kind"] == "evidence")
     assert event["dropped"] == ["duplicates"]
 
 
@@ -510,7 +512,7 @@ def test_each_call_records_how_much_of_its_prompt_came_from_the_servers_cache(ma
     stub.route("code", *[a.GOOD_CODE] * 3)
     stub.route("oracle", a.BRUTE_FORCE)
     shared = run_flow(make_shared(a.TWO_SUM))
-    first = shared["record"].data["model_calls"][0]
+    first = shared["services"].record.data["model_calls"][0]
     assert first["prompt_cached"] == 310 and first["server_timings"]["prompt_n"] == 40
 
 
@@ -538,10 +540,10 @@ def test_programs_that_agree_on_the_written_inputs_but_not_on_a_variant_make_no_
     a.route_defaults(stub, tests=PRIME_TESTS, candidates=[distinct], oracle=a.code_answer(a.WITH_REPEATS))
     stub.route("code", *[distinct] * 6)  # the draw for the disputed inputs writes the same program again
     shared = run_flow(make_shared(a.THREE_PRIMES, variants=Settings.variants))
-    variants = [case for case in shared["test_cases"] if case["origin"] == "variant"]
-    assert variants and all("guess" not in case for case in variants), "a variant has no guess"
-    assert {case["evidence"]["source"] for case in shared["test_cases"] if case["origin"] == "model"} == {"oracle"}
-    disputed = [case["input"]["a"] for case in variants if case["evidence"]["source"] == "disputed"]
+    variants = [case for case in shared["test_cases"] if case.origin == "variant"]
+    assert variants and all(case.guess is NO_GUESS for case in variants), "a variant has no guess"
+    assert {case.evidence.source for case in shared["test_cases"] if case.origin == "model"} == {"oracle"}
+    disputed = [case.input["a"] for case in variants if case.evidence.source == "disputed"]
     assert disputed and all(run_distinct(x) != run_repeats(x) for x in disputed), "disputed where they differ"
     assert shared["status"] == "unconfirmed" and shared["dispute_draws"] == 1
     assert "the programs disagree on variant_" in shared["message"]
@@ -552,10 +554,10 @@ def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
                      oracle=a.code_answer(a.WITH_REPEATS.replace("count, p", "count,p")))  # written apart: two voters
     shared = run_flow(make_shared(a.THREE_PRIMES, variants=Settings.variants))
     assert shared["status"] == "solved" and shared["iteration"] == 1
-    variants = [case for case in shared["test_cases"] if case["origin"] == "variant"]
-    assert 8 in [case["input"]["a"] for case in variants] and all(case["evidence"]["source"] == "oracle" for case in variants)
-    assert all(case["expected"] == run_repeats(case["input"]["a"]) for case in variants), "the programs' answer"
-    assert len(shared["test_results"]) == 4 + len(variants) and all(r["passed"] for r in shared["test_results"])
+    variants = [case for case in shared["test_cases"] if case.origin == "variant"]
+    assert 8 in [case.input["a"] for case in variants] and all(case.evidence.source == "oracle" for case in variants)
+    assert all(case.expected == run_repeats(case.input["a"]) for case in variants), "the programs' answer"
+    assert len(handed_over(shared).results) == 4 + len(variants) and all(r["passed"] for r in handed_over(shared).results)
     assert shared["message"].startswith(f"solved: all {4 + len(variants)} tests pass (1 statement example + "
                                         f"{3 + len(variants)} confirmed by the oracle and a candidate, "
                                         f"{len(variants)} of these variant inputs)")
@@ -574,8 +576,8 @@ def test_revise_may_not_turn_a_variant_into_a_guess(make_shared, stub):
     stub.route("code", *[a.BUGGY_CODE] * 3, *[a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)])
     stub.route("revise", *[REVISE_A_VARIANT] * 3)
     shared = run_flow(make_shared(a.TWO_SUM, variants=Settings.variants))
-    revision = next(e for e in shared["record"].data["events"] if e["kind"] == "revision")
+    revision = next(e for e in shared["services"].record.data["events"] if e["kind"] == "revision")
     assert any(note.startswith("Test 4 is trusted") and "a variant input only programs decide" in note
                for note in revision["ignored"])
     fourth = shared["test_cases"][3]
-    assert fourth["origin"] == "variant" and "guess" not in fourth and fourth["input"] != {"nums": [1], "target": 2}
+    assert fourth.origin == "variant" and fourth.guess is NO_GUESS and fourth.input != {"nums": [1], "target": 2}

@@ -8,11 +8,13 @@ import select
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 
 from flow import create_flow
 from tests import scripted_answers as a
+from tests.scripted_answers import handed_over
 from tests.test_main import MAIN, ROOT, cli_env
 from utils.terminal import Terminal
 
@@ -24,14 +26,14 @@ def interactive_run(make_shared, typed, **settings):
     """The scripts hold one answer per model step (a.MODEL_TESTS) unless a test says otherwise."""
     shared = make_shared(interactive=True, **{**a.MODEL_TESTS, **settings})
     screen = io.StringIO()
-    shared["terminal"] = Terminal(stdin=io.StringIO(typed), stdout=screen)
-    create_flow(shared["settings"]).run(shared)
+    shared["services"] = replace(shared["services"], terminal=Terminal(stdin=io.StringIO(typed), stdout=screen))
+    create_flow(shared["services"].settings).run(shared)
     shared["screen"] = screen.getvalue()
     return shared
 
 
 def reviews(shared):
-    return [e for e in shared["record"].data["events"] if e["kind"] == "review"]
+    return [e for e in shared["services"].record.data["events"] if e["kind"] == "review"]
 
 
 @pytest.fixture
@@ -70,7 +72,7 @@ def test_feedback_goes_into_the_next_prompt(make_shared, stub):
 def test_deleting_a_test_removes_it_before_any_code(make_shared, stub):
     stub.add(NO_QUESTION, a.TESTS_WITH_A_WRONG_ONE, a.GOOD_CODE)
     shared = interactive_run(make_shared, "d 3\na\n")
-    assert [case["name"] for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
+    assert [case.name for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
     assert shared["status"] == "solved" and len(stub.requests) == 3, "no revision needed once the wrong test is gone"
 
 
@@ -78,8 +80,8 @@ def test_an_added_test_is_trusted_and_run(make_shared, stub):
     stub.add(NO_QUESTION, a.TESTS, a.GOOD_CODE)
     shared = interactive_run(make_shared, "n\n{nums: [1, 5, 5], target: 10}\n[1, 2]\na\n")
     added = shared["test_cases"][-1]
-    assert added["input"] == {"nums": [1, 5, 5], "target": 10} and added["expected"] == [1, 2]
-    assert added["origin"] == "user" and len(shared["test_results"]) == 4 and shared["status"] == "solved"
+    assert added.input == {"nums": [1, 5, 5], "target": 10} and added.expected == [1, 2]
+    assert added.origin == "user" and len(handed_over(shared).results) == 4 and shared["status"] == "solved"
 
 
 def test_a_malformed_added_test_is_refused_with_a_reason(make_shared, stub):
@@ -94,7 +96,7 @@ def test_tests_edited_in_the_editor_are_the_persons(make_shared, stub, editor):
     editor(edited)
     stub.add(NO_QUESTION, a.TESTS_WITH_A_WRONG_ONE, a.GOOD_CODE)
     shared = interactive_run(make_shared, "t\na\n")
-    assert [(c["name"], c["expected"], c["origin"]) for c in shared["test_cases"]] == [
+    assert [(c.name, c.expected, c.origin) for c in shared["test_cases"]] == [
         ("example_1", [0, 1], "model"), ("duplicates", [0, 1], "user")], "unchanged keeps its origin; changed is theirs"
     assert shared["status"] == "solved"
 
@@ -120,7 +122,7 @@ def test_finishing_after_a_round_hands_over_the_best_version(make_shared, stub):
     shared = interactive_run(make_shared, "a\nq\n")
     assert shared["status"] == "stopped" and len(stub.requests) == 3
     assert shared["message"].startswith("stopped by the user after 1 iteration(s): the best version (attempt 1)")
-    assert "range(len(nums))" in shared["function_code"]
+    assert "range(len(nums))" in handed_over(shared).code
 
 
 def test_end_of_input_finishes_like_q(make_shared, stub):
@@ -136,7 +138,7 @@ def test_with_every_test_deleted_the_code_is_still_checked(make_shared, stub):
     assert shared["message"].startswith("no tests to run: the code parses, imports and loads")
     revise_prompt = stub.requests[3]["messages"][1]["content"]
     assert "The import check failed: ModuleNotFoundError" in revise_prompt, "the failed check is the feedback"
-    assert "seen = {}" in shared["function_code"]
+    assert "seen = {}" in handed_over(shared).code
 
 
 def test_the_clarifying_answer_reaches_every_later_prompt(make_shared, stub):

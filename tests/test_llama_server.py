@@ -6,8 +6,8 @@ import urllib.request
 
 import pytest
 
-from utils.llama_server import LlamaServer
-from utils.local_model import LocalModelError, model_path, server_binary_path
+from utils.llama_server import LlamaServer, LocalModelError
+from utils.local_model import model_path, server_binary_path
 
 real_model = pytest.mark.real_model
 

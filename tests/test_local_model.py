@@ -5,7 +5,8 @@ import zipfile
 import pytest
 
 from utils import local_model
-from utils.local_model import LocalModelError, ensure_weights, link_sonames
+from utils.llama_server import LocalModelError
+from utils.local_model import ensure_weights, link_sonames
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@ up the tree, and each policy's choice."""
 import random
 
 from core.search_tree import AttemptTree
+from core.verdict import keep_or_reject
+from tests.scripted_answers import case
 
-TESTS = [{"origin": "statement"}, {"origin": "model"}, {"origin": "model"}, {"origin": "model"}]
+TESTS = [case(origin="statement"), case(), case(), case()]
 
 
 def results(passes):
@@ -12,10 +14,12 @@ def results(passes):
 
 
 def grow(tree, parent, passes, code=None, anchors=False):
-    """Add an attempt under `parent`, score it on TESTS and settle it, as RunTests does."""
+    """Add an attempt under `parent`, score it on TESTS and settle it as a round's verdict would
+    (core/verdict.keep_or_reject)."""
     attempt = tree.add(code or f"def run_code():\n    return {len(tree)}\n", parent, "revise" if parent else "implement", 0)
     attempt.score(results(passes), TESTS)
-    tree.settle(attempt, anchors)
+    judged = {a.id: a.results for a in tree if a.results is not None}
+    tree.settle(attempt, keep_or_reject(attempt, judged, {a.id: a.scored for a in tree}, list(tree), anchors))
     return attempt
 
 

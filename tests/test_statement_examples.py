@@ -1,9 +1,10 @@
 """core/statement_examples.py: worked examples read as trusted tests, in each layout, without guessing."""
+from core.cases import records
 from core.statement_examples import says_any_order, statement_examples
 
 
 def inputs_and_expected(text):
-    return [(case["input"], case["expected"]) for case in statement_examples(text)]
+    return [(case.input, case.expected) for case in statement_examples(text)]
 
 
 def test_leetcode_layout_on_one_line_or_two_with_json_literals():
@@ -13,8 +14,8 @@ def test_leetcode_layout_on_one_line_or_two_with_json_literals():
 Example 2: Input: s = "a, b", flag = true Output: null"""
     assert inputs_and_expected(text) == [({"nums": [2, 7, 11, 15], "target": 9}, [0, 1]),
                                          ({"s": "a, b", "flag": True}, None)]
-    assert all(case["origin"] == "statement" for case in statement_examples(text))
-    assert [case["name"] for case in statement_examples(text)] == ["example_1", "example_2"]
+    assert all(case.origin == "statement" for case in statement_examples(text))
+    assert [case.name for case in statement_examples(text)] == ["example_1", "example_2"]
 
 
 def test_doctest_and_arrow_calls_are_named_by_the_signature():
@@ -69,9 +70,9 @@ def test_arguments_by_name_and_an_arrow_are_an_example():
     problem = json.loads(Path(__file__).resolve().parent.parent.joinpath("examples", "bench_problems.jsonl")
                          .read_text().splitlines()[1])
     statement = problem["statement"] + "\n\nFunction signature: " + problem["signature"]
-    assert statement_examples(statement) == [{"name": "example_1", "input": {"nums": [2, 1, 5]},
+    assert records(statement_examples(statement)) == [{"name": "example_1", "input": {"nums": [2, 1, 5]},
                                               "expected": [2, 1.5, 2], "origin": "statement"}]
-    assert statement_examples("Add them.\n- a = 1, b = 2 → 3\nThe rule y = f(x) -> y is not an example") == [
+    assert records(statement_examples("Add them.\n- a = 1, b = 2 → 3\nThe rule y = f(x) -> y is not an example")) == [
         {"name": "example_1", "input": {"a": 1, "b": 2}, "expected": 3, "origin": "statement"}]
 
 

@@ -5,6 +5,8 @@ import pytest
 
 from utils.export import pytest_source
 from utils.text_files import InputError
+from core.cases import records
+from tests.scripted_answers import case as case_from
 from utils.user_tests import MAX_CASES, UserTestsError, read_user_tests
 
 TWO_SUM = {"nums": [2, 7, 11, 15], "target": 9}
@@ -24,7 +26,7 @@ def test_a_yaml_list_of_cases(tmp_path):
 - input: {nums: [3, 3], target: 6}
   expected: [0, 1]
 """)
-    assert read_user_tests(path) == [
+    assert records(read_user_tests(path)) == [
         {"name": "pair_at_the_start", "input": TWO_SUM, "expected": [0, 1], "origin": "user"},
         {"name": "user_2", "input": {"nums": [3, 3], "target": 6}, "expected": [0, 1], "origin": "user"}]
 
@@ -32,13 +34,13 @@ def test_a_yaml_list_of_cases(tmp_path):
 @pytest.mark.parametrize("key", ["tests", "test_cases"])
 def test_a_mapping_holding_the_list(tmp_path, key):
     path = write(tmp_path, "mine.yml", f"{key}:\n  - input: {{s: abc}}\n    expected: cba\n")
-    assert read_user_tests(path) == [{"name": "user_1", "input": {"s": "abc"}, "expected": "cba", "origin": "user"}]
+    assert records(read_user_tests(path)) == [{"name": "user_1", "input": {"s": "abc"}, "expected": "cba", "origin": "user"}]
 
 
 def test_json_is_read_as_yaml_whatever_the_file_is_called(tmp_path):
     cases = {"tests": [{"name": "none", "input": {"x": None, "flag": True}, "expected": {"1": 2.5}}]}
     path = write(tmp_path, "cases.txt", json.dumps(cases))
-    assert read_user_tests(path) == [{**cases["tests"][0], "origin": "user"}]
+    assert records(read_user_tests(path)) == [{**cases["tests"][0], "origin": "user"}]
 
 
 def test_names_are_made_unique(tmp_path):
@@ -48,7 +50,7 @@ def test_names_are_made_unique(tmp_path):
 - {name: user_4, input: {a: 3}, expected: 3}
 - {input: {a: 4}, expected: 4}
 """)
-    assert [case["name"] for case in read_user_tests(path)] == ["same", "same_2", "user_4", "user_4_2"]
+    assert [case.name for case in read_user_tests(path)] == ["same", "same_2", "user_4", "user_4_2"]
 
 
 def test_an_empty_list_is_no_tests_not_an_error(tmp_path):
@@ -72,7 +74,7 @@ TEST_CASES = [
 def test_it(kwargs, expected):
     assert False
 """)
-    assert read_user_tests(path) == [
+    assert records(read_user_tests(path)) == [
         {"name": "pair", "input": TWO_SUM, "expected": [0, 1], "origin": "user"},
         {"name": "user_2", "input": {"nums": [-1, 1]}, "expected": None, "origin": "user"},
         {"name": "as_dict", "input": {"nums": []}, "expected": -1.5, "origin": "user"},
@@ -85,8 +87,8 @@ def test_a_runs_exported_test_file_reads_back_as_the_same_tests(tmp_path):
              {"name": "nested", "input": {"grid": [[1, None], [True, False]], "opts": {"k": "v"}},
               "expected": {"a": [1, {"b": None}]}},
              {"name": "empty", "input": {}, "expected": ""}]
-    path = write(tmp_path, "test_solution.py", pytest_source(cases, any_order=True))
-    assert read_user_tests(path) == [{**case, "origin": "user"} for case in cases]
+    path = write(tmp_path, "test_solution.py", pytest_source([case_from(**c) for c in cases], any_order=True))
+    assert records(read_user_tests(path)) == [{**case, "origin": "user"} for case in cases]
 
 
 def test_a_pytest_file_is_never_run(tmp_path):
@@ -97,7 +99,7 @@ CASES = [({{"a": 1}}, 1)]
 if __name__ == "__main__":
     open({str(marker)!r}, "w").write("run")
 """)
-    assert read_user_tests(path) == [{"name": "user_1", "input": {"a": 1}, "expected": 1, "origin": "user"}]
+    assert records(read_user_tests(path)) == [{"name": "user_1", "input": {"a": 1}, "expected": 1, "origin": "user"}]
     assert not marker.exists()
 
 
@@ -159,13 +161,13 @@ def test_a_file_that_is_not_utf8_text_is_refused(tmp_path):
 def test_a_byte_order_mark_is_dropped(tmp_path):
     path = tmp_path / "bom.yaml"
     path.write_bytes("\ufeff- {input: {a: 1}, expected: 1}\n".encode("utf-8"))
-    assert read_user_tests(path) == [{"name": "user_1", "input": {"a": 1}, "expected": 1, "origin": "user"}]
+    assert records(read_user_tests(path)) == [{"name": "user_1", "input": {"a": 1}, "expected": 1, "origin": "user"}]
 
 
 def test_a_bare_none_is_null_as_in_the_models_answers(tmp_path):
     # the model's `expected: None` is null (utils/yaml_answer.py); a person's must be the same, not "None"
     path = write(tmp_path, "none.yaml", "- {input: {nums: []}, expected: None}\n- {input: {nums: [1]}, expected: 'None'}\n")
-    assert [case["expected"] for case in read_user_tests(path)] == [None, "None"]
+    assert [case.expected for case in read_user_tests(path)] == [None, "None"]
 
 
 def test_an_alias_bomb_in_a_tests_file_is_one_line_refusal(tmp_path):
@@ -180,6 +182,6 @@ def test_more_than_the_maximum_of_cases_is_refused(tmp_path):
     cases = [{"input": {"a": i}, "expected": i} for i in range(MAX_CASES + 1)]
     with pytest.raises(UserTestsError, match=rf"many\.json has {MAX_CASES + 1} test cases; at most {MAX_CASES}"):
         read_user_tests(write(tmp_path, "many.json", json.dumps(cases)))
-    path = write(tmp_path, "test_many.py", pytest_source([{**case, "name": f"t{i}"} for i, case in enumerate(cases)]))
+    path = write(tmp_path, "test_many.py", pytest_source([case_from(f"t{i}", c["input"], c["expected"]) for i, c in enumerate(cases)]))
     with pytest.raises(UserTestsError, match=rf"has {MAX_CASES + 1} test cases"):
         read_user_tests(path)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from core import compare
 from core.agreement import describe
-from core.feedback import is_variant
+from core.vocabulary import Source
 from utils.text_files import write_atomically
 
 # core/compare.py without its module docstring: its imports, tolerances and outputs_match()
@@ -60,24 +60,24 @@ def test_run_code(kwargs, expected):
 def pytest_source(test_cases, any_order=False):
     """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
     expected value came from; disputed inputs are listed in a comment, not tested."""
-    counted = [case for case in test_cases if case.get("evidence", {}).get("counted", True)]
-    disputed = [case for case in test_cases if case.get("evidence", {}).get("source") == "disputed"]
-    cases = "\n".join((f"    # {describe(case['evidence'])}\n" if "evidence" in case else "") +
-                      f"    pytest.param({pprint.pformat(case['input'], width=10**6)}, "
-                      f"{pprint.pformat(case['expected'], width=10**6)}, id={case['name']!r}),"
+    counted = [case for case in test_cases if case.counted]
+    disputed = [case for case in test_cases if case.source == Source.DISPUTED]
+    cases = "\n".join((f"    # {describe(case.evidence)}\n" if case.evidence else "") +
+                      f"    pytest.param({pprint.pformat(case.input, width=10**6)}, "
+                      f"{pprint.pformat(case.expected, width=10**6)}, id={case.name!r}),"
                       for case in counted)
     if disputed:
         cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
-            f"    #   {case['name']}: run_code(**{json.dumps(case['input'])}); {_guessed(case)}" for case in disputed)
+            f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in disputed)
     return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
             + f"\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
 
 
 def _guessed(case):
-    if is_variant(case):
+    if case.is_variant:
         return "a variant of the tests' inputs, no guess"
-    return f"the model guessed {json.dumps(case['expected'])}"
+    return f"the model guessed {json.dumps(case.expected)}"
 
 
 def write_outputs(out_dir, function_code, test_cases, any_order=False):

@@ -8,7 +8,11 @@ stopped by PID when the block ends, whatever ends it: success, failure, exceptio
 kernel kills it if codeloop itself is killed (PR_SET_PDEATHSIG). Start-up waits for /health and then
 asks for one token, because a build that does not fit the CPU only crashes at its first inference.
 
-Run alone to start the set-up model and ask it one question:  python -m utils.llama_server
+It knows nothing of how the model is set up (utils/local_model.py does that, and uses this to check a
+new build): it defines only what both share, the error and the cache folder.
+
+Run alone on a binary and a model file, to ask it one question:
+    python -m utils.llama_server ~/.cache/codeloop/llama/bin/llama-server ~/.cache/codeloop/models/*.gguf
 """
 import json
 import os
@@ -21,7 +25,6 @@ import urllib.request
 from pathlib import Path
 
 from utils.call_llm import ModelConfig
-from utils.local_model import LocalModelError, cache_dir
 from utils.sandbox import die_with_parent
 
 LOG_DIAGNOSES = [  # (text in the server's log, what to tell the user)
@@ -31,6 +34,18 @@ LOG_DIAGNOSES = [  # (text in the server's log, what to tell the user)
     ("invalid magic", "the model file {model} is not a GGUF file"),
     ("failed to open", "the model file {model} could not be opened"),
 ]
+
+
+class LocalModelError(RuntimeError):
+    """The embedded model cannot be set up or started; the message is one line for the user."""
+
+
+def cache_dir():
+    """Where the embedded model lives: CODELOOP_CACHE, else $XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop."""
+    if os.environ.get("CODELOOP_CACHE"):
+        return Path(os.environ["CODELOOP_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "codeloop"
 
 
 def free_port():
@@ -95,7 +110,7 @@ class LlamaServer:
         deadline = time.monotonic() + self.ready_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise LocalModelError(self._diagnose_exit())
+                raise LocalModelError(diagnose_exit(self))
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as response:
                     if response.status == 200:
@@ -115,24 +130,9 @@ class LlamaServer:
         except (urllib.error.URLError, OSError) as exc:
             time.sleep(0.2)
             if self.proc.poll() is not None:
-                raise LocalModelError(self._diagnose_exit()) from None
+                raise LocalModelError(diagnose_exit(self)) from None
             raise LocalModelError(f"llama-server answered its first request with an error ({exc}); "
                                   f"its log is {self.log_path}") from None
-
-    def _diagnose_exit(self):
-        code = self.proc.returncode
-        if code == -signal.SIGILL:
-            return (f"llama-server crashed with an illegal instruction: this build does not fit this CPU; delete "
-                    f"{self.binary.parent} (or {cache_dir() / 'llama'}) and run: python main.py --setup-local")
-        try:
-            log = self.log_path.read_text(errors="replace").lower()
-        except OSError:
-            log = ""
-        for needle, message in LOG_DIAGNOSES:
-            if needle in log:
-                return f"llama-server would not start: {message.format(port=self.port, model=self.model_file)}"
-        reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
-        return f"llama-server stopped at start-up ({reason}); its log is {self.log_path}"
 
     def stop(self):
         """Stop the server by PID: SIGTERM, then SIGKILL if it has not gone within 5 s."""
@@ -150,13 +150,31 @@ class LlamaServer:
                 continue
 
 
-if __name__ == "__main__":
-    from utils.call_llm import call_llm
-    from utils.local_model import MODEL_NAME, ensure_local_model
+def diagnose_exit(server):
+    """Why a server that was starting has exited, in one line: a known cause from its log, else its exit."""
+    code = server.proc.returncode
+    if code == -signal.SIGILL:
+        return (f"llama-server crashed with an illegal instruction: this build does not fit this CPU; delete "
+                f"{server.binary.parent} (or {cache_dir() / 'llama'}) and run: python main.py --setup-local")
+    try:
+        log = server.log_path.read_text(errors="replace").lower()
+    except OSError:
+        log = ""
+    for needle, message in LOG_DIAGNOSES:
+        if needle in log:
+            return f"llama-server would not start: {message.format(port=server.port, model=server.model_file)}"
+    reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+    return f"llama-server stopped at start-up ({reason}); its log is {server.log_path}"
 
-    server_binary, weights = ensure_local_model(print)
-    with LlamaServer(server_binary, weights) as server:
+
+if __name__ == "__main__":
+    import sys
+
+    from utils.call_llm import call_llm
+
+    if len(sys.argv) != 3:
+        sys.exit("usage: python -m utils.llama_server LLAMA_SERVER MODEL_FILE")
+    with LlamaServer(sys.argv[1], sys.argv[2]) as server:
         print(f"ready in {server.start_seconds:.1f} s at {server.base_url}")
-        reply = call_llm([{"role": "user", "content": "Write a haiku about tests."}],
-                         server.model_config(MODEL_NAME))
+        reply = call_llm([{"role": "user", "content": "Write a haiku about tests."}], server.model_config("local"))
         print(reply.text, f"\n[{reply.completion_tokens} tokens in {reply.latency_ms:.0f} ms]")

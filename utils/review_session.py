@@ -6,11 +6,15 @@ Tests the person writes or edits become trusted ("user" origin): the model may n
 
 Run alone on a sample:  python -m utils.review_session
 """
+from dataclasses import replace
+
 import yaml
 
-from core.feedback import compact, is_trusted, is_variant
+from core.cases import TestCase
+from core.feedback import compact
+from core.vocabulary import Origin
 from utils.user_tests import UserTestsError, cases_from_data
-from utils.yaml_answer import load_yaml
+from utils.yaml_answer import dump_yaml, load_yaml
 
 COMMANDS = """  a          accept and go on ({go_on})
   t          edit the tests in $EDITOR (YAML; delete an entry to delete its test)
@@ -92,14 +96,14 @@ def _delete(terminal, tests, rest, change):
         terminal.say(f"d needs test numbers from 1 to {len(tests)}, e.g. d 2 5")
         return tests
     gone = {int(n) - 1 for n in numbers}
-    change["actions"].append("deleted " + ", ".join(tests[i]["name"] for i in sorted(gone)))
+    change["actions"].append("deleted " + ", ".join(tests[i].name for i in sorted(gone)))
     kept = [case for i, case in enumerate(tests) if i not in gone]
     terminal.say(f"deleted; {len(kept)} tests left" + ("" if kept else ": only syntax, imports and loading are checked"))
     return kept
 
 
 def _add(terminal, tests, change):
-    hint = "{" + ", ".join(f"{name}: ..." for name in tests[0]["input"]) + "}" if tests else "{argument: value}"
+    hint = "{" + ", ".join(f"{name}: ..." for name in tests[0].input) + "}" if tests else "{argument: value}"
     typed_input = terminal.ask(f"input, as YAML {hint}: ")
     typed_expected = terminal.ask("expected value, as YAML: ") if typed_input else None
     if not typed_input or typed_expected is None or typed_expected == "":
@@ -112,14 +116,14 @@ def _add(terminal, tests, change):
     except (yaml.YAMLError, UserTestsError) as exc:
         terminal.say(f"not added: {_first_line(exc)}")
         return tests
-    change["actions"].append(f"added {added['name']}")
-    terminal.say(f"added test {len(tests) + 1}: {added['name']}")
+    change["actions"].append(f"added {added.name}")
+    terminal.say(f"added test {len(tests) + 1}: {added.name}")
     return tests + [added]  # the node makes names unique when it stores the tests
 
 
 def _edit_tests(terminal, tests, change):
-    listed = [{"name": case["name"], "input": case["input"], "expected": case["expected"]} for case in tests]
-    text = terminal.edit(TESTS_HEADER + yaml.safe_dump(listed, sort_keys=False, allow_unicode=True), ".yaml")
+    listed = [{"name": case.name, "input": case.input, "expected": case.expected} for case in tests]
+    text = terminal.edit(TESTS_HEADER + dump_yaml(listed), ".yaml")
     if text is None:
         return tests
     try:
@@ -130,7 +134,7 @@ def _edit_tests(terminal, tests, change):
         return tests
     # an entry left exactly as it was keeps its origin; a new or changed one is the person's
     before = {_key(case): case for case in tests}
-    merged = [before.get(_key(case)) or {**case, "origin": "user"} for case in edited]
+    merged = [before.get(_key(case)) or replace(case, origin=Origin.USER) for case in edited]
     if merged != tests:
         change["actions"].append(f"edited the tests ({len(tests)} -> {len(merged)})")
         terminal.say(f"tests changed: {len(merged)} now")
@@ -138,7 +142,7 @@ def _edit_tests(terminal, tests, change):
 
 
 def _key(case):
-    return repr((case["name"], case["input"], case["expected"]))
+    return repr((case.name, case.input, case.expected))
 
 
 def _first_line(exc):
@@ -152,11 +156,11 @@ def show(terminal, tests, code, results, stage):
         terminal.say("no tests: only syntax, imports and loading are checked")
     terminal.say(f"tests ({len(tests)}):")
     for i, case in enumerate(tests, 1):
-        mark = f" [{'statement' if case.get('origin') == 'statement' else 'yours'}]" if is_trusted(case) else ""
-        variant = is_variant(case)  # no expected value until the programs agree on one
-        expected = compact(case["expected"], 80) if not variant or case.get("evidence", {}).get("counted") else \
+        mark = f" [{'statement' if case.origin == Origin.STATEMENT else 'yours'}]" if case.trusted else ""
+        variant = case.is_variant  # no expected value until the programs agree on one
+        expected = compact(case.expected, 80) if not variant or (case.evidence and case.counted) else \
             "? (whatever the programs agree on)"
-        line = f"  {i}. {case['name']}{' [variant]' * variant}{mark}: run_code(**{compact(case['input'], 120)}) == {expected}"
+        line = f"  {i}. {case.name}{' [variant]' * variant}{mark}: run_code(**{compact(case.input, 120)}) == {expected}"
         if results and i <= len(results):
             line += "  " + verdict(results[i - 1])
         terminal.say(line)
@@ -174,5 +178,5 @@ def verdict(result):
 
 if __name__ == "__main__":
     from utils.terminal import Terminal
-    sample = [{"name": "example_1", "input": {"nums": [2, 7], "target": 9}, "expected": [0, 1], "origin": "statement"}]
+    sample = [TestCase("example_1", {"nums": [2, 7], "target": 9}, [0, 1], Origin.STATEMENT)]
     print(review(Terminal(), sample, "tests"))

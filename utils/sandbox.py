@@ -294,82 +294,104 @@ def _watch(proc, payload, limits, deadline, expected):
     report arrived. An event that is not the runner's (malformed, out of order, or a result for more
     tests than were sent) means the code wrote into the result channel: the process is killed.
     """
-    selector = selectors.DefaultSelector()
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        os.set_blocking(stream.fileno(), False)
-    selector.register(proc.stdin, selectors.EVENT_WRITE)
-    selector.register(proc.stdout, selectors.EVENT_READ)
-    selector.register(proc.stderr, selectors.EVENT_READ)
-    sent, partial_line, raw_output, result_bytes = 0, b"", bytearray(), 0
-    done, loaded, load_failure, finished, killed_for = [], False, None, False, None
-    last_event_at = time.monotonic()
+    channel = _Channel(proc, payload, limits, expected)
     startup_allowance = 5.0  # a loaded machine can take seconds to start an interpreter
-    while selector.get_map() and not finished and killed_for is None:
-        budget = limits.test_timeout + GRACE_S + (0 if loaded else startup_allowance)
-        limit_at = min(last_event_at + budget, deadline)
+    while channel.selector.get_map() and not channel.finished and channel.killed_for is None:
+        budget = limits.test_timeout + GRACE_S + (0 if channel.loaded else startup_allowance)
+        limit_at = min(channel.last_event_at + budget, deadline)
         now = time.monotonic()
         if now >= limit_at:
-            killed_for = "deadline" if limit_at == deadline else "test"
+            channel.killed_for = "deadline" if limit_at == deadline else "test"
             break
-        for key, _ in selector.select(timeout=limit_at - now):
-            if key.fileobj is proc.stdin:
-                try:
-                    sent += os.write(proc.stdin.fileno(), payload[sent:sent + 65536])
-                except BrokenPipeError:
-                    sent = len(payload)
-                if sent >= len(payload):
-                    selector.unregister(proc.stdin)
-                    proc.stdin.close()
+        channel.pump(limit_at - now)
+    if channel.finished:  # collect what the code wrote straight to its descriptors before we kill it
+        channel.drain_stderr()
+    channel.selector.close()
+    _kill_tree(proc)
+    returncode = proc.wait()
+    output = channel.raw_output.decode("utf-8", "replace")
+    if output:  # raw fd output cannot be attributed to one test: show it on the first reported result
+        target = channel.load_failure or (channel.done[0] if channel.done else None)
+        if target is not None:
+            target["output"] = (target.get("output", "") + output)[: limits.output_chars * 2]
+    crash = _crash_result(channel.killed_for, returncode, limits, time.monotonic() - channel.last_event_at, output)
+    return {"done": channel.done, "loaded": channel.loaded, "load_failure": channel.load_failure, "crash": crash,
+            "forged": channel.killed_for == "garbage"}
+
+
+class _Channel:
+    """One sandboxed interpreter's pipes: the payload going in, the runner's events and raw output coming out."""
+
+    def __init__(self, proc, payload, limits, expected):
+        self.proc, self.payload, self.limits, self.expected = proc, payload, limits, expected
+        self.selector = selectors.DefaultSelector()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            os.set_blocking(stream.fileno(), False)
+        self.selector.register(proc.stdin, selectors.EVENT_WRITE)
+        self.selector.register(proc.stdout, selectors.EVENT_READ)
+        self.selector.register(proc.stderr, selectors.EVENT_READ)
+        self.sent, self.partial_line, self.raw_output, self.result_bytes = 0, b"", bytearray(), 0
+        self.done, self.loaded, self.load_failure, self.finished, self.killed_for = [], False, None, False, None
+        self.last_event_at = time.monotonic()
+
+    def pump(self, timeout):
+        """Write what the pipe takes and read what is there, waiting at most `timeout` seconds."""
+        for key, _ in self.selector.select(timeout=timeout):
+            if key.fileobj is self.proc.stdin:
+                self._feed()
                 continue
             chunk = os.read(key.fileobj.fileno(), 65536)
             if not chunk:
-                selector.unregister(key.fileobj)
-            elif key.fileobj is proc.stderr:
-                raw_output += chunk[: max(0, limits.stream_bytes - len(raw_output))]
+                self.selector.unregister(key.fileobj)
+            elif key.fileobj is self.proc.stderr:
+                self.raw_output += chunk[: max(0, self.limits.stream_bytes - len(self.raw_output))]
             else:
-                result_bytes += len(chunk)
-                if result_bytes > limits.result_chars * 2 + 1_000_000:
-                    killed_for = "flood"
-                    break
-                lines = (partial_line + chunk).split(b"\n")
-                partial_line = lines.pop()
-                for line in lines:
-                    try:
-                        event = json.loads(line)
-                        kind = event.pop("event")
-                        if kind == "done" and (event.pop("i") != len(done) or len(done) >= expected):
-                            raise ValueError("out of order, or more results than tests")
-                        _check_fields(kind, event)
-                    except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
-                        killed_for = "garbage"  # the code wrote into the result channel itself
-                        break
-                    last_event_at = time.monotonic()
-                    if kind == "loaded":
-                        loaded = True
-                    elif kind == "done":
-                        done.append(event)
-                    elif kind == "load_failed":
-                        load_failure, finished = {"ok": False, "value": None, "repr": "", "ms": 0.0, **event}, True
-                    elif kind == "finished":
-                        finished = True
-            if killed_for:
+                self._take(chunk)
+            if self.killed_for:
                 break
-    if finished:  # collect what the code wrote straight to its descriptors before we kill it
+
+    def _feed(self):
         try:
-            raw_output += os.read(proc.stderr.fileno(), 65536)[: max(0, limits.stream_bytes - len(raw_output))]
+            self.sent += os.write(self.proc.stdin.fileno(), self.payload[self.sent:self.sent + 65536])
+        except BrokenPipeError:
+            self.sent = len(self.payload)
+        if self.sent >= len(self.payload):
+            self.selector.unregister(self.proc.stdin)
+            self.proc.stdin.close()
+
+    def _take(self, chunk):
+        """Result-channel bytes: whole lines are events; anything that is not the runner's kills the process."""
+        self.result_bytes += len(chunk)
+        if self.result_bytes > self.limits.result_chars * 2 + 1_000_000:
+            self.killed_for = "flood"
+            return
+        lines = (self.partial_line + chunk).split(b"\n")
+        self.partial_line = lines.pop()
+        for line in lines:
+            try:
+                event = json.loads(line)
+                kind = event.pop("event")
+                if kind == "done" and (event.pop("i") != len(self.done) or len(self.done) >= self.expected):
+                    raise ValueError("out of order, or more results than tests")
+                _check_fields(kind, event)
+            except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
+                self.killed_for = "garbage"  # the code wrote into the result channel itself
+                return
+            self.last_event_at = time.monotonic()
+            if kind == "loaded":
+                self.loaded = True
+            elif kind == "done":
+                self.done.append(event)
+            elif kind == "load_failed":
+                self.load_failure, self.finished = {"ok": False, "value": None, "repr": "", "ms": 0.0, **event}, True
+            elif kind == "finished":
+                self.finished = True
+
+    def drain_stderr(self):
+        try:
+            self.raw_output += os.read(self.proc.stderr.fileno(), 65536)[: max(0, self.limits.stream_bytes - len(self.raw_output))]
         except (BlockingIOError, ValueError, OSError):
             pass
-    selector.close()
-    _kill_tree(proc)
-    returncode = proc.wait()
-    output = raw_output.decode("utf-8", "replace")
-    if output:  # raw fd output cannot be attributed to one test: show it on the first reported result
-        target = load_failure or (done[0] if done else None)
-        if target is not None:
-            target["output"] = (target.get("output", "") + output)[: limits.output_chars * 2]
-    crash = _crash_result(killed_for, returncode, limits, time.monotonic() - last_event_at, output)
-    return {"done": done, "loaded": loaded, "load_failure": load_failure, "crash": crash,
-            "forged": killed_for == "garbage"}
 
 
 RESULT_FIELDS = {"ok": bool, "repr": str, "timed_out": bool, "error_type": (str, type(None)), "message": str,

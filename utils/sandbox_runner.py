@@ -169,26 +169,41 @@ def main():
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # the code reads nothing; calls arrive on `requests`
     payload = marshal.loads(read_frame(requests))
     sys.stdin = open(os.devnull)
-    limits, source = payload["limits"], payload["code"]
+    limits = payload["limits"]
     if payload.get("packages"):
         # Appended, so a package cannot shadow a standard module. A plain sys.path entry, and with -S no
         # .pth file in it is processed: their `import` lines would run package code at start-up, before the
         # limits are set and outside any test's alarm.
         sys.path.append(payload["packages"])
     set_limits(limits)
-    short_repr = reprlib.Repr()
-    short_repr.maxstring, short_repr.maxother = limits["repr_chars"], limits["repr_chars"]
-    short_repr.maxlist = short_repr.maxtuple = short_repr.maxset = short_repr.maxdict = 50
 
     def send(fields):
         results.write("{" + ",".join(json_string(k) + ":" + to_json(v) for k, v in fields.items()) + "}\n")
         results.flush()
 
-    def alarm_in(seconds):
-        _signal.signal(_signal.SIGALRM, on_alarm)  # the code may have replaced the handler
-        _signal.setitimer(_signal.ITIMER_REAL, seconds)
-
     _signal.signal(_signal.SIGXFSZ, _signal.SIG_IGN)  # an oversized write raises OSError instead of killing us
+    run_code = load(payload["code"], limits, send)
+    if run_code is None:
+        return
+    send({"event": "loaded"})
+    serve = payload.get("serve")
+    calls = iter(lambda: read_frame(requests), None) if serve else payload["inputs"]
+    short_repr = reprlib.Repr()
+    short_repr.maxstring, short_repr.maxother = limits["repr_chars"], limits["repr_chars"]
+    short_repr.maxlist = short_repr.maxtuple = short_repr.maxset = short_repr.maxdict = 50
+    for i, packed_input in enumerate(calls):
+        send(call(run_code, i, packed_input, serve, limits, short_repr, payload["code"]))
+    send({"event": "finished"})
+
+
+def alarm_in(seconds):
+    _signal.signal(_signal.SIGALRM, on_alarm)  # the code may have replaced the handler
+    _signal.setitimer(_signal.ITIMER_REAL, seconds)
+
+
+def load(source, limits, send):
+    """The code's run_code, its module-level code run within the test time limit; None (and a load_failed
+    event sent) when it raises, runs out of time or defines no run_code."""
     namespace = {"__name__": "solution", "__file__": CODE_FILENAME}
     capture = CappedText(limits["output_chars"])
     sys.stdout = sys.stderr = capture
@@ -202,54 +217,57 @@ def main():
         send({"event": "load_failed", "timed_out": True, "error_type": "Timeout",
               "message": f"module-level code did not finish within {limits['test_timeout']} s",
               "traceback": "", "output": capture.value()})
-        return
+        return None
     except BaseException as exc:  # noqa: BLE001 - anything the code raises is a result, not a crash
         alarm_in(0)
         send({"event": "load_failed", "timed_out": False, **describe_error(exc, limits, source),
               "output": capture.value()})
-        return
-    send({"event": "loaded"})
-    run_code = namespace["run_code"]
-    serve = payload.get("serve")
-    calls = iter(lambda: read_frame(requests), None) if serve else payload["inputs"]
+        return None
+    return namespace["run_code"]
 
-    for i, packed_input in enumerate(calls):
-        capture = CappedText(limits["output_chars"])
-        sys.stdout = sys.stderr = capture
-        # a fresh copy each time: mutating it cannot reach the stored test
-        args, kwargs = marshal.loads(packed_input) if serve else ((), marshal.loads(packed_input))
-        result = {"event": "done", "i": i, "ok": False, "value": None, "repr": "", "timed_out": False,
-                  "error_type": None, "message": "", "traceback": ""}
-        started = time.perf_counter()
-        try:
-            alarm_in(limits["test_timeout"])
-            value = run_code(*args, **kwargs)
-            alarm_in(0)
-            result["repr"] = short_repr.repr(value)
-            if serve:
-                try:
-                    raw = marshal.dumps(value)
-                except ValueError:
-                    raise TypeError(f"run_code returned a {type(value).__name__} object, not plain data") from None
-                if len(raw) > limits["result_chars"]:
-                    raise OverflowError(f"the returned value is larger than {limits['result_chars']} bytes")
-                result["raw"] = binascii.b2a_base64(raw, newline=False).decode("ascii")
-                result["ok"] = True
-            else:
-                encoded = RawJSON(to_json(plain_value(value)))
-                if len(encoded) > limits["result_chars"]:
-                    raise OverflowError(f"the returned value is larger than {limits['result_chars']} characters as JSON")
-                result["value"], result["ok"] = encoded, True
-        except TestTimeout:
-            result.update(timed_out=True, error_type="Timeout",
-                          message=f"run_code did not return within {limits['test_timeout']} s")
-        except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are results too
-            alarm_in(0)
-            result.update(describe_error(exc, limits, source))
-        result["ms"] = round((time.perf_counter() - started) * 1000, 3)
-        result["output"] = capture.value()
-        send(result)
-    send({"event": "finished"})
+
+def call(run_code, i, packed_input, serve, limits, short_repr, source):
+    """One call of run_code, as the "done" event that reports it."""
+    capture = CappedText(limits["output_chars"])
+    sys.stdout = sys.stderr = capture
+    # a fresh copy each time: mutating it cannot reach the stored test
+    args, kwargs = marshal.loads(packed_input) if serve else ((), marshal.loads(packed_input))
+    result = {"event": "done", "i": i, "ok": False, "value": None, "repr": "", "timed_out": False,
+              "error_type": None, "message": "", "traceback": ""}
+    started = time.perf_counter()
+    try:
+        alarm_in(limits["test_timeout"])
+        value = run_code(*args, **kwargs)
+        alarm_in(0)
+        result["repr"] = short_repr.repr(value)
+        if serve:
+            result["raw"] = packed_value(value, limits)
+        else:
+            encoded = RawJSON(to_json(plain_value(value)))
+            if len(encoded) > limits["result_chars"]:
+                raise OverflowError(f"the returned value is larger than {limits['result_chars']} characters as JSON")
+            result["value"] = encoded
+        result["ok"] = True
+    except TestTimeout:
+        result.update(timed_out=True, error_type="Timeout",
+                      message=f"run_code did not return within {limits['test_timeout']} s")
+    except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are results too
+        alarm_in(0)
+        result.update(describe_error(exc, limits, source))
+    result["ms"] = round((time.perf_counter() - started) * 1000, 3)
+    result["output"] = capture.value()
+    return result
+
+
+def packed_value(value, limits):
+    """Serve mode: the returned value as base64 of its marshal form, so tuples and sets arrive as they are."""
+    try:
+        raw = marshal.dumps(value)
+    except ValueError:
+        raise TypeError(f"run_code returned a {type(value).__name__} object, not plain data") from None
+    if len(raw) > limits["result_chars"]:
+        raise OverflowError(f"the returned value is larger than {limits['result_chars']} bytes")
+    return binascii.b2a_base64(raw, newline=False).decode("ascii")
 
 
 if __name__ == "__main__":

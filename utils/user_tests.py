@@ -25,6 +25,8 @@ import sys
 
 import yaml
 
+from core.cases import TestCase
+from core.vocabulary import Origin
 from utils.text_files import InputError, read_text_file
 from utils.yaml_answer import AnswerError, YAMLRefused, check_test_case, load_yaml
 
@@ -39,7 +41,7 @@ class UserTestsError(InputError):
 
 
 def read_user_tests(path):
-    """The file's cases as [{name, input, expected, origin: "user"}], in file order; [] for an empty list."""
+    """The file's cases as TestCases of origin user, in file order; [] for an empty list."""
     path = os.fspath(path)
     text = read_text_file(path, f"--tests {path}", MAX_FILE_CHARS)
     if path.endswith(".py"):
@@ -64,8 +66,7 @@ def _checked(found, source):
             case = check_test_case(raw, where)
         except AnswerError as exc:
             raise UserTestsError(f"{source}: {str(exc).removesuffix('.')}") from None
-        case["name"] = _unique(case["name"] or f"user_{i}", taken)
-        cases.append({**case, "origin": "user"})
+        cases.append(TestCase(_unique(case["name"] or f"user_{i}", taken), case["input"], case["expected"], Origin.USER))
     return cases
 
 
@@ -203,6 +204,6 @@ if __name__ == "__main__":
         sys.exit("usage: python -m utils.user_tests FILE")
     try:
         for case in read_user_tests(sys.argv[1]):
-            print(f"{case['name']}: run_code(**{json.dumps(case['input'])}) == {json.dumps(case['expected'])}")
+            print(f"{case.name}: run_code(**{json.dumps(case.input)}) == {json.dumps(case.expected)}")
     except UserTestsError as exc:
         sys.exit(f"error: {exc}")

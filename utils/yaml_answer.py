@@ -1,6 +1,6 @@
 """The one YAML parser: `load_yaml` reads whatever YAML a model or a person writes (model answers,
---tests files, the tests a person edits); the rest pulls a YAML answer out of a model's reply and
-checks it against its schema.
+--tests files, the tests a person edits), `dump_yaml` writes what a person edits; the rest pulls a
+YAML answer out of a model's reply and checks it against its schema.
 
 Schemas (from docs/design.md):
   tests   {reasoning, test_cases: [{name, input: {param: value}, expected}]}
@@ -19,6 +19,8 @@ import keyword
 import re
 
 import yaml
+
+from core.vocabulary import Word
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 
@@ -59,6 +61,18 @@ def load_yaml(text):
         raise YAMLRefused(f"the YAML is nested too deeply (at most {MAX_DEPTH} levels)") from None
     _check_size(data)
     return data
+
+
+class _Dumper(yaml.SafeDumper):
+    """safe_dump, and a vocabulary word (core/vocabulary.py) written as the plain string it is."""
+
+
+_Dumper.add_multi_representer(Word, lambda dumper, word: dumper.represent_str(word.value))
+
+
+def dump_yaml(data):
+    """YAML for a person to read and edit (--interactive), keys in their order."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
 
 
 def _check_size(data):

@@ -1,0 +1,122 @@
+"""A test case and the evidence for its expected value: the records every rule of the verdict reads.
+
+A TestCase is frozen: a step that changes one (execution settles its value, Revise corrects a guess)
+makes a new one with `dataclasses.replace`, so no two holders of a case can disagree about it. The
+run record, the exported tests and the library's Result see each as `record()`, the plain mapping
+run.json has always held; `from_record` reads one back (the benchmark's replays of recorded runs).
+"""
+import json
+from dataclasses import dataclass, replace
+
+from core.vocabulary import Origin, Source
+
+NO_GUESS = type("NoGuess", (), {"__repr__": lambda self: "NO_GUESS"})()  # a model's guess may be None itself
+
+
+def input_key(inputs):
+    """One test input as a key: the same arguments, in whatever order, are the same input."""
+    return json.dumps(inputs, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where an expected value comes from, and how many programs returned it of how many that answered."""
+    source: Source
+    agree: int = 0
+    voters: int = 0
+
+    @property
+    def counted(self):
+        return self.source.counted
+
+    def record(self):
+        return {"source": self.source, "agree": self.agree, "voters": self.voters, "counted": self.counted}
+
+    @classmethod
+    def from_record(cls, data):
+        return cls(Source(data["source"]), data.get("agree", 0), data.get("voters", 0))
+
+
+@dataclass(frozen=True)
+class TestCase:
+    __test__ = False  # for pytest: a record, not a test class
+
+    name: str
+    input: dict
+    expected: object
+    origin: Origin
+    guess: object = NO_GUESS      # the model's own expected value, kept once execution settles another
+    evidence: Evidence | None = None  # None until a round has settled it
+    revised: str | None = None    # Revise's reasoning, when it corrected this test
+
+    @property
+    def key(self):
+        return input_key(self.input)
+
+    @property
+    def trusted(self):
+        return self.origin.trusted
+
+    @property
+    def is_variant(self):
+        """An input made by changing a given one (core/variants.py): no guess, only programs settle it."""
+        return self.origin == Origin.VARIANT
+
+    @property
+    def model_guess(self):
+        """What the model said the expected value is (its `expected` until execution settled another)."""
+        return self.expected if self.guess is NO_GUESS else self.guess
+
+    @property
+    def source(self):
+        return self.evidence.source if self.evidence else None
+
+    @property
+    def counted(self):
+        """Whether the verdict counts it: every test, unless execution left its value disputed or unchecked."""
+        return self.evidence.counted if self.evidence else True
+
+    @property
+    def protected(self):
+        """A test the model may not change: trusted, settled by programs agreeing, or a variant input (only
+        programs settle those: a Revise that rewrote every test turned 16 of them into guesses)."""
+        return self.trusted or bool(self.evidence and self.evidence.source.by_programs) or self.is_variant
+
+    def settled(self, evidence, expected):
+        """This test with execution's evidence, and the settled value when the evidence counts."""
+        return replace(self, evidence=evidence, expected=expected if evidence.counted else self.expected)
+
+    def record(self):
+        data = {"name": self.name, "input": self.input, "expected": self.expected, "origin": self.origin}
+        if self.guess is not NO_GUESS:
+            data["guess"] = self.guess
+        if self.revised is not None:
+            data["revised"] = self.revised
+        if self.evidence is not None:
+            data["evidence"] = self.evidence.record()
+        return data
+
+    @classmethod
+    def from_record(cls, data):
+        evidence = data.get("evidence")
+        return cls(data["name"], data["input"], data["expected"], Origin(data.get("origin") or Origin.MODEL),
+                   data.get("guess", NO_GUESS), evidence and Evidence.from_record(evidence), data.get("revised"))
+
+
+def records(cases):
+    return [case.record() for case in cases]
+
+
+def has_trusted(cases):
+    """Whether any test's expected value comes from the statement or the person (not programs or the model)."""
+    return any(case.trusted for case in cases)
+
+
+def unique_names(cases):
+    """The cases, a repeated name made unique by its position (names identify tests in feedback and ids)."""
+    seen, named = set(), []
+    for i, case in enumerate(cases, 1):
+        name = case.name if case.name not in seen else f"{case.name}_{i}"
+        seen.add(name)
+        named.append(replace(case, name=name))
+    return named

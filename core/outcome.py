@@ -1,0 +1,86 @@
+"""How a run ends: which version is handed over, and the one line that says how far to trust it.
+
+`conclude(...) -> Outcome` is pure, like the verdict: the Finish node calls it with the run's state.
+Solved, unconfirmed and untested runs hand over the attempt the last verdict made current; every other
+ending hands over the best attempt (the most trusted tests, then tests passed, then fewer linter
+findings), not merely the last. The message names the evidence ("3 statement examples + 5 confirmed
+by the oracle and a candidate"), what is still disputed, or what fails.
+"""
+from dataclasses import dataclass
+
+from core.agreement import summary
+from core.cases import has_trusted
+from core.vocabulary import Origin, RunStatus, Source
+
+ORIGIN_MARKS = {Origin.STATEMENT: " (statement)", Origin.USER: " (yours)"}
+KEEPS_CURRENT = (RunStatus.SOLVED, RunStatus.UNTESTED, RunStatus.UNCONFIRMED)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: RunStatus
+    message: str
+    attempt: int | None  # the attempt handed over; None: the current one stays
+
+
+@dataclass(frozen=True)
+class RunState:
+    """What the ending reads: the attempts, the tests, the current attempt, and what the run said so far."""
+    attempts: object  # core.search_tree.AttemptTree
+    tests: list
+    current: int | None = None
+    iteration: int = 0
+    message: str = ""
+    dispute_draws: int = 0
+
+
+def conclude(status, state):
+    kept = None if status in KEEPS_CURRENT else state.attempts.best()
+    return Outcome(status, closing_message(status, state, kept), kept and kept.id)
+
+
+def closing_message(status, state, kept):
+    if status == RunStatus.UNTESTED:
+        return ("no tests to run: the code parses, imports and loads; nothing else was checked"
+                if len(state.attempts) else "code written without tests (single-shot)")
+    if status == RunStatus.MODEL_FAILED:
+        return f"the model failed: {state.message}"
+    if status == RunStatus.SOLVED:
+        solved = next(a for a in state.attempts if a.status == "solved")
+        return f"solved: all {solved.total} tests pass ({summary(state.tests)}) after {state.iteration} iteration(s)"
+    if status == RunStatus.UNCONFIRMED:
+        return unconfirmed_message(state)
+    lead = "stopped by the user" if status == RunStatus.STOPPED else "not solved"
+    if kept is None:
+        return f"{lead}: {state.message or 'no code was written'}"
+    failing = [f"{case.name}{ORIGIN_MARKS.get(case.origin, '')}" for case, result in zip(state.tests, kept.results or [])
+               if not result["passed"] and result.get("counted", True)]
+    trusted = f", {kept.trusted_passed} of {kept.trusted_total} {trusted_name(state.tests)}" if kept.trusted_total else ""
+    why = f" ({state.message})" if state.message and status == RunStatus.UNSOLVED else ""
+    return (f"{lead} after {state.iteration} iteration(s){why}: the best version (attempt {kept.id}) "
+            f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
+
+
+def unconfirmed_message(state):
+    """Why a version that passes every counted test is not called solved: inputs the programs disagree on,
+    inputs only one program answered, or no test from the statement or the person."""
+    current = state.attempts.get(state.current)
+    disputed = [case for case in state.tests if case.source == Source.DISPUTED]
+    # several programs answered differently, or at most one answered (then only the model's guess differs)
+    split = [", ".join(case.name for case in disputed if (case.evidence.voters >= 2) == several) for several in (True, False)]
+    draws = state.dispute_draws
+    after = f"after {draws} more draw{'s' * (draws != 1)} " if draws else ""
+    why = "; ".join(part for part in (split[0] and f"{after}the programs disagree on {split[0]}",
+                                      split[1] and f"{after * (not split[0])}no second program confirms its "
+                                                   f"output on {split[1]}") if part)
+    why = f"{why}: check what run_code must return there" if why else ""
+    if not has_trusted(state.tests):
+        why = "; ".join(part for part in (why, "no test comes from the statement or from you, so nothing but the "
+                                               "model's own programs backs it: add a worked example to the "
+                                               "problem, or --tests FILE") if part)
+    return f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(state.tests)}), but {why}"
+
+
+def trusted_name(tests):
+    """What the trusted tests are called in messages: the statement's examples, unless the person added some."""
+    return "trusted tests" if any(case.origin == Origin.USER for case in tests) else "statement examples"

@@ -1,0 +1,71 @@
+"""The house as docs/design.md draws it: imports run one way, no circle, small nodes and functions."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = {"core", "utils", "bench", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool"}
+
+
+def sources():
+    """Every project module outside tests/ and docs/: {dotted name: syntax tree}."""
+    found = {}
+    for path in ROOT.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[0] in PROJECT or (len(parts) == 1 and parts[0] in PROJECT):
+            found[".".join(p for p in parts if p != "__init__")] = ast.parse(path.read_text())
+    return found
+
+
+def imported(tree):
+    """The project modules a module imports at its top level (not under `if __name__ == "__main__"`)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in names if name.split(".")[0] in PROJECT}
+
+
+def test_core_imports_only_itself_and_the_standard_library():
+    for name, tree in sources().items():
+        if name.startswith("core"):
+            outside = {module for module in imported(tree) if not module.startswith("core")}
+            every = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                     for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])}
+            assert not outside and every <= set(__import__("sys").stdlib_module_names) | {"core", ""}, (name, every)
+
+
+def test_utils_never_import_the_flow_the_nodes_or_an_entry_point():
+    for name, tree in sources().items():
+        if name.startswith("utils"):
+            assert {m.split(".")[0] for m in imported(tree)} <= {"utils", "core"}, name
+
+
+def test_no_module_imports_another_that_imports_it_back():
+    modules = sources()
+    graph = {name: {m for m in imported(tree) if m in modules} for name, tree in modules.items()}
+
+    def reaches(start, goal, seen=()):
+        return any(step == goal or (step not in seen and reaches(step, goal, (*seen, step))) for step in graph[start])
+    assert [name for name in graph if reaches(name, name)] == []
+
+
+def test_no_node_class_over_100_lines_and_no_function_over_60():
+    long = []
+    for name, tree in sources().items():
+        for node in ast.walk(tree):
+            size = node.end_lineno - node.lineno + 1 if hasattr(node, "end_lineno") else 0
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and size > 60:
+                long.append(f"{name}.{node.name}: {size} lines")
+            if isinstance(node, ast.ClassDef) and name == "nodes" and size > 100:
+                long.append(f"nodes.{node.name}: {size} lines")
+    assert long == []
+
+
+def test_the_design_doc_fits_in_170_lines_and_names_every_node():
+    design = (ROOT / "docs" / "design.md").read_text()
+    assert len(design.splitlines()) <= 170
+    nodes = [node.name for node in sources()["nodes"].body if isinstance(node, ast.ClassDef)
+             and node.name not in ("ModelFailure", "Step", "ModelStep", "ParallelBatchNode")]
+    assert [name for name in nodes if f"| {name}" not in design] == []

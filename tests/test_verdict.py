@@ -1,0 +1,226 @@
+"""core/verdict.py as a table: one row per rule of the verdict, readable as its specification.
+
+Each row is a round: the tests (a statement example `ex`, the person's test `mine`, the model's test `t`
+with its guess, a variant `v`), the programs with what each returned on each test in order (a value,
+RAISES, TIMEOUT), and what the verdict must say. Nothing runs: the verdict only reads what programs
+returned, so the rows give it directly.
+"""
+import pytest
+
+from core.search_tree import AttemptTree
+from core.verdict import RoundFacts, Rules, judge_round
+from tests.scripted_answers import case
+
+RAISES = {"ok": False, "value": None, "repr": "", "error_type": "ValueError", "message": "no", "traceback": "",
+          "timed_out": False, "ms": 1.0, "output": ""}
+TIMEOUT = {**RAISES, "error_type": "Timeout", "timed_out": True}
+
+
+def ex(x, expected):
+    return case(f"example_{x}", {"x": x}, expected, "statement")
+
+
+def mine(x, expected):
+    return case(f"mine_{x}", {"x": x}, expected, "user")
+
+
+def t(x, guess):
+    return case(f"t_{x}", {"x": x}, guess, guess=guess)
+
+
+def v(x):
+    return case(f"variant_{x}", {"x": x}, None, "variant")
+
+
+def returned(value):
+    if isinstance(value, dict) and "error_type" in value:
+        return value
+    return {**RAISES, "ok": True, "value": value, "repr": repr(value), "error_type": None, "message": ""}
+
+
+class Round:
+    """A round to judge: programs are added in order (ids 1, 2, ...), each with what it returned per test."""
+
+    def __init__(self, *tests):
+        self.tests, self.tree = list(tests), AttemptTree()
+
+    def program(self, source, *outputs, parent=None, status="new", check="ok"):
+        attempt = self.tree.add(f"def run_code(x):\n    return {len(self.tree) + 1}\n", parent, source, 0)
+        self.tree.checked(attempt.id, None if check == "ok" else check, [])
+        self.tree.ran(attempt.id, [(test.key, returned(out)) for test, out in zip(self.tests, outputs) if out is not None])
+        attempt.status = status
+        return self
+
+    def candidate(self, *outputs, **more):
+        return self.program("implement", *outputs, **more)
+
+    def oracle(self, *outputs):
+        return self.program("oracle", *outputs)
+
+    def revision(self, parent, *outputs):
+        return self.program("revise", *outputs, parent=parent)
+
+    def judged(self, *previous):
+        """Mark the programs so far as judged in an earlier round, on these tests, with these results."""
+        for attempt in self.tree:
+            attempt.status = "kept" if attempt.source != "oracle" else "oracle"
+            attempt.score([{"passed": passed, "counted": True} for passed in previous], self.tests)
+        return self
+
+    def verdict(self, **facts):
+        rules = Rules(**{k: facts.pop(k) for k in list(facts) if k in Rules.__dataclass_fields__})
+        return judge_round(RoundFacts(self.tests, list(self.tree), rules=rules, **facts))
+
+
+def sources(verdict):
+    return [(test.name, test.source, test.expected, test.counted) for test in verdict.tests]
+
+
+# Where each expected value comes from (core/agreement.py), strongest first.
+EVIDENCE = [
+    pytest.param(Round(ex(1, 2)).candidate(3).candidate(3).oracle(3), {},
+                 [("example_1", "statement", 2, True)], id="statement: the example's value stands whatever programs say"),
+    pytest.param(Round(mine(1, 2)).candidate(3), {},
+                 [("mine_1", "user", 2, True)], id="user: the person's test stands likewise"),
+    pytest.param(Round(ex(1, 2), t(5, 99)).candidate(2, 10).candidate(2, 11).candidate(2, 12).oracle(2, 11), {},
+                 [("example_1", "statement", 2, True), ("t_5", "oracle", 11, True)],
+                 id="oracle: the valid oracle and one candidate agree, over the guess"),
+    pytest.param(Round(ex(1, 2), t(5, 99)).candidate(2, 10).candidate(2, 11).oracle(7, 10), {},
+                 [("example_1", "statement", 2, True), ("t_5", "disputed", 99, False)],
+                 id="an oracle that fails an example votes for nothing"),
+    pytest.param(Round(ex(1, 2), t(5, 99)).candidate(2, 10).candidate(2, 10).candidate(2, 12), {},
+                 [("example_1", "statement", 2, True), ("t_5", "majority", 10, True)],
+                 id="majority: more than half of the candidates that pass the examples, two at least"),
+    pytest.param(Round(ex(1, 2), t(5, 7)).candidate(2, 7).candidate(0, 10).candidate(0, 10), {},
+                 [("example_1", "statement", 2, True), ("t_5", "guess", 7, True)],
+                 id="guess: only candidates passing the examples vote; one voter and the guess agree"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 11), {},
+                 [("example_1", "statement", 2, True), ("t_5", "guess", 11, True)],
+                 id="guess: a tie broken by the model's guess"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, 12), {},
+                 [("example_1", "statement", 2, True), ("t_5", "disputed", 13, False)],
+                 id="disputed: no majority and the guess matches none"),
+    pytest.param(Round(ex(1, 2), t(5, 1)).candidate(2, RAISES).candidate(2, RAISES).oracle(2, RAISES), {},
+                 [("example_1", "statement", 2, True)], id="rejected: every program raises there, so it is dropped"),
+    pytest.param(Round(ex(1, 2), t(5, 1)).candidate(2, RAISES).candidate(2, TIMEOUT), {},
+                 [("example_1", "statement", 2, True), ("t_5", "disputed", 1, False)],
+                 id="a timeout is no verdict on the input"),
+    pytest.param(Round(ex(1, 2), v(6)).candidate(2, 10).candidate(2, 11).oracle(2, 11), {},
+                 [("example_1", "statement", 2, True), ("variant_6", "oracle", 11, True)],
+                 id="a variant is settled by the oracle and a candidate"),
+    pytest.param(Round(ex(1, 2), v(6)).candidate(2, 7).candidate(2, 7).oracle(2, 8), {},
+                 [("example_1", "statement", 2, True), ("variant_6", "disputed", None, False)],
+                 id="a variant: agreeing candidates never outvote the valid oracle"),
+    pytest.param(Round(ex(1, 2), v(6)).candidate(2, 7), {},
+                 [("example_1", "statement", 2, True), ("variant_6", "unchecked", None, False)],
+                 id="unchecked: a variant one program answered is left out"),
+    pytest.param(Round(ex(1, 2), v(6)).candidate(2, 7).candidate(2, 7).candidate(2, RAISES), {},
+                 [("example_1", "statement", 2, True)],
+                 id="a variant a voting program raises on is dropped (it may break a worded precondition)"),
+    pytest.param(Round(ex(1, 2), t(5, 99)).candidate(2, 10), {"agreement": False},
+                 [("example_1", "statement", 2, True), ("t_5", "model", 99, True)],
+                 id="model: with agreement off the model's value is the truth"),
+]
+
+
+@pytest.mark.parametrize("round_, facts, expected", EVIDENCE)
+def test_where_each_expected_value_comes_from(round_, facts, expected):
+    assert sources(round_.verdict(**facts)) == expected
+
+
+def outcome(verdict):
+    return {"action": verdict.action, "current": verdict.current, "solved": verdict.solved}
+
+
+# What the round decides next (core/verdict.py, rules 3 to 6).
+ROUNDS = [
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(2, 10).candidate(2, 10), {},
+                 {"action": "success", "current": 2, "solved": 2},
+                 id="success: passes every counted test, nothing disputed, an example backs it; the newer of equals"),
+    pytest.param(Round(t(5, 9)).candidate(10).candidate(10), {},
+                 {"action": "unconfirmed", "current": 2, "solved": None},
+                 id="unconfirmed: no statement example or test of the person's backs the agreement"),
+    pytest.param(Round(t(5, 9)).candidate(10), {"agreement": False},
+                 {"action": "failure", "current": None, "solved": None},
+                 id="agreement off: the model's guess is the truth, and the code fails it"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, 12), {},
+                 {"action": "redraw", "current": 3, "solved": None},
+                 id="redraw for disputes: a success with inputs disputed draws more candidates first"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, 12), {"disputes_drawn": 1},
+                 {"action": "unconfirmed", "current": 3, "solved": None},
+                 id="unconfirmed: inputs still disputed after the draws"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, 12), {"affords_a_draw": False},
+                 {"action": "unconfirmed", "current": 3, "solved": None},
+                 id="unconfirmed at once: no budget left for a draw"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, 12), {"iteration": 4},
+                 {"action": "unconfirmed", "current": 3, "solved": None},
+                 id="unconfirmed at once: no round left for a draw"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 13).candidate(2, 13).candidate(2, 12),
+                 {"disputes_drawn": 1}, {"action": "success", "current": 3, "solved": 3},
+                 id="a majority settles what a tie left open; the claim is the candidate backed there"),
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 9).candidate(0, 9), {},
+                 {"action": "redraw", "current": None, "solved": None},
+                 id="redraw: no candidate passes the statement's examples, draws left"),
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 9).judged(False, True).candidate(0, 8), {"max_draws": 1},
+                 {"action": "failure", "current": None, "solved": None},
+                 id="failure: no draw left, so the search policy picks what to revise"),
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 9), {"iteration": 4},
+                 {"action": "exhausted", "current": None, "solved": None},
+                 id="exhausted: the last round passed without a claim"),
+    pytest.param(Round().candidate().candidate(), {},
+                 {"action": "untested", "current": 2, "solved": None},
+                 id="untested: no tests left, the latest candidate that loads"),
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 8).judged(False, False).program("user", 0, 7, parent=1),
+                 {"max_draws": 1}, {"action": "failure", "current": 2, "solved": None},
+                 id="the person's edit is what gets revised next"),
+]
+
+
+@pytest.mark.parametrize("round_, facts, expected", ROUNDS)
+def test_what_the_round_decides_next(round_, facts, expected):
+    assert outcome(round_.verdict(**facts)) == expected
+
+
+def test_a_revision_that_breaks_a_test_its_parent_passed_is_rejected():
+    round_ = Round(ex(1, 2), t(5, 9)).candidate(2, 8).judged(True, False).revision(1, 0, 9)
+    verdict = round_.verdict(max_draws=1)
+    assert verdict.settled[2].status == "rejected" and verdict.settled[2].broke == ("test 1",)
+    assert round_.verdict(max_draws=1, anchors=False).settled[2].status == "kept", "without anchors it stays"
+
+
+def test_a_new_oracle_votes_and_is_never_revised_or_handed_over():
+    verdict = Round(ex(1, 2), t(5, 9)).candidate(2, 9).oracle(2, 9).verdict()
+    assert verdict.settled[2].status == "oracle" and verdict.settled[2].reward is None
+    assert verdict.current == 1 and verdict.solved == 1
+
+
+def test_solution_guess_the_claimed_code_confirms_guesses_no_program_answered():
+    # no candidate passes the example, so none votes; the revision passes it and returns the guess
+    round_ = Round(ex(1, 2), t(5, 9)).candidate(0, 8).judged(False, False).revision(1, 2, 9)
+    verdict = round_.verdict(disputes_drawn=1)
+    assert sources(verdict)[1] == ("t_5", "solution_guess", 9, True)
+    assert outcome(verdict) == {"action": "success", "current": 2, "solved": 2} and verdict.accepted == ["t_5"]
+    differs = Round(ex(1, 2), t(5, 9)).candidate(0, 8).judged(False, False).revision(1, 2, 7).verdict(disputes_drawn=1)
+    assert sources(differs)[1] == ("t_5", "disputed", 9, False) and differs.action == "unconfirmed"
+
+
+def test_raising_on_a_disputed_written_input_counts_against_the_code_but_not_on_a_variant():
+    written = Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, RAISES).verdict(disputes_drawn=1)
+    assert [r["counted"] for r in written.judged[3]] == [True, True], "whatever value is right, raising is wrong"
+    assert [r["counted"] for r in written.judged[1]] == [True, False], "for the others it stays left out"
+    variant = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(RAISES, RAISES).verdict()
+    assert [r["counted"] for r in variant.judged[2]] == [True, False], "a variant may break a precondition"
+
+
+def test_code_whose_check_failed_fails_every_test():
+    check = {"check": "import", "error_type": "ModuleNotFoundError", "message": "numpy", "traceback": ""}
+    verdict = Round(ex(1, 2)).candidate(None, check=check).candidate(2).verdict()
+    assert [r["passed"] for r in verdict.judged[1]] == [False] and verdict.judged[1][0]["check"] == "import"
+    assert verdict.current == 2
+
+
+def test_the_verdict_changes_neither_the_tests_nor_the_attempts_it_reads():
+    round_ = Round(ex(1, 2), t(5, 99)).candidate(2, 10).candidate(2, 10)
+    before = ([test.record() for test in round_.tests], [a.record() for a in round_.tree])
+    round_.verdict()
+    assert ([test.record() for test in round_.tests], [a.record() for a in round_.tree]) == before

@@ -1,0 +1,33 @@
+"""core/vocabulary.py: a member is its plain string wherever it goes; a misspelt one is an error."""
+import json
+
+import pytest
+
+from core.vocabulary import Action, AttemptStatus, Origin, RunStatus, Source
+from utils.yaml_answer import dump_yaml, load_yaml
+
+
+def test_a_member_prints_formats_and_compares_as_its_value():
+    assert str(Source.SOLUTION_GUESS) == "solution_guess" and f"{RunStatus.UNCONFIRMED:>12}" == " unconfirmed"
+    assert Action.SUCCESS == "success" and {"success": 1}[Action.SUCCESS] == 1, "a flow's string edges find it"
+    assert Origin("variant") is Origin.VARIANT
+
+
+def test_json_and_yaml_hold_the_plain_value():
+    record = {"status": RunStatus.SOLVED, "attempt": {"status": AttemptStatus.ORACLE}}
+    assert json.loads(json.dumps(record)) == {"status": "solved", "attempt": {"status": "oracle"}}
+    assert dump_yaml(record) == "status: solved\nattempt:\n  status: oracle\n"
+    assert load_yaml(dump_yaml(record)) == {"status": "solved", "attempt": {"status": "oracle"}}
+
+
+def test_a_misspelt_member_or_value_is_an_error_not_a_silent_mismatch():
+    with pytest.raises(AttributeError):
+        Source.DISPUTD  # noqa: B018
+    with pytest.raises(ValueError):
+        Source("disputd")
+
+
+def test_what_counts_and_what_programs_settled():
+    assert [s for s in Source if not s.counted] == [Source.DISPUTED, Source.UNCHECKED, Source.REJECTED]
+    assert [s for s in Source if s.by_programs] == [Source.ORACLE, Source.MAJORITY]
+    assert [o for o in Origin if o.trusted] == [Origin.STATEMENT, Origin.USER]
