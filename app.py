@@ -215,14 +215,15 @@ class Services:
     settings: Settings
     record: RunRecord        # run.json; nodes add events, model calls are journaled as they return
     budget: Budget           # --max-calls / --token-budget, held before every request
+    out_dir: str             # where the run's files go: run.json, solution.py, test_solution.py, ...
     progress: Progress | None = None   # the live line of the calls in flight (none under --json)
     terminal: Terminal | None = None   # the person's terminal, with --interactive only
 
 
 def new_store(problem, settings, record, progress=None):
     """The shared store at the start of a run; docs/design.md documents every key."""
-    services = Services(settings, record, Budget(settings.max_calls, settings.token_budget, record.usage), progress,
-                        Terminal() if settings.interactive else None)
+    services = Services(settings, record, Budget(settings.max_calls, settings.token_budget, record.usage),
+                        os.path.dirname(record.path), progress, Terminal() if settings.interactive else None)
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
             "test_cases": [], "any_order": False, "attempts": AttemptTree(), "current": None, "iteration": 0,
             "dispute_draws": 0, "status": RunStatus.RUNNING, "message": ""}

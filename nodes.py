@@ -182,9 +182,9 @@ def all_at_once(jobs, at_once):
     return outcomes
 
 
-# Each answer kind is capped at what it needs (measured on the embedded model, docs/benchmarks.md: code
-# answers' median 130 tokens and 90th percentile 300, revisions' 218 and 555), so that a runaway costs
-# little. A reflection is a few sentences; one that fails is skipped, not fatal.
+# Each answer kind is capped at what it needs (the answer lengths measured on the embedded model are in
+# docs/benchmarks.md), so that a runaway costs little. A reflection is a few sentences; one that fails is
+# skipped, not fatal.
 REFLECTION_TOKENS = 400
 CODE_TOKENS = 900
 REVISE_TOKENS = 1200

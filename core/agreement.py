@@ -16,7 +16,7 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   solution_guess   a disputed input no independent program answered (voters 0: no candidate passed the
                    trusted tests, a revision solved) where the claimed code returns the model's guess:
                    given at the claim only (core/verdict.py), the one program and the guess written before any
-                   code agree, as for `guess`; measured right in 6 runs of 6, other disputed runs in 11 of 18
+                   code agree, as for `guess` (how often such claims held: docs/benchmarks.md)
   rejected         every program (two at least) that returns a value on some input raised on this one:
                    it is outside what the problem allows, so it is dropped
 

@@ -76,8 +76,8 @@ class LlamaServer:
         with several slots busy, so the cloud defaults would give up on answers that were coming. The
         answer streams, so the wait for the next byte only has to cover reading a long prompt (300 s);
         a whole call may take 15 minutes before it counts as stuck; one retry is for a dropped connection.
-        Requests go one per slot: on 2 cores four answers at once make 28 tokens/s in all against 24 for
-        one, and one at a time reuses the shared prompt from the cache (docs/local-model.md)."""
+        Requests go one per slot: on 2 cores several answers at once are hardly faster in all than one,
+        and one at a time reuses the shared prompt from the cache (figures: docs/local-model.md)."""
         return ModelConfig(model=name, base_url=self.base_url, timeout_s=300.0, max_retries=1, deadline_s=900.0,
                            concurrency=self.slots)
 

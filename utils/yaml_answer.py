@@ -210,14 +210,14 @@ def check_function_code(code):
     if not functions:
         raise AnswerError("function_code must define a top-level function named run_code.")
     # Given a statement's own function name, the small model keeps it, even when told to write run_code
-    # (15 of 15 first answers in trial HumanEval runs): the last function defined is the solution.
+    # (docs/benchmarks.md, "Problem sets"): the last function defined is the solution.
     return f"{code.rstrip()}\n\n\nrun_code = {functions[-1]}  # the answer named its function {functions[-1]}\n"
 
 
 # Annotation names the small model uses without importing them: a statement's signature says
 # `numbers: List[int]`, the answer copies it and forgets `from typing import List`, and the program
-# cannot even load (25 of 207 recorded HumanEval runs; a candidate that cannot load has no vote, and
-# runs ended unconfirmed for want of a second program). Names that are also callables elsewhere
+# cannot even load (how often: docs/benchmarks.md; a candidate that cannot load has no vote, and runs
+# ended unconfirmed for want of a second program). Names that are also callables elsewhere
 # (Counter, Deque) are left alone: importing typing's version could change what the code does.
 TYPING_NAMES = frozenset({"Any", "Callable", "Dict", "FrozenSet", "Generator", "Iterable", "Iterator", "List",
                           "Mapping", "Optional", "Sequence", "Set", "Tuple", "Union"})
@@ -293,16 +293,22 @@ def parse_reflection_answer(text):
     return "\n".join(f"{key.replace('_', ' ')}: {' '.join(str(data[key]).split())[:400]}" for key in keys)
 
 
-def parse_failure_reflection(text):
-    """The analysis; prose without YAML is taken as it is (the model often answers a "why" in prose)."""
+def parse_prose(text, key, needs, limit=600):
+    """A few sentences under `key` ({key: ...}); prose without YAML is taken as it is (the model often
+    answers a "why" in prose). `needs` says what the answer needs, for the model when it is empty."""
     try:
         data = load_mapping(text)
     except AnswerError:
-        data = {"analysis": text}
-    analysis = " ".join(str(data.get("analysis") or (text if not FENCE.search(text or "") else "")).split())
-    if not analysis:
-        raise AnswerError("The answer needs an analysis: at most three sentences on why the code fails.")
-    return analysis[:600]
+        data = {key: text}
+    prose = " ".join(str(data.get(key) or (text if not FENCE.search(text or "") else "")).split())
+    if not prose:
+        raise AnswerError(f"The answer needs {needs}.")
+    return prose[:limit]
+
+
+def parse_failure_reflection(text):
+    """The analysis of a failure (ReflectOnFailure)."""
+    return parse_prose(text, "analysis", "an analysis: at most three sentences on why the code fails")
 
 
 def parse_question_answer(text):
