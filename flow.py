@@ -2,14 +2,14 @@
 from pocketflow import Flow
 
 from core.vocabulary import Action, RunStatus
-from nodes import (AskPerson, CheckCode, Finish, GenerateTestCases, ImplementFunction, InstallPackages, JudgeRound,
-                   ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunTests)
+from nodes import (AskPerson, CheckCode, ExplainSolution, Finish, GenerateTestCases, ImplementFunction, InstallPackages,
+                   JudgeRound, ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunTests)
 from settings import Settings
 
 
 def create_flow(settings=None):
-    """The product's flow. The reflection steps, the person's reviews (--interactive) and the package
-    installer (--allow-install) are wired in only when the settings ask for them."""
+    """The product's flow. The reflection steps, the person's reviews (--interactive), the package
+    installer (--allow-install) and the explanation (--explain) are wired in only when the settings ask."""
     wants = settings or Settings()
     reflect, generate_tests, implement = ReflectOnProblem(), GenerateTestCases(), ImplementFunction()
     check_code, run_tests, judge = CheckCode(), RunTests(), JudgeRound()
@@ -17,6 +17,7 @@ def create_flow(settings=None):
     solved, gave_up, model_failed = Finish(RunStatus.SOLVED), Finish(RunStatus.UNSOLVED), Finish(RunStatus.MODEL_FAILED)
     ask_person, review_tests, review_round = AskPerson(), ReviewWithPerson("tests"), ReviewWithPerson("round")
     install_packages, stopped = InstallPackages(), Finish(RunStatus.STOPPED)
+    unconfirmed, untested = Finish(RunStatus.UNCONFIRMED), Finish(RunStatus.UNTESTED)
     new_code = install_packages if wants.allow_install else check_code  # where each new version of the code goes
 
     reflect >> generate_tests
@@ -30,8 +31,8 @@ def create_flow(settings=None):
     install_packages >> check_code >> run_tests >> judge
     judge - Action.SUCCESS >> solved
     judge - Action.EXHAUSTED >> gave_up
-    judge - Action.UNCONFIRMED >> Finish(RunStatus.UNCONFIRMED)  # passes the counted tests; inputs disputed or none trusted
-    judge - Action.UNTESTED >> Finish(RunStatus.UNTESTED)  # no tests left: the code parses, imports and loads
+    judge - Action.UNCONFIRMED >> unconfirmed  # passes the counted tests; inputs disputed or none trusted
+    judge - Action.UNTESTED >> untested  # no tests left: the code parses, imports and loads
     judge - Action.REDRAW >> implement  # no candidate passes the trusted tests yet, or a claim waits on disputes
     fix = reflect_on_failure if wants.reflect_failures else revise
     reflect_on_failure >> revise
@@ -46,6 +47,10 @@ def create_flow(settings=None):
     for asks_the_model in (ask_person, reflect, generate_tests, implement, reflect_on_failure, revise):
         asks_the_model - Action.MODEL_FAILED >> model_failed
         asks_the_model - Action.EXHAUSTED >> gave_up  # the call or token budget is spent
+    if wants.explain:
+        explain = ExplainSolution()
+        for ending in (solved, unconfirmed, gave_up, untested):  # an ending that hands over code
+            ending >> explain
 
     return Flow(start=ask_person if wants.interactive else reflect if wants.reflect else generate_tests)
 

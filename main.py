@@ -104,6 +104,9 @@ def build_parser():
                         help="have the model restate the problem (goal, inputs, output, edge cases) first")
     parser.add_argument("--reflect-failures", action="store_true",
                         help="have the model explain each failure before it revises")
+    parser.add_argument("--explain", action="store_true",
+                        help="when the run ends, have the model explain the final code in a few sentences "
+                        "(explanation.md, and run.json)")
     parser.add_argument("--docs", action="append", metavar="PATH", default=[],  # repeated, so it cannot swallow the problem
                         help="a documentation file or folder (.md, .txt, .rst) given to the model as context; "
                         "repeat for several")

@@ -26,9 +26,9 @@ from core.cases import TestCase, records, unique_names
 from core.constraints import violations
 from core.feedback import check_failure, trusted_label
 from core.outcome import RunState, conclude, trusted_name
-from core.prompts import (clarify_request, classified_results, conversation, failure_reflection_request,
-                          format_results, implement_request, oracle_request, problem_context, reflect_request,
-                          revise_request, write_tests_request)
+from core.prompts import (clarify_request, classified_results, conversation, explain_request,
+                          failure_reflection_request, format_results, implement_request, oracle_request,
+                          problem_context, reflect_request, revise_request, write_tests_request)
 from core.statement_examples import says_any_order, statement_examples
 from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
@@ -42,7 +42,8 @@ from utils.packages import Installation, PackageCacheError, install, third_party
 from utils.review_session import review
 from utils.runaway import complete_tests, watch_loops, watch_tests
 from utils.sandbox import run_batch
-from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_question_answer,
+from utils.text_files import write_atomically
+from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_prose, parse_question_answer,
                                parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
 
@@ -651,8 +652,8 @@ def corrected_tests(tests, answer):
 
 
 class Finish(Step):
-    """A terminal node: how the run ended (core/outcome.py), the version handed over made current.
-    Having no successors, it ends the flow quietly."""
+    """How the run ended (core/outcome.py), the version handed over made current. It ends the flow, unless
+    --explain wires ExplainSolution after it."""
     working = None  # main.py prints the outcome
 
     def __init__(self, status):
@@ -670,4 +671,36 @@ class Finish(Step):
         if outcome.attempt is not None:
             shared["current"] = outcome.attempt
         shared["status"], shared["message"] = outcome.status, outcome.message
+        return None
+
+
+class ExplainSolution(ModelStep):
+    """--explain: once the run has ended, the model explains the code handed over in a few sentences, for
+    the person who will read it: explanation.md beside solution.py, and run.json. It never changes how
+    the run ended: a failed or unaffordable explanation is skipped."""
+    working = "asking the model to explain the solution"
+    skipped = ("explanation_skipped", "no usable explanation; the outcome stands")
+
+    def prep(self, shared):
+        current = shared["attempts"].get(shared["current"])
+        return {**self.model_inputs(shared), "code": current and current.code, "outcome": shared["message"],
+                "path": os.path.join(shared["services"].out_dir, "explanation.md")}
+
+    def exec(self, inputs):
+        if not inputs["code"]:
+            return None
+        explanation = self.ask(inputs, explain_request(inputs["code"], inputs["outcome"]),
+                               partial(parse_prose, key="explanation", needs="an explanation: at most five sentences"),
+                               max_tokens=REFLECTION_TOKENS)
+        write_atomically(inputs["path"], f"# How solution.py works\n\n{explanation}\n\nThe run: {inputs['outcome']}\n")
+        return explanation
+
+    def use_answer(self, shared, inputs, explanation):
+        if explanation:
+            shared["services"].record.event("explanation", say=f"  explained in {inputs['path']}", explanation=explanation)
+        return None  # the run has ended
+
+    def without_answer(self, shared, failure):
+        event, said = self.skipped
+        shared["services"].record.event(event, say=f"  {said}: {failure.message}", node=type(self).__name__)
         return None

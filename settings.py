@@ -34,6 +34,7 @@ class Settings:
     feedback: str = "classified"    # "classified": one short line per failure kind; "plain": every result
     reflect: bool = False           # ReflectOnProblem before the tests and the code
     reflect_failures: bool = False  # ReflectOnFailure before each Revise
+    explain: bool = False           # ExplainSolution once the run has ended: a few sentences on the final code
     samples: int = 3                # candidates per ImplementFunction / Revise step
     oracle: bool = True             # ImplementFunction also asks for a brute-force program (core/agreement.py)
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model

@@ -158,6 +158,21 @@ analysis: <at most three sentences>
 ```"""
 
 
+def explain_request(function_code, outcome):
+    return f"""The run has ended ({outcome}). Its final run_code:
+```python
+{function_code.rstrip()}
+```
+
+Explain in at most five sentences how this code solves the problem: the idea, why it gives the right
+answer, and how its running time grows with the input. Do not repeat the code.
+
+Reply in this form:
+```yaml
+explanation: <at most five sentences>
+```"""
+
+
 def clarify_request():
     return """Before any tests: does the problem leave something open, so that two careful readers would write
 different expected values for the same input? Do not ask what the statement or its examples already
