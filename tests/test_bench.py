@@ -406,3 +406,25 @@ def test_coverage_replays_claims_with_variants_and_withdraws_those_the_programs_
         in result.stdout
     per_folder = result.stdout.splitlines()[-1].split()
     assert per_folder[2:] == ["2", "1", "0", "1", "0", "0"], "claims, false successes, correct but not trusted"
+
+
+def test_side_by_side_marks_each_problem_same_or_differing(tmp_path):
+    def folder(name, rows):
+        path = tmp_path / name
+        path.mkdir()
+        (path / "results.jsonl").write_text("".join(json.dumps({"dataset": "d", "strategy": "full", "model_calls": 5,
+                                                                "prompt_tokens": 10, "completion_tokens": 5,
+                                                                "wall_s": 9.0, **row}) + "\n" for row in rows))
+        return str(path)
+    before = folder("before", [{"id": "p1", "status": "solved", "hidden_pass": True},
+                               {"id": "p2", "status": "solved", "hidden_pass": False}])
+    after = folder("after", [{"id": "p1", "status": "solved", "hidden_pass": True, "model_calls": 6},
+                             {"id": "p2", "status": "unconfirmed", "hidden_pass": False}])
+    result = subprocess.run([sys.executable, "-m", "bench.side_by_side", before, after], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    rows = [line for line in result.stdout.splitlines() if line.startswith(("| p1", "| p2"))]
+    assert rows[0].endswith("| same |") and rows[1].endswith("| **differs** |")
+    assert "before: runs 2, hidden pass 1, solved 2, false successes 1" in result.stdout
+    exact = subprocess.run([sys.executable, "-m", "bench.side_by_side", before, after, "--exact"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+    assert [line for line in exact.stdout.splitlines() if line.startswith("| p1")][0].endswith("| **differs** |")
