@@ -314,7 +314,7 @@ class GenerateTestCases(ModelStep):
             case = TestCase(written["name"], written["input"], written["expected"], Origin.MODEL, guess=written["expected"])
             broken = violations(inputs["statement"], case.input) if settings.agreement else []
             if broken:
-                outside.append(f"{case.name}: {broken[0]}")
+                outside.append((case.name, broken[0]))
             elif case.key not in known:
                 own.append(case)
         return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted, "outside": outside}
@@ -326,11 +326,13 @@ class GenerateTestCases(ModelStep):
         names = ", ".join(case.name for case in written)
         trusted = f" ({origin_counts(answer['trusted'])})" if answer["trusted"] else ""
         outside = answer.get("outside") or []
-        dropped = f"; {len(outside)} outside the stated constraints, dropped" if outside else ""
+        dropped = (f"; dropped as outside the stated constraints: "
+                   f"{', '.join(f'{name} (`{broken.line}`)' for name, broken in outside)}" if outside else "")
         made = f"; {len(answer['variants'])} variant inputs" if answer["variants"] else ""
         shared["services"].record.event("test_cases", say=f"  {len(written)} test cases{trusted}: {names}{dropped}{made}",
                                         reasoning=answer["reasoning"], test_cases=records(cases),
-                                        any_order=shared["any_order"], outside_constraints=outside)
+                                        any_order=shared["any_order"],
+                                        outside_constraints=[f"{name}: {broken}" for name, broken in outside])
         return Action.DEFAULT
 
 

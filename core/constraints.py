@@ -2,19 +2,24 @@
 
 A small model's "edge cases" are often outside what the problem allows (an empty array where the
 statement says 1 <= nums.length): every program then fails or disagrees on them, for nothing. LeetCode
-states its constraints in one form, read here:
+states its constraints in one form, read here as the web page shows it and as it reads once pasted:
 
     Constraints:
     - 1 <= nums.length <= 10^4          a length
-    - -10^9 <= nums[i] <= 10^9          every element (nums[i][j]: every element of every element)
+    -10^9 <= nums[i] <= 10^9            every element (nums[i][j]: every element of every element); a line
+                                        may start with its negative bound, with or without a bullet
     - 1 <= n, k <= 30                   several names at once
     - 0 <= k <= n <= 10^4               a chain; a bound that is itself a name is checked when it is an input
     - n == points.length                an alias: n means points.length
 
-Bounds are numbers (10^4, 10<sup>4</sup>, 2^31 - 1, 2 * 10^4, 1e5) or names of other inputs. Names are
-matched to run_code's parameters whatever their case or underscores (maxPts is max_pts). What cannot
-be read exactly (words, "nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never
-guessed.
+Bounds are numbers (10^4, 10<sup>4</sup>, 2^31 - 1, 2 * 10^4, 1e5) or names of other inputs. Copied from
+the web page as text, a superscript loses its mark: 10^4 reads `104`, 2^31 - 1 reads `231 - 1`. Such a
+number (10 followed by an exponent from 2 to 18, or 2 followed by 15, 16, 31, 32, 63 or 64) may be
+either, so it is read both ways and a constraint holds when either reading allows the value: a bound
+that reads like a lost power never drops a test on its own. Names are matched to run_code's parameters
+whatever their case or underscores (maxPts is max_pts). What cannot be read exactly (words,
+"nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never guessed. Each violation
+names the line it breaks.
 
 Run alone:  python -m core.constraints STATEMENT_FILE '{"nums": [], "target": 3}'
 """
@@ -23,22 +28,56 @@ import json
 import operator
 import re
 import sys
+from dataclasses import dataclass
 
-SECTION = re.compile(r"Constraints\s*:?\s*\n(?P<body>(?:[ \t]*(?:[-*•]|\d+\.)?[^\n]*\n?)+?)(?:\n\s*\n|\Z)", re.IGNORECASE)
+SECTION = re.compile(r"Constraints\s*:?\s*\n(?P<body>(?:[^\n]*\S[^\n]*\n?)+?)(?:\n\s*\n|\Z)", re.IGNORECASE)
+BULLET = re.compile(r"^\s*(?:[*•]\s*|-\s+|\d+\.\s+)")  # "-10^9 <= x" starts with a minus, not a bullet
 COMPARISON = re.compile(r"(<=|>=|==|≤|≥|<|>)")
 TERM = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?P<index>(?:\[\s*[a-z]\s*\])*)(?P<length>\.length)?$")
-OPERATORS = {"<=": operator.le, "≤": operator.le, "<": operator.lt, ">=": operator.ge, "≥": operator.ge,
-             ">": operator.gt, "==": operator.eq}
+LOST_POWER = re.compile(r"(?<![\d.])(?:10(?P<ten>[2-9]|1[0-8])|2(?P<two>15|16|31|32|63|64))(?![\d.])")
+LOWER = {"<=": True, "≤": True, "<": True, ">=": False, "≥": False, ">": False}  # the right side bounds from above
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A number as the statement writes it: lo == hi, unless a lost superscript allows two readings."""
+    lo: float
+    hi: float
+    text: str = ""  # as written
+
+
+@dataclass(frozen=True)
+class Constraint:
+    left: object   # a Bound or a Name
+    op: str
+    right: object
+    line: str      # as the statement writes it, for the person who reads why a test was dropped
+
+
+@dataclass(frozen=True)
+class Violation:
+    text: str  # "2 <= nums.length does not hold (2 <= 1; the line `2 <= nums.length <= 10^4`)"
+    line: str  # the line broken, as the statement writes it
+
+    def __str__(self):
+        return self.text
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str      # normalised: no underscores, lower case
+    depth: int     # how many [i] follow it
+    length: bool   # .length follows it
 
 
 def constraints(statement):
-    """[(left term, operator, right term)], each term a number or ("name", depth of [i], has .length)."""
+    """The Constraints the statement states, aliases (n == nums.length) resolved."""
     match = SECTION.search(_plain(statement))
     if not match:
         return []
     found, aliases = [], {}
     for line in match.group("body").splitlines():
-        line = re.sub(r"^\s*(?:[-*•]|\d+\.)\s*", "", line).strip().rstrip(".")
+        line = BULLET.sub("", line).strip().rstrip(".")
         parts = [part.strip() for part in COMPARISON.split(line)]
         if len(parts) < 3:
             continue
@@ -48,30 +87,43 @@ def constraints(statement):
         for (left, op, right) in zip(terms, parts[1::2], terms[1:]):
             for a in left:
                 for b in right:
-                    if op == "==" and isinstance(a, tuple) and isinstance(b, tuple):
-                        aliases[a[0]] = b
-                        aliases[b[0]] = a
-                    found.append((a, op, b))
-    return [(aliases.get(a[0], a) if isinstance(a, tuple) and a[0] in aliases and not a[1] and not a[2] else a, op,
-             aliases.get(b[0], b) if isinstance(b, tuple) and b[0] in aliases and not b[1] and not b[2] else b)
-            for a, op, b in found]
+                    if op == "==" and isinstance(a, Name) and isinstance(b, Name):
+                        aliases[a.name] = b
+                        aliases[b.name] = a
+                    found.append(Constraint(a, op, b, line))
+
+    def resolved(term):
+        plain = isinstance(term, Name) and not term.depth and not term.length
+        return aliases.get(term.name, term) if plain else term
+    return [Constraint(resolved(c.left), c.op, resolved(c.right), c.line) for c in found]
 
 
 def violations(statement, inputs):
-    """What in `inputs` (run_code's arguments) breaks the statement's constraints, in words; [] if nothing."""
+    """What in `inputs` (run_code's arguments) breaks the statement's constraints: Violations, [] if nothing."""
     by_name = {_normal(name): value for name, value in inputs.items()}
     broken = []
-    for left, op, right in constraints(statement):
-        for a in _values(left, by_name):
-            for b in _values(right, by_name):
-                if a is None or b is None:
-                    continue
-                try:
-                    if not OPERATORS[op](a, b):
-                        broken.append(f"{_show(left)} {op} {_show(right)} does not hold ({a!r} {op} {b!r})")
-                except TypeError:
-                    continue
+    for constraint in constraints(statement):
+        for a in _values(constraint.left, by_name):
+            for b in _values(constraint.right, by_name):
+                if not _holds(a, constraint.op, b):
+                    broken.append(Violation(f"{_show(constraint.left)} {constraint.op} {_show(constraint.right)} does "
+                                            f"not hold ({_shown(a)} {constraint.op} {_shown(b)}; the line "
+                                            f"`{constraint.line}`)", constraint.line))
     return list(dict.fromkeys(broken))
+
+
+def _holds(a, op, b):
+    """a OP b for some reading of each side (a number, or a Bound's lo..hi)."""
+    a_lo, a_hi = (a.lo, a.hi) if isinstance(a, Bound) else (a, a)
+    b_lo, b_hi = (b.lo, b.hi) if isinstance(b, Bound) else (b, b)
+    try:
+        if op == "==":
+            return a_lo <= b_hi and b_lo <= a_hi
+        compare = {"<=": operator.le, "≤": operator.le, "<": operator.lt, ">=": operator.ge, "≥": operator.ge,
+                   ">": operator.gt}[op]
+        return compare(a_lo, b_hi) if LOWER[op] else compare(a_hi, b_lo)
+    except TypeError:
+        return True  # not comparable: nothing is checked
 
 
 def _plain(text):
@@ -84,29 +136,40 @@ def _term(piece):
     piece = piece.strip()
     match = TERM.match(piece.replace(" ", ""))
     if match and match.group("name") not in ("e",):
-        return _normal(match.group("name")), match.group("index").count("["), bool(match.group("length"))
+        return Name(_normal(match.group("name")), match.group("index").count("["), bool(match.group("length")))
     return _number(piece)
 
 
 def _number(text):
-    text = text.replace("^", "**").replace(" ", "")
-    if not re.fullmatch(r"[-+*0-9.e()]+", text) or "***" in text:
+    """A Bound for an arithmetic expression of numbers, or None; a lost superscript gives both readings."""
+    text = text.replace(" ", "")
+    if not re.fullmatch(r"[-+*^0-9.e()]+", text) or "***" in text.replace("^", "**"):
         return None
+    readings = {_evaluate(text.replace("^", "**")), _evaluate(LOST_POWER.sub(_as_power, text).replace("^", "**"))}
+    if None in readings:
+        return None
+    return Bound(min(readings), max(readings), text)
+
+
+def _as_power(match):
+    return f"10^{match.group('ten')}" if match.group("ten") else f"2^{match.group('two')}"
+
+
+def _evaluate(text):
     try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
+        return _arithmetic(ast.parse(text, mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError):
         return None
-    return _evaluate(tree.body)
 
 
-def _evaluate(node):
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+def _arithmetic(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _evaluate(node.operand)
+        value = _arithmetic(node.operand)
         return None if value is None else (-value if isinstance(node.op, ast.USub) else value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Pow)):
-        left, right = _evaluate(node.left), _evaluate(node.right)
+        left, right = _arithmetic(node.left), _arithmetic(node.right)
         if left is None or right is None or (isinstance(node.op, ast.Pow) and abs(right) > 64):
             return None
         return {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: operator.pow}[type(node.op)](left, right)
@@ -114,16 +177,15 @@ def _evaluate(node):
 
 
 def _values(term, by_name):
-    """The numbers a term stands for in these inputs: a number itself, a length, every element, or none."""
-    if not isinstance(term, tuple):
+    """What a term stands for in these inputs: a Bound itself, a length, every element, or nothing."""
+    if not isinstance(term, Name):
         return [term]
-    name, depth, length = term
-    if name not in by_name:
+    if term.name not in by_name:
         return []
-    values = [by_name[name]]
-    for _ in range(depth):
+    values = [by_name[term.name]]
+    for _ in range(term.depth):
         values = [item for value in values if isinstance(value, (list, str)) for item in value]
-    if length:
+    if term.length:
         return [len(value) for value in values if isinstance(value, (list, str))]
     return [value for value in values if isinstance(value, (int, float)) and not isinstance(value, bool)]
 
@@ -133,10 +195,13 @@ def _normal(name):
 
 
 def _show(term):
-    if not isinstance(term, tuple):
-        return repr(term)
-    name, depth, length = term
-    return name + "[i]" * depth + (".length" if length else "")
+    if isinstance(term, Bound):
+        return term.text
+    return term.name + "[i]" * term.depth + (".length" if term.length else "")
+
+
+def _shown(value):
+    return value.text if isinstance(value, Bound) else repr(value)
 
 
 if __name__ == "__main__":
@@ -144,4 +209,4 @@ if __name__ == "__main__":
         sys.exit("usage: python -m core.constraints STATEMENT_FILE INPUT_JSON")
     with open(sys.argv[1], encoding="utf-8") as f:
         statement = f.read()
-    print("\n".join(violations(statement, json.loads(sys.argv[2]))) or "within the constraints")
+    print("\n".join(map(str, violations(statement, json.loads(sys.argv[2])))) or "within the constraints")

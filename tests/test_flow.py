@@ -463,10 +463,14 @@ def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_
     statement = a.TWO_SUM + "\n\nConstraints:\n- 2 <= nums.length <= 10^4\n- -10^9 <= nums[i] <= 10^9\n"
     too_short = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3], target: 6}")
     a.route_defaults(stub, tests=too_short)
-    shared = run_flow(make_shared(statement))
+    shared, said = make_shared(statement), []
+    shared["services"].record.echo = said.append  # what the terminal shows
+    run_flow(shared)
     assert [case.name for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
     event = next(e for e in shared["services"].record.data["events"] if e["kind"] == "test_cases")
-    assert event["outside_constraints"] == ["duplicates: 2 <= nums.length does not hold (2 <= 1)"]
+    assert event["outside_constraints"] == [
+        "duplicates: 2 <= nums.length does not hold (2 <= 1; the line `2 <= nums.length <= 10^4`)"]
+    assert "; dropped as outside the stated constraints: duplicates (`2 <= nums.length <= 10^4`)" in said[1]
 
 
 def test_an_input_every_program_raises_on_is_dropped(make_shared, stub):

@@ -1,0 +1,51 @@
+"""core/constraints.py: each form a statement states its constraints in, as the web page shows them and
+as they read once pasted (bullets and superscripts lost), one row each."""
+import re
+
+import pytest
+
+from core.constraints import violations
+
+
+def broken(lines, **inputs):
+    return violations("Do it.\n\nConstraints:\n" + "\n".join(lines) + "\n", inputs)
+
+
+FORMS = [  # (the constraint lines, an input that keeps them, an input that breaks them)
+    pytest.param(["- 1 <= nums.length <= 10^4"], {"nums": [1]}, {"nums": []}, id="a length, bulleted, 10^4"),
+    pytest.param(["1 <= nums.length <= 10<sup>4</sup>"], {"nums": [1]}, {"nums": [0] * 10_001}, id="10<sup>4</sup>"),
+    pytest.param(["- -10^9 <= nums[i] <= 10^9"], {"nums": [-10**9]}, {"nums": [-10**9 - 1]}, id="a bullet then a negative bound"),
+    pytest.param(["-10^9 <= nums[i] <= 10^9"], {"nums": [-5, 10**9]}, {"nums": [10**9 + 1]}, id="a negative bound without a bullet"),
+    pytest.param(["-1000 <= x <= 1000"], {"x": -1000}, {"x": -1001}, id="a plain negative number first"),
+    pytest.param(["-2^31 <= x <= 2^31 - 1"], {"x": -2**31}, {"x": 2**31}, id="powers of two"),
+    pytest.param(["• 1 <= n, k <= 30"], {"n": 30, "k": 1}, {"n": 31, "k": 1}, id="several names, a bullet dot"),
+    pytest.param(["1. 0 <= k <= n <= 2 * 10^4"], {"k": 3, "n": 3}, {"k": 4, "n": 3}, id="a numbered chain, a name as bound"),
+    pytest.param(["n == points.length", "1 <= n <= 3"], {"points": [1, 2]}, {"points": []}, id="an alias"),
+    pytest.param(["1 <= grid[i][j] <= 9"], {"grid": [[1, 9]]}, {"grid": [[1], [10]]}, id="every element of every element"),
+    pytest.param(["1 <= s.length <= 1e5"], {"s": "ab"}, {"s": ""}, id="1e5"),
+    # pasted from the web page: the superscript's mark is lost, so 10^4 reads 104, and either reading holds
+    pytest.param(["1 <= nums.length <= 104"], {"nums": [0] * 5000}, {"nums": []}, id="pasted 104"),
+    pytest.param(["-109 <= nums[i] <= 109"], {"nums": [-10**9, 10**9]}, {"nums": [-10**9 - 1]}, id="pasted -109 .. 109"),
+    pytest.param(["1 <= n <= 2 * 104"], {"n": 20_000}, {"n": 20_001}, id="pasted 2 * 104"),
+    pytest.param(["-231 <= x <= 231 - 1"], {"x": -2**31}, {"x": 2**31}, id="pasted -231 .. 231 - 1"),
+    pytest.param(["1 <= nums[i] <= 106"], {"nums": [10**6]}, {"nums": [0]}, id="pasted 106"),
+]
+
+
+@pytest.mark.parametrize("lines, keeps, breaks", FORMS)
+def test_each_stated_form_keeps_an_input_inside_and_names_the_line_an_input_outside_breaks(lines, keeps, breaks):
+    assert broken(lines, **keeps) == []
+    found = broken(lines, **breaks)
+    written = [re.sub(r"<sup>(.*?)</sup>", r"^\1", re.sub(r"^(?:[*•]\s*|-\s+|\d+\.\s+)", "", line)) for line in lines]
+    assert found and any(f"the line `{line}`" in found[0] for line in written), found
+
+
+def test_what_cannot_be_read_exactly_is_not_checked():
+    assert broken(["- nums[i] != nums[i + 1]", "- 1 <= k <= the length of nums", "- All the values are unique."],
+                  nums=[1, 1], k=99) == []
+    assert violations("No constraints here: 1 <= n <= 3", {"n": 9}) == []
+
+
+def test_a_lost_superscript_alone_never_drops_an_input_the_power_would_keep():
+    assert broken(["1 <= n <= 105"], n=50_000) == [], "105 may be 10^5"
+    assert broken(["1 <= n <= 100"], n=101) != [], "100 is no lost power: it is checked as it reads"
