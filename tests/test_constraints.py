@@ -37,7 +37,7 @@ def test_each_stated_form_keeps_an_input_inside_and_names_the_line_an_input_outs
     assert broken(lines, **keeps) == []
     found = broken(lines, **breaks)
     written = [re.sub(r"<sup>(.*?)</sup>", r"^\1", re.sub(r"^(?:[*•]\s*|-\s+|\d+\.\s+)", "", line)) for line in lines]
-    assert found and any(f"the line `{line}`" in found[0] for line in written), found
+    assert found and any(f"the line `{line}`" in found[0].text and found[0].line == line for line in written), found
 
 
 def test_what_cannot_be_read_exactly_is_not_checked():
