@@ -10,6 +10,7 @@ maps what can stop a run before or around the flow to an exit code and a one-lin
 entry points alike.
 """
 import argparse
+import ast
 import os
 import re
 import signal
@@ -22,6 +23,7 @@ from datetime import datetime
 from core.budget import Budget
 from core.cases import records
 from core.feedback import passed_count
+from core.output_kind import chosen
 from core.search_tree import AttemptTree
 from core.vocabulary import RunStatus
 from flow import create_flow
@@ -36,15 +38,15 @@ from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
 from utils.progress import Progress
 from utils.terminal import NoTerminal, Terminal, require_terminal
-from utils.text_files import InputError, WriteError
-from utils.user_tests import cases_from_data, read_user_tests
+from utils.text_files import InputError, WriteError, read_text_file
+from utils.user_tests import UserTests, cases_from_data, read_user_file
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_MODEL, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_BY_STATUS = {RunStatus.SOLVED: EXIT_SOLVED, RunStatus.UNSOLVED: EXIT_UNSOLVED, RunStatus.MODEL_FAILED: EXIT_MODEL,
                   RunStatus.ERROR: EXIT_INTERNAL, RunStatus.INTERRUPTED: EXIT_INTERRUPTED,
                   RunStatus.STOPPED: EXIT_UNSOLVED,  # the person finished early (--interactive)
                   RunStatus.UNCONFIRMED: EXIT_UNSOLVED,  # passes the counted tests; inputs disputed or none trusted
-                  RunStatus.UNTESTED: EXIT_SOLVED}  # no tests to run: the single-shot baseline, or every test deleted
+                  RunStatus.UNTESTED: EXIT_UNSOLVED}  # no tests to run (the single-shot baseline, every test deleted): no claim
 
 
 FIRST_RUN = ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY or --base-url), so the embedded "
@@ -94,17 +96,19 @@ class Job:
 
 
 def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, model=None, base_url=None,
-            local=False, test_timeout=None, **options):
+            local=False, test_timeout=None, checker=None, output_kind=None, **options):
     """A Job from the user's input and options; raises what failure() maps to exit 2 on bad input.
-    `tests` is a file (--tests) or the cases themselves; `docs` lists files or folders; `options` are
-    Settings fields (max_iterations, samples, lint, ...)."""
+    `tests` is a file (--tests) or the cases themselves; `checker` a file (--checker) or is_valid's source;
+    `docs` lists files or folders; `options` are Settings fields (max_iterations, samples, lint, ...)."""
     text = read_problem(problem, problem_file)
     endpoint, embedded = choose_endpoint(model, base_url, local)
-    cases = cases_from_data(list(tests), "tests=") if isinstance(tests, (list, tuple)) else \
-        read_user_tests(tests) if tests else []
+    given = UserTests(cases_from_data(list(tests), "tests=")) if isinstance(tests, (list, tuple)) else \
+        read_user_file(tests) if tests else UserTests([])
+    checker = read_checker(checker) if checker else given.checker
     limits = Limits() if test_timeout is None else Limits(test_timeout=test_timeout)
-    settings = Settings(model=endpoint, docs=read_docs(docs), tests=tuple(cases), limits=limits,
-                        isolation=best_isolation(), **options)
+    settings = Settings(model=endpoint, docs=read_docs(docs), tests=tuple(given.cases), limits=limits,
+                        isolation=best_isolation(), checker=checker,
+                        output_kind=output_kind or given.output_kind or ("any" if checker else None), **options)
     if settings.interactive:
         require_terminal()
     out_dir = os.fspath(out or default_out_dir(text))
@@ -115,6 +119,19 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
     except OSError as exc:
         raise UsageError(f"cannot write to the output folder {out_dir}: {exc.strerror or exc}") from None
     return Job(text, settings, out_dir, embedded)
+
+
+def read_checker(checker):
+    """A checker's source, from a file (--checker FILE) or given as it is (the library's checker=): it must
+    define is_valid; it is only ever run in the sandbox."""
+    source = checker if "\n" in checker or "def " in checker else read_text_file(checker, f"--checker {checker}", 200_000)
+    try:
+        defined = {node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+    except (SyntaxError, ValueError) as exc:
+        raise InputError(f"--checker: the checker does not parse as Python: {exc}") from None
+    if "is_valid" not in defined:
+        raise InputError("--checker: the checker must define is_valid(<the inputs>, output) -> bool")
+    return source
 
 
 def choose_endpoint(model=None, base_url=None, local=False):
@@ -189,7 +206,9 @@ def finish(shared, record, out_dir):
     (a file that could not be written is not among its `files`, and the message says why)."""
     files, current = [], shared["attempts"].get(shared["current"])
     try:
-        files = write_outputs(out_dir, current and current.code, shared["test_cases"], shared["any_order"])
+        checker = shared["attempts"].get(shared["checker"])  # the exported tests judge as the run did
+        files = write_outputs(out_dir, current and current.code, shared["test_cases"], shared["output_kind"].any_order,
+                              checker and checker.code)
     except WriteError as exc:
         if shared["status"] != RunStatus.ERROR:
             shared["status"], shared["message"] = RunStatus.ERROR, str(exc)
@@ -225,8 +244,9 @@ def new_store(problem, settings, record, progress=None):
     services = Services(settings, record, Budget(settings.max_calls, settings.token_budget, record.usage),
                         os.path.dirname(record.path), progress, Terminal() if settings.interactive else None)
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
-            "test_cases": [], "any_order": False, "attempts": AttemptTree(), "current": None, "iteration": 0,
-            "dispute_draws": 0, "status": RunStatus.RUNNING, "message": ""}
+            "test_cases": [], "output_kind": chosen(settings.output_kind, problem), "attempts": AttemptTree(),
+            "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "lacks": None,
+            "status": RunStatus.RUNNING, "message": ""}
 
 
 def result_summary(shared, out_dir, files, usage):
@@ -237,4 +257,5 @@ def result_summary(shared, out_dir, files, usage):
             "tests_passed": passed_count(results), "tests_total": len(results),
             "out_dir": out_dir, "files": files, "usage": usage,
             "function_code": current and current.code, "test_cases": records(shared["test_cases"]),
+            "output_kind": shared["output_kind"].record(), "checker": shared["checker"],
             "test_results": results, "attempt": shared["current"], "attempts": shared["attempts"].records()}

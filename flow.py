@@ -3,7 +3,7 @@ from pocketflow import Flow
 
 from core.vocabulary import Action, RunStatus
 from nodes import (AskPerson, CheckCode, ExplainSolution, Finish, GenerateTestCases, ImplementFunction, InstallPackages,
-                   JudgeRound, ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunTests)
+                   JudgeRound, ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunChecker, RunTests)
 from settings import Settings
 
 
@@ -12,7 +12,7 @@ def create_flow(settings=None):
     installer (--allow-install) and the explanation (--explain) are wired in only when the settings ask."""
     wants = settings or Settings()
     reflect, generate_tests, implement = ReflectOnProblem(), GenerateTestCases(), ImplementFunction()
-    check_code, run_tests, judge = CheckCode(), RunTests(), JudgeRound()
+    check_code, run_tests, run_checker, judge = CheckCode(), RunTests(), RunChecker(), JudgeRound()
     reflect_on_failure, revise = ReflectOnFailure(), Revise()
     solved, gave_up, model_failed = Finish(RunStatus.SOLVED), Finish(RunStatus.UNSOLVED), Finish(RunStatus.MODEL_FAILED)
     ask_person, review_tests, review_round = AskPerson(), ReviewWithPerson("tests"), ReviewWithPerson("round")
@@ -28,7 +28,7 @@ def create_flow(settings=None):
     else:
         generate_tests >> implement
     implement >> new_code
-    install_packages >> check_code >> run_tests >> judge
+    install_packages >> check_code >> run_tests >> run_checker >> judge  # the checker judges outputs: several are right
     judge - Action.SUCCESS >> solved
     judge - Action.EXHAUSTED >> gave_up
     judge - Action.UNCONFIRMED >> unconfirmed  # passes the counted tests; inputs disputed or none trusted

@@ -44,11 +44,20 @@ trust and agreement:
   inputs and a guess; their expected values are settled by running --samples candidates and an oracle
   (a brute-force program): the oracle and a candidate agreeing, else a clear majority of candidates,
   else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
-  unconfirmed (unless no other program answered it and the solution returns the guess there).
-  --variants more inputs, each a given one changed a little (a number one larger, a list reversed),
-  have no guess: the programs' agreement settles them, and programs that differ dispute them. A
-  revision that breaks a test its parent passed is rejected, and an unsolved run hands over its best
-  version.
+  unconfirmed. "Solved" also needs evidence beyond the statement's examples: an input settled by
+  independent programs (the oracle, a majority, a checker) or one of your tests; without it the run
+  draws more candidates once, then ends unconfirmed. --variants more inputs, each a given one changed
+  a little (a number one larger, a list reversed), have no guess: the programs' agreement settles
+  them, and programs that differ dispute them. An input that breaks what the statement promises
+  ("exactly one solution", a constraint in words) is dropped, when an input validator the model wrote
+  and that accepts every example says so. A revision that breaks a test its parent passed is
+  rejected, and an unsolved run hands over its best version.
+
+several right answers ("return any of them", --output-kind any):
+  The model also writes a checker, is_valid(<the inputs>, output); it is used only if it accepts every
+  output of the statement's examples and rejects outputs wrong by construction (None, another type, a
+  list one item short, an index out of range). Then it judges every output; without one the run ends
+  unconfirmed. --checker FILE gives yours. The exported tests carry the checker.
 
 interactive (--interactive, needs a terminal):
   The model may first ask you one question about the problem. Then, after the tests are written and
@@ -65,10 +74,11 @@ your tests (--tests FILE):
   the code is still checked: it must parse, import and load.
 
 exit codes:
-  0    solved: every test passes (or no tests were left and the code loads)
+  0    solved: every test that counts passes, and something beyond the statement's examples backs it
   1    not solved within --max-iterations, not confirmed (the code passes every test that counts, but
-       programs disagree on some inputs, or no test is an example or yours: check those), or you
-       finished early (--interactive)
+       programs disagree on some inputs, only the statement's examples back it, no test is an example
+       or yours, or no checker judged several right answers: check those), untested (no test was left;
+       the code loads), or you finished early (--interactive)
   2    bad usage or input (blank problem, missing or binary file, too long, --docs or --tests missing
        or malformed, an output folder that cannot be written, --interactive without a terminal)
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded
@@ -94,59 +104,82 @@ def build_parser():
     parser.add_argument("problem", nargs="?", help="the problem text, or - to read it from stdin")
     parser.add_argument("--problem-file", metavar="FILE", help="read the problem from FILE")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: a new folder under runs/)")
-    parser.add_argument("--max-iterations", type=int, default=Settings.max_iterations, metavar="N",
-                        help="rounds of testing before giving up, so at most N-1 revisions (default 5)")
-    parser.add_argument("--model", help="model name (default: $CODELOOP_MODEL or gpt-4o-mini)")
-    parser.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
-    parser.add_argument("--test-timeout", type=float, default=Limits.test_timeout, metavar="SECONDS",
-                        help=f"time limit per test (default {Limits.test_timeout:g})")
-    parser.add_argument("--reflect", action="store_true",
-                        help="have the model restate the problem (goal, inputs, output, edge cases) first")
-    parser.add_argument("--reflect-failures", action="store_true",
-                        help="have the model explain each failure before it revises")
-    parser.add_argument("--explain", action="store_true",
-                        help="when the run ends, have the model explain the final code in a few sentences "
-                        "(explanation.md, and run.json)")
     parser.add_argument("--docs", action="append", metavar="PATH", default=[],  # repeated, so it cannot swallow the problem
                         help="a documentation file or folder (.md, .txt, .rst) given to the model as context; "
                         "repeat for several")
-    parser.add_argument("--tests", metavar="FILE",
-                        help="your own test cases (YAML, JSON or a pytest file with CASES); trusted: the model "
-                        "may not change them")
-    parser.add_argument("--interactive", action="store_true",
-                        help="review the tests and each failed round yourself: accept, edit, delete or add tests, "
-                        "edit the code, give feedback, or finish (needs a terminal)")
-    parser.add_argument("--allow-install", action="store_true",
-                        help="install third-party packages the code imports, into a cached folder for this run's "
-                        "sandbox (never into your environment); without it the model must use the standard library")
-    parser.add_argument("--no-lint", dest="lint", action="store_false",
-                        help="do not run ruff on the code (its findings otherwise go into the feedback)")
-    parser.add_argument("--samples", type=int, default=Settings.samples, metavar="N",
-                        help=f"candidates per code-writing step, asked at the same time (default {Settings.samples})")
-    parser.add_argument("--no-oracle", dest="oracle", action="store_false",
-                        help="do not ask for a brute-force oracle to settle expected values")
-    parser.add_argument("--model-expected", dest="agreement", action="store_false",
-                        help="take the model's own expected values as the truth, as codeloop did before (no agreement)")
-    parser.add_argument("--variants", type=int, default=Settings.variants, metavar="N",
-                        help="inputs made by small changes to the tests' inputs (a number one larger, a list reversed), "
-                        f"run on every program and settled only by their agreement; 0 for none (default {Settings.variants})")
-    parser.add_argument("--parallel", type=int, metavar="N",
-                        help="model requests sent at once (default: one per candidate and the oracle; for the "
-                        "embedded model 1, which is as fast on 2 cores and reads the shared prompt once)")
-    parser.add_argument("--search", choices=POLICIES, default=Settings.search,
-                        help=f"which attempt to revise next: latest, best, uct or thompson (default {Settings.search})")
-    parser.add_argument("--max-calls", type=int, metavar="N", help="stop after N model calls")
-    parser.add_argument("--token-budget", type=int, metavar="N",
-                        help="stop after N tokens (prompt + completion) in all")
-    parser.add_argument("--max-tokens", type=int, metavar="N",
-                        help="the old name of --token-budget; it goes in the next release")
-    parser.add_argument("--show-tree", action="store_true",
-                        help="print the tree of attempts (id, score, visits, tests passed) at the end")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout; no progress")
-    parser.add_argument("--local", action="store_true", help="use the embedded local model even if an endpoint is configured")
-    parser.add_argument("--setup-local", action="store_true",
-                        help="only build and download the embedded model (once), then exit")
+    for add in (model_flags, judging_flags, loop_flags, terminal_flags):
+        add(parser)
     return parser
+
+
+def model_flags(parser):
+    group = parser.add_argument_group("the model")
+    group.add_argument("--model", help="model name (default: $CODELOOP_MODEL or gpt-4o-mini)")
+    group.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    group.add_argument("--local", action="store_true", help="use the embedded local model even if an endpoint is configured")
+    group.add_argument("--setup-local", action="store_true",
+                       help="only build and download the embedded model (once), then exit")
+    group.add_argument("--parallel", type=int, metavar="N",
+                       help="model requests sent at once (default: one per candidate and the oracle; for the "
+                       "embedded model 1, which is as fast on 2 cores and reads the shared prompt once)")
+    group.add_argument("--max-calls", type=int, metavar="N", help="stop after N model calls")
+    group.add_argument("--token-budget", type=int, metavar="N", help="stop after N tokens (prompt + completion) in all")
+    group.add_argument("--max-tokens", type=int, metavar="N", help="the old name of --token-budget; it goes in the next release")
+
+
+def judging_flags(parser):
+    group = parser.add_argument_group("tests and how they judge")
+    group.add_argument("--tests", metavar="FILE",
+                       help="your own test cases (YAML, JSON or a pytest file with CASES); trusted: the model "
+                       "may not change them")
+    group.add_argument("--output-kind", choices=("exact", "unordered", "float", "any"),
+                       help="how an output is judged: exact, unordered (a list in any order), float (close enough) or "
+                       "any (several answers are right: a checker judges them); default: read from the statement")
+    group.add_argument("--checker", metavar="FILE",
+                       help="your checker, a Python file defining is_valid(<the inputs>, output) -> bool: it judges "
+                       "outputs where several answers are right (implies --output-kind any); trusted, and run only "
+                       "in the sandbox")
+    group.add_argument("--test-timeout", type=float, default=Limits.test_timeout, metavar="SECONDS",
+                       help=f"time limit per test (default {Limits.test_timeout:g})")
+    group.add_argument("--samples", type=int, default=Settings.samples, metavar="N",
+                       help=f"candidates per code-writing step, asked at the same time (default {Settings.samples})")
+    group.add_argument("--no-oracle", dest="oracle", action="store_false",
+                       help="do not ask for a brute-force oracle to settle expected values")
+    group.add_argument("--model-expected", dest="agreement", action="store_false",
+                       help="take the model's own expected values as the truth, as codeloop did before (no agreement)")
+    group.add_argument("--variants", type=int, default=Settings.variants, metavar="N",
+                       help="inputs made by small changes to the tests' inputs (a number one larger, a list reversed), "
+                       f"run on every program and settled only by their agreement; 0 for none (default {Settings.variants})")
+
+
+def loop_flags(parser):
+    group = parser.add_argument_group("the loop")
+    group.add_argument("--max-iterations", type=int, default=Settings.max_iterations, metavar="N",
+                       help="rounds of testing before giving up, so at most N-1 revisions (default 5)")
+    group.add_argument("--search", choices=POLICIES, default=Settings.search,
+                       help=f"which attempt to revise next: latest, best, uct or thompson (default {Settings.search})")
+    group.add_argument("--reflect", action="store_true",
+                       help="have the model restate the problem (goal, inputs, output, edge cases) first")
+    group.add_argument("--reflect-failures", action="store_true",
+                       help="have the model explain each failure before it revises")
+    group.add_argument("--explain", action="store_true",
+                       help="when the run ends, have the model explain the final code in a few sentences "
+                       "(explanation.md, and run.json)")
+    group.add_argument("--allow-install", action="store_true",
+                       help="install third-party packages the code imports, into a cached folder for this run's "
+                       "sandbox (never into your environment); without it the model must use the standard library")
+    group.add_argument("--no-lint", dest="lint", action="store_false",
+                       help="do not run ruff on the code (its findings otherwise go into the feedback)")
+
+
+def terminal_flags(parser):
+    group = parser.add_argument_group("you and the terminal")
+    group.add_argument("--interactive", action="store_true",
+                       help="review the tests and each failed round yourself: accept, edit, delete or add tests, "
+                       "edit the code, give feedback, or finish (needs a terminal)")
+    group.add_argument("--show-tree", action="store_true",
+                       help="print the tree of attempts (id, score, visits, tests passed) at the end")
+    group.add_argument("--json", action="store_true", help="print the result as JSON on stdout; no progress")
 
 
 def options(args):

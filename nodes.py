@@ -22,17 +22,20 @@ from pocketflow import BatchNode, Node
 
 from core.agreement import summary
 from core.budget import BudgetSpent
-from core.cases import TestCase, records, unique_names
+from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
 from core.feedback import check_failure, trusted_label
+from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, output_name, promises,
+                         promises_one_answer, validator_in_use)
 from core.outcome import RunState, conclude, trusted_name
-from core.prompts import (clarify_request, classified_results, conversation, explain_request,
+from core.output_kind import OutputKind
+from core.prompts import (checker_request, clarify_request, classified_results, conversation, explain_request,
                           failure_reflection_request, format_results, implement_request, oracle_request,
-                          problem_context, reflect_request, revise_request, write_tests_request)
-from core.statement_examples import says_any_order, statement_examples
+                          problem_context, reflect_request, revise_request, validator_request, write_tests_request)
+from core.statement_examples import statement_examples
 from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
-from core.vocabulary import Action, AttemptStatus, Author, Origin, RunStatus
+from core.vocabulary import Action, AttemptStatus, Author, Origin, RunStatus, Source
 from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
 from utils.call_llm import ModelBackendError
 from utils.code_checks import check_code
@@ -43,8 +46,8 @@ from utils.review_session import review
 from utils.runaway import complete_tests, watch_loops, watch_tests
 from utils.sandbox import run_batch
 from utils.text_files import write_atomically
-from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_prose, parse_question_answer,
-                               parse_reflection_answer, parse_revise_answer, parse_tests_answer)
+from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_judge_answer, parse_prose,
+                               parse_question_answer, parse_reflection_answer, parse_revise_answer, parse_tests_answer)
 
 
 @dataclass
@@ -322,16 +325,22 @@ class GenerateTestCases(ModelStep):
     def use_answer(self, shared, inputs, answer):
         written = unique_names(answer["test_cases"])
         cases = written + answer["variants"]
-        shared["test_cases"], shared["any_order"] = cases, says_any_order(shared["problem"])
+        settings = inputs["settings"]
+        shared["test_cases"] = cases
+        if settings.checker:  # the person's checker judges outputs; it is checked like code, never by the model
+            shared["attempts"].add(settings.checker + CHECKER_SHIM, None, Author.CHECKER, 0)
         names = ", ".join(case.name for case in written)
         trusted = f" ({origin_counts(answer['trusted'])})" if answer["trusted"] else ""
         outside = answer.get("outside") or []
         dropped = (f"; dropped as outside the stated constraints: "
                    f"{', '.join(f'{name} (`{broken.line}`)' for name, broken in outside)}" if outside else "")
         made = f"; {len(answer['variants'])} variant inputs" if answer["variants"] else ""
-        shared["services"].record.event("test_cases", say=f"  {len(written)} test cases{trusted}: {names}{dropped}{made}",
-                                        reasoning=answer["reasoning"], test_cases=records(cases),
-                                        any_order=shared["any_order"],
+        kind = shared["output_kind"]
+        several = f"\n  several answers are right ({kind.reason}): a checker judges outputs" \
+            if kind.kind == OutputKind.ANY_VALID else ""
+        shared["services"].record.event("test_cases", say=f"  {len(written)} test cases{trusted}: {names}{dropped}{made}"
+                                        f"{several}", reasoning=answer["reasoning"], test_cases=records(cases),
+                                        any_order=kind.any_order, output_kind=kind.record(),
                                         outside_constraints=[f"{name}: {broken}" for name, broken in outside])
         return Action.DEFAULT
 
@@ -343,41 +352,60 @@ def origin_counts(test_cases):
 
 
 class ImplementFunction(ModelStep):
-    """`samples` candidates of run_code, asked at the same time, and (while there is no oracle that passes
-    the trusted tests) an oracle: the simplest obviously correct program, slow as it may be, which only
-    settles expected values (core/agreement.py). With agreement on, candidates see only the trusted tests:
-    the model's guessed expected values could lead them astray, and they must stay independent votes.
-    The first candidate becomes the current attempt until a round is judged."""
+    """`samples` candidates of run_code, asked at the same time as the programs that judge them, each only
+    while there is none that passed its checks: an oracle (the simplest obviously correct program, slow as
+    it may be, which only settles expected values: core/agreement.py), a checker when several answers are
+    right, an input validator when the statement promises something of its inputs (core/judges.py). With
+    agreement on, candidates see only the trusted tests: the model's guessed expected values could lead
+    them astray, and they must stay independent votes. The first candidate becomes the current attempt
+    until a round is judged."""
     working = "asking the model for run_code"
 
     def prep(self, shared):
-        settings, attempts = shared["services"].settings, shared["attempts"]
+        settings, attempts, tests = shared["services"].settings, shared["attempts"], shared["test_cases"]
         valid_oracle = any(a.source == Author.ORACLE and a.trusted_passed == a.trusted_total and a.check == "ok"
                            for a in attempts)
-        shown = [case for case in shared["test_cases"] if case.trusted] if settings.agreement else shared["test_cases"]
+        shown = [case for case in tests if case.trusted] if settings.agreement else tests
+        judges = []
+        if settings.oracle and not valid_oracle:
+            judges.append((Author.ORACLE, oracle_request(shown), parse_code_answer, ""))
+        several = shared["output_kind"].kind == OutputKind.ANY_VALID
+        if settings.agreement and several and not settings.checker and checker_in_use(attempts, tests)[0] is None:
+            request = checker_request([case for case in tests if case.trusted], output_name(tests))
+            judges.append((Author.CHECKER, request, partial(parse_judge_answer, function="is_valid"), CHECKER_SHIM))
+        promised = promises(shared["problem"]) if settings.agreement else []
+        if promised and validator_in_use(attempts, tests) is None:
+            request = validator_request(promised, [case for case in tests if case.trusted])
+            judges.append((Author.VALIDATOR, request, partial(parse_judge_answer, function="is_valid_input"),
+                           VALIDATOR_SHIM))
         redraw = any(a.source == Author.IMPLEMENT for a in attempts)
-        return {**self.model_inputs(shared), "test_cases": shown, "oracle": settings.oracle and not valid_oracle,
-                "redraw": redraw}
+        return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw}
 
     def exec(self, inputs):
-        extra = [(oracle_request(inputs["test_cases"]), parse_code_answer, "oracle")] if inputs["oracle"] else []
+        extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
         return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra,
                                 max_tokens=CODE_TOKENS, all_hot=inputs["redraw"])
 
     def use_answer(self, shared, inputs, answers):
-        candidates, more = answers
-        oracle = more[0] if more else None
+        candidates, judged_by = answers
         attempts, round_ = shared["attempts"], shared["iteration"]
         new = [attempts.add(answer["function_code"], None, Author.IMPLEMENT, round_) for answer in candidates]
-        brute = attempts.add(oracle["function_code"], None, Author.ORACLE, round_) if oracle else None
+        judges = {author: answer and attempts.add(answer["function_code"] + shim, None, author, round_)
+                  for (author, _, _, shim), answer in zip(inputs["judges"], judged_by)}
         shared["current"] = attempts.with_code(candidates[0]["function_code"]).id
         lines = candidates[0]["function_code"].count("\n")
         more = f"; {len(candidates)} candidates" if len(candidates) > 1 else ""
-        more += "; an oracle" if brute else "; no usable oracle" if inputs["oracle"] else ""
+        more += "".join(f"; {JUDGE_NAMES[author][0]}" if judge else f"; no usable {JUDGE_NAMES[author][1]}"
+                        for author, judge in judges.items())
         shared["services"].record.event("function_code", say=f"  run_code written ({lines} lines{more})",
                                         reasoning=candidates[0]["reasoning"], function_code=candidates[0]["function_code"],
-                                        attempts=[a.id for a in new if a], oracle=brute and brute.id)
+                                        attempts=[a.id for a in new if a],
+                                        **{str(author): judge and judge.id for author, judge in judges.items()})
         return Action.DEFAULT
+
+
+JUDGE_NAMES = {Author.ORACLE: ("an oracle", "oracle"), Author.CHECKER: ("a checker", "checker"),
+               Author.VALIDATOR: ("an input validator", "input validator")}
 
 
 class ParallelBatchNode(BatchNode):
@@ -465,8 +493,7 @@ class RunTests(Step, ParallelBatchNode):
     def prep(self, shared):
         tests, settings = shared["test_cases"], shared["services"].settings
         work = [(a, [case for case in tests if case.key not in a.outputs]) for a in shared["attempts"]
-                if a.status in (AttemptStatus.NEW, AttemptStatus.KEPT, AttemptStatus.SOLVED, AttemptStatus.ORACLE)
-                and a.check == "ok"]
+                if a.status != AttemptStatus.REJECTED and a.check == "ok" and a.source != Author.CHECKER]
         work = [(a, todo) for a, todo in work if todo]
         shards = max(1, min(max((len(todo) for _, todo in work), default=1), os.cpu_count() or 1)) if len(work) == 1 else 1
         return [{"id": a.id, "cases": todo[k::shards], "code": a.code, "limits": settings.limits,
@@ -484,6 +511,32 @@ class RunTests(Step, ParallelBatchNode):
         return Action.DEFAULT
 
 
+class RunChecker(Step, ParallelBatchNode):
+    """When several answers are right: the checkers (core/judges.py) judge every output a program returned
+    that they have not judged, and the trusted outputs and the outputs wrong by construction their own
+    checks need. Nothing to do on other problems."""
+    working = None  # quick, and said in the verdict's lines
+
+    def prep(self, shared):
+        settings, tests, attempts = shared["services"].settings, shared["test_cases"], shared["attempts"]
+        if shared["output_kind"].kind != OutputKind.ANY_VALID:
+            return []
+        name = output_name(tests)
+        return [{"id": a.id, "code": a.code, "calls": calls, "limits": settings.limits, "isolation": settings.isolation,
+                 "packages": packages_path(shared)}
+                for a in attempts if a.source == Author.CHECKER and a.check == "ok"
+                for calls in [calls_to_check(tests, list(attempts), a, name)] if calls]
+
+    def exec(self, item):
+        said = run_batch(item["code"], item["calls"], item["limits"], item["isolation"], item["packages"])
+        return item["id"], [(input_key(call), result) for call, result in zip(item["calls"], said)]
+
+    def post(self, shared, items, judged):
+        for checker_id, verdicts in judged:
+            shared["attempts"].ran(checker_id, verdicts)
+        return Action.DEFAULT
+
+
 class JudgeRound(Step):
     """The round's verdict (core/verdict.py): expected values settled by what the programs returned, every
     attempt judged on the tests that count, new ones kept or rejected, and what comes next: success,
@@ -494,10 +547,11 @@ class JudgeRound(Step):
     def prep(self, shared):
         services = shared["services"]
         settings = services.settings
-        return RoundFacts(tests=shared["test_cases"], attempts=list(shared["attempts"]), any_order=shared["any_order"],
+        return RoundFacts(tests=shared["test_cases"], attempts=list(shared["attempts"]), kind=shared["output_kind"].kind,
                           iteration=shared["iteration"], disputes_drawn=shared["dispute_draws"], rules=Rules.of(settings),
                           affords_a_draw=services.budget.affords(settings.samples,
-                                                                 settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS)))
+                                                                 settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS)),
+                          trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]))
 
     def exec(self, facts):
         return judge_round(facts)
@@ -508,25 +562,26 @@ class JudgeRound(Step):
         if verdict.settled_tests != facts.tests:
             shared["test_cases"] = verdict.settled_tests
             if settings.agreement:
-                gone = (f"; dropped (programs raised there, or none had an answer): {', '.join(verdict.dropped)}"
-                        if verdict.dropped else "")
-                record.event("evidence", say=f"  expected values: {summary(verdict.settled_tests)}{gone}",
-                             test_cases=records(verdict.settled_tests), dropped=verdict.dropped)
+                record.event("evidence", say=f"  expected values: {summary(verdict.settled_tests)}{dropped_note(verdict)}"
+                             f"{checker_note(verdict, shared['output_kind'])}", test_cases=records(verdict.settled_tests),
+                             dropped=[name for name, _ in verdict.dropped],
+                             why_dropped={name: str(source) for name, source in verdict.dropped},
+                             checker=verdict.checker, checkers_refused=verdict.refused)
         if verdict.accepted:
             shared["test_cases"] = verdict.tests
             record.event("evidence", say=f"  {plural(len(verdict.accepted), 'disputed input')} no other program "
                          "answered: the solution returns the model's guess on each, so they count",
                          test_cases=records(verdict.tests), dropped=[])
         attempts.take(verdict)
-        shared["iteration"] = verdict.iteration
+        shared["iteration"], shared["lacks"], shared["checker"] = verdict.iteration, verdict.lacks, verdict.checker
         current = attempts.get(verdict.current) if verdict.current is not None else \
             attempts.choose(settings.search) or attempts.best()
         shared["current"] = current.id
         self.record_round(shared, verdict, current)
-        if verdict.for_disputes:
+        if verdict.draw_before_claim:
             shared["dispute_draws"] += 1
-            record.event("dispute_draw", say=f"  {plural(len(verdict.disputed), 'disputed input')}: drawing more "
-                         "candidates before calling it solved", iteration=verdict.iteration, disputed=verdict.disputed,
+            record.event("dispute_draw", say=f"  {draw_reason(verdict)}: drawing more candidates before calling it "
+                         "solved", iteration=verdict.iteration, disputed=verdict.disputed, lacks=verdict.lacks,
                          solving=verdict.solving)
         return verdict.action
 
@@ -546,6 +601,29 @@ class JudgeRound(Step):
                      f"{current.passed}/{current.total} tests pass{trusted}{'; ' * bool(notes)}{'; '.join(notes)}",
                      iteration=verdict.iteration, attempt=current.id, passed=current.passed, total=current.total,
                      results=current.results, attempts=[a.summary() for a in attempts if a.results is not None])
+
+
+def dropped_note(verdict):
+    """The inputs dropped this round, by why: programs raised there, or they break a promise of the statement."""
+    notes = {Source.REJECTED: "programs raised there, or none had an answer",
+             Source.BROKEN_PROMISE: "they break what the statement promises of its inputs"}
+    return "".join(f"; dropped ({why}): {', '.join(name for name, source in verdict.dropped if source == reason)}"
+                   for reason, why in notes.items() if any(source == reason for _, source in verdict.dropped))
+
+
+def checker_note(verdict, kind):
+    if kind.kind != OutputKind.ANY_VALID:
+        return ""
+    if verdict.checker is not None:
+        return f"; outputs judged by checker {verdict.checker}"
+    return f"; no checker passes its checks ({'; '.join(verdict.refused) or 'none written yet'})"
+
+
+def draw_reason(verdict):
+    reasons = {"inputs disputed": plural(len(verdict.disputed), "disputed input"),
+               "nothing beyond the statement's examples": "nothing beyond the statement's examples backs it",
+               "no checker": "no checker to judge its outputs"}
+    return "; ".join(reasons[lack] for lack in verdict.lacks if lack in reasons)
 
 
 def plural(count, noun):
@@ -664,7 +742,7 @@ class Finish(Step):
 
     def prep(self, shared):
         return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
-                        shared["message"], shared["dispute_draws"])
+                        shared["message"], shared["dispute_draws"], shared["lacks"])
 
     def exec(self, state):
         return conclude(self.status, state)

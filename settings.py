@@ -14,6 +14,7 @@ from utils.sandbox import Limits
 from core.search_tree import POLICIES
 
 FEEDBACK_KINDS = ("classified", "plain")
+OUTPUT_KINDS = ("exact", "unordered", "float", "any")
 
 
 class SettingsError(ValueError):
@@ -47,6 +48,8 @@ class Settings:
     token_budget: int | None = None  # prompt + completion tokens in all; checked the same way
     docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
     tests: tuple = ()               # the person's own tests (--tests FILE): trusted, like the statement's examples
+    output_kind: str | None = None  # exact, unordered, float or any (several right answers); None: from the statement
+    checker: str = ""               # the person's checker (--checker FILE): is_valid(<inputs>, output), trusted
     interactive: bool = False       # the person reviews the tests and each failed round (--interactive)
     allow_install: bool = False     # third-party imports are installed into the run's package folder
     lint: bool = True               # ruff findings go into the feedback and break ties between attempts
@@ -67,6 +70,8 @@ class Settings:
         if not 0.1 <= self.limits.test_timeout <= 600:  # below 0.1 s not even the interpreter starts
             raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
         _one_of("search", self.search, POLICIES)
+        if self.output_kind is not None:
+            _one_of("output_kind", self.output_kind, OUTPUT_KINDS)
         _one_of("feedback", self.feedback, FEEDBACK_KINDS)
 
     @property
@@ -82,8 +87,9 @@ class Settings:
     def describe(self):
         """The settings as run.json records them: the model without its key, docs and tests by size."""
         plain = {item.name: getattr(self, item.name) for item in fields(self)
-                 if item.name not in ("model", "docs", "tests", "limits", "isolation")}
+                 if item.name not in ("model", "docs", "tests", "limits", "isolation", "checker")}
         return {"model": self.model.describe(), **plain, "docs_chars": len(self.docs), "tests": len(self.tests),
+                "checker_chars": len(self.checker),
                 "sandbox": {"isolation": self.isolation, **vars(self.limits)}}
 
 

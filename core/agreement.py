@@ -20,6 +20,14 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   rejected         every program (two at least) that returns a value on some input raised on this one:
                    it is outside what the problem allows, so it is dropped
 
+When several answers are right (core/output_kind.py) and a checker is in use (core/judges.py), the
+oracle, majority and guess rules give way to one:
+
+  checker          the checker accepts the output of an independent program (a candidate that passes the
+                   trusted tests, or the valid oracle); with none accepted the input is disputed
+  broken_promise   the checker accepts two different outputs where the statement promises one answer:
+                   the input breaks the promise, so it is dropped (the input validator drops others)
+
 A variant (core/variants.py: an input made by changing a given one, origin "variant") has no guess, and
 may break a precondition stated only in words, so it is settled by the oracle or a majority only (and a
 majority of candidates never against the valid oracle: two candidates sharing a bug outvoted it on
@@ -46,14 +54,19 @@ from core.compare import outputs_match
 from core.vocabulary import Origin, Source
 
 
-def settle(tests, voters, oracle=None, any_order=False, agreement=True):
+def settle(tests, voters, oracle=None, any_order=False, agreement=True, accepts=None, one_answer=False):
     """One (Evidence, expected value) per test (core.cases.TestCase).
 
     `voters`: {attempt id: [raw result or None per test]} for the independent candidates; a raw result is
-    the sandbox's {"ok", "value", "error_type", "timed_out", ...}. `oracle`: the oracle's list, or None."""
+    the sandbox's {"ok", "value", "error_type", "timed_out", ...}. `oracle`: the oracle's list, or None.
+    `accepts(case, value)`: the checker in use, for a problem with several right answers (core/judges.py):
+    then an output is right when the checker accepts it, not when it equals another; with `one_answer` (the
+    statement promises one) an input on which it accepts two different outputs breaks that promise."""
     trusted = [i for i, case in enumerate(tests) if case.trusted]
-    qualified = {vid: outputs for vid, outputs in voters.items() if _passes(outputs, tests, trusted, any_order)}
-    oracle_ok = oracle is not None and _passes(oracle, tests, trusted, any_order)
+    right = (lambda case, value: accepts(case, value) is True) if accepts else \
+        (lambda case, value: outputs_match(value, case.expected, any_order))
+    qualified = {vid: outputs for vid, outputs in voters.items() if _passes(outputs, tests, trusted, right)}
+    oracle_ok = oracle is not None and _passes(oracle, tests, trusted, right)
     settled = []
     for i, case in enumerate(tests):
         if case.trusted:
@@ -62,20 +75,40 @@ def settle(tests, voters, oracle=None, any_order=False, agreement=True):
             settled.append((Evidence(Source.MODEL), case.model_guess))
         else:
             programs = list(voters.values()) + ([oracle] if oracle is not None else [])
-            settled.append(_settle_one(case, i, qualified, oracle if oracle_ok else None, programs, any_order))
+            voting = list(qualified.values()) + ([oracle] if oracle_ok else [])
+            settled.append(_rejected(case, i, programs, voting) or
+                           (_settle_by_checker(case, i, voting, right, one_answer) if accepts else
+                            _settle_one(case, i, qualified, oracle if oracle_ok else None, any_order)))
     return settled
 
 
-def _settle_one(case, i, qualified, oracle, programs, any_order):
+def _rejected(case, i, programs, voting):
+    """Evidence that drops the input, or None: every program that answers elsewhere raised here, or, for a
+    variant, a voting program raised or none had an answer."""
     # a program that raises on every input says nothing about this one (a missing module, a wrong signature)
     results = [outputs[i] for outputs in programs if outputs is not None and outputs[i] is not None
                and any(r is not None and r["ok"] for r in outputs)]
     if len(results) >= 2 and all(not r["ok"] and not r.get("timed_out") for r in results):
         return Evidence(Source.REJECTED, voters=len(results)), case.model_guess
-    answering = [outputs[i] for outputs in list(qualified.values()) + ([oracle] if oracle is not None else [])
-                 if outputs[i] is not None]
+    answering = [outputs[i] for outputs in voting if outputs[i] is not None]
     if case.is_variant and (any(not r["ok"] for r in answering) or _no_answer(answering)):
         return Evidence(Source.REJECTED, voters=len(answering)), None
+    return None
+
+
+def _settle_by_checker(case, i, voting, right, one_answer):
+    """Several answers are right: the input counts when the checker accepts an independent program's output."""
+    values = [outputs[i]["value"] for outputs in voting if outputs[i] is not None and outputs[i]["ok"]]
+    accepted = [value for value in values if right(case, value)]
+    if one_answer and len(_clusters(accepted, False)) > 1:
+        return Evidence(Source.BROKEN_PROMISE, voters=len(values)), case.model_guess
+    if accepted:
+        return Evidence(Source.CHECKER, agree=len(accepted), voters=len(values)), accepted[0]
+    unsettled = Source.DISPUTED if values or not case.is_variant else Source.UNCHECKED
+    return Evidence(unsettled, voters=len(values)), None if case.is_variant else case.model_guess
+
+
+def _settle_one(case, i, qualified, oracle, any_order):
     values = [outputs[i]["value"] for outputs in qualified.values() if outputs[i] is not None and outputs[i]["ok"]]
     oracle_value = [oracle[i]["value"]] if oracle is not None and oracle[i] is not None and oracle[i]["ok"] else []
     if oracle_value:
@@ -132,12 +165,11 @@ def _no_answer(results):
     return None in values and all(value in (None, [], "", {}) for value in values)
 
 
-def _passes(outputs, tests, trusted, any_order):
+def _passes(outputs, tests, trusted, right):
     """A program votes only if it ran and passes every trusted test (no trusted tests: if it ran)."""
     if outputs is None:
         return False
-    return all(outputs[i] is not None and outputs[i]["ok"] and
-               outputs_match(outputs[i]["value"], tests[i].expected, any_order) for i in trusted)
+    return all(outputs[i] is not None and outputs[i]["ok"] and right(tests[i], outputs[i]["value"]) for i in trusted)
 
 
 def _clusters(values, any_order):
@@ -167,7 +199,9 @@ def describe(evidence):
             Source.SOLUTION_GUESS: "only the solution and the model's own guess (no independent program answered)",
             Source.MODEL: "the model's own expected value", Source.DISPUTED: "disputed: no agreement, left out",
             Source.UNCHECKED: "a variant input fewer than two programs answered: left out",
-            Source.REJECTED: "outside what the problem allows (programs raised on it, or none had an answer): dropped"}[source]
+            Source.REJECTED: "outside what the problem allows (programs raised on it, or none had an answer): dropped",
+            Source.CHECKER: f"the checker accepts the output of {agree} of {voters} independent programs",
+            Source.BROKEN_PROMISE: "breaks what the statement promises of its inputs: dropped"}[source]
 
 
 def summary(tests):
@@ -180,6 +214,7 @@ def summary(tests):
              f"{count[Source.USER]} of yours" if count[Source.USER] else "",
              f"{count[Source.ORACLE]} confirmed by the oracle and a candidate" if count[Source.ORACLE] else "",
              f"{count[Source.MAJORITY]} by a majority of candidates" if count[Source.MAJORITY] else "",
+             f"{count[Source.CHECKER]} accepted by the checker" if count[Source.CHECKER] else "",
              f"{count[Source.GUESS]} by a candidate and the model's guess" if count[Source.GUESS] else "",
              f"{count[Source.SOLUTION_GUESS]} only by the solution and the model's guess" if count[Source.SOLUTION_GUESS] else "",
              f"{count[Source.MODEL]} by the model's expected values alone" if count[Source.MODEL] else ""]

@@ -70,21 +70,37 @@ class Name:
     length: bool   # .length follows it
 
 
+def constraint_lines(statement):
+    """The lines of the statement's Constraints section, bullets taken off."""
+    match = SECTION.search(_plain(statement))
+    return [BULLET.sub("", line).strip().rstrip(".") for line in match.group("body").splitlines()] if match else []
+
+
+def unread_lines(statement):
+    """The Constraints lines not read as bounds: promises in words ("nums[i] != nums[i + 1] for all valid i",
+    "Only one valid answer exists"), for an input validator (core/judges.py) to check."""
+    return [line for line in constraint_lines(statement) if line and _read(line) is None]
+
+
+def _read(line):
+    """[(left terms, operator, right terms)] of one line, or None when it is not read exactly."""
+    parts = [part.strip() for part in COMPARISON.split(line)]
+    if len(parts) < 3:
+        return None
+    terms = [[_term(piece) for piece in part.split(",")] for part in parts[0::2]]
+    if any(t is None for group in terms for t in group):
+        return None  # words, or an expression that is not read exactly: not checked
+    return list(zip(terms, parts[1::2], terms[1:]))
+
+
 def constraints(statement):
     """The Constraints the statement states, aliases (n == nums.length) resolved."""
-    match = SECTION.search(_plain(statement))
-    if not match:
-        return []
     found, aliases = [], {}
-    for line in match.group("body").splitlines():
-        line = BULLET.sub("", line).strip().rstrip(".")
-        parts = [part.strip() for part in COMPARISON.split(line)]
-        if len(parts) < 3:
+    for line in constraint_lines(statement):
+        read = _read(line)
+        if read is None:
             continue
-        terms = [[_term(piece) for piece in part.split(",")] for part in parts[0::2]]
-        if any(t is None for group in terms for t in group):
-            continue  # words, or an expression that is not read exactly: not checked
-        for (left, op, right) in zip(terms, parts[1::2], terms[1:]):
+        for left, op, right in read:
             for a in left:
                 for b in right:
                     if op == "==" and isinstance(a, Name) and isinstance(b, Name):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from core.agreement import summary
 from core.cases import has_trusted
+from core.verdict import UNBACKED, UNCHECKED
 from core.vocabulary import Origin, RunStatus, Source
 
 ORIGIN_MARKS = {Origin.STATEMENT: " (statement)", Origin.USER: " (yours)"}
@@ -32,6 +33,7 @@ class RunState:
     iteration: int = 0
     message: str = ""
     dispute_draws: int = 0
+    lacks: list | None = None  # what the last claim lacked (core/verdict.lacks)
 
 
 def conclude(status, state):
@@ -73,12 +75,19 @@ def unconfirmed_message(state):
     why = "; ".join(part for part in (split[0] and f"{after}the programs disagree on {split[0]}",
                                       split[1] and f"{after * (not split[0])}no second program confirms its "
                                                    f"output on {split[1]}") if part)
-    why = f"{why}: check what run_code must return there" if why else ""
+    why = [f"{why}: check what run_code must return there"] if why else []
+    lacks = state.lacks or []
     if not has_trusted(state.tests):
-        why = "; ".join(part for part in (why, "no test comes from the statement or from you, so nothing but the "
-                                               "model's own programs backs it: add a worked example to the "
-                                               "problem, or --tests FILE") if part)
-    return f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(state.tests)}), but {why}"
+        why.append("no test comes from the statement or from you, so nothing but the model's own programs backs it: "
+                   "add a worked example to the problem, or --tests FILE")
+    elif UNBACKED in lacks:
+        why.append("only the statement's examples back this code: no input beyond them was settled by independent "
+                   "programs (an oracle, a majority or a checker); add tests of your own with --tests FILE")
+    if UNCHECKED in lacks:
+        why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
+                   "no output could be judged beyond equality; give one with --checker FILE")
+    return (f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(state.tests)}), "
+            f"but {'; '.join(why)}")
 
 
 def trusted_name(tests):

@@ -103,6 +103,39 @@ function_code: |
 ```"""
 
 
+def checker_request(test_cases, name):
+    shown = f" These outputs are right, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
+    return f"""This problem has more than one right answer for some inputs. Write a checker instead of a
+solution: a function is_valid with the parameters of run_code and one more, {name}, that returns True
+when {name} is a right answer for those inputs and False otherwise. Check every condition the problem
+sets on an answer (its type and length, that its items come from the input, the order or property it
+must have, that it is as good as the best answer) without assuming one particular answer.{shown}
+
+Reply in this form, with the whole function under function_code:
+```yaml
+reasoning: <the conditions a right answer must meet, in one sentence>
+function_code: |
+  <the complete Python code of is_valid>
+```"""
+
+
+def validator_request(promises, test_cases):
+    given = "\n".join(f"- {promise}" for promise in promises)
+    shown = f" These inputs keep them, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
+    return f"""The problem promises this about its inputs:
+{given}
+
+Write a function is_valid_input with the parameters of run_code that returns True when an input keeps
+every one of these promises and False when it breaks one.{shown}
+
+Reply in this form, with the whole function under function_code:
+```yaml
+reasoning: <how to check each promise, in one sentence>
+function_code: |
+  <the complete Python code of is_valid_input>
+```"""
+
+
 def failing_code(function_code, failure_report):
     """The code and its results, as Revise and ReflectOnFailure both open their request."""
     return f"""run_code fails some tests. The code:

@@ -103,7 +103,7 @@ class Attempt:
     @property
     def is_candidate(self):
         """A version that may be handed over: everything but the oracle."""
-        return self.source != Author.ORACLE
+        return self.source not in (Author.ORACLE, Author.CHECKER, Author.VALIDATOR)
 
     def record(self):
         """The attempt as run.json's final tree keeps it: everything but the per-test results."""

@@ -15,8 +15,9 @@ flow trusts them: Revise may not change them and success requires them. The layo
   assignment arr = [2, 1, 1]                             (then, after working lines that start
              return ["Two", "One", "One"]                 with an arrow, "return" or "return =")
 
-When the statement admits several right answers ("return any of them"), its examples show only one
-of them, so none is taken. Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
+When the statement admits several right answers ("return any of them"), an example's output is one
+of them: it stays a trusted test, judged by a checker that must accept it (core/judges.py,
+core/output_kind.py). Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
 function's signature ("def name(a, b)" anywhere in the statement) to be named; an argument named
 `maxPts` in the example is the signature's `max_pts`. An example that cannot
 be read exactly is left out rather than guessed: a wrong trusted test could never be corrected.
@@ -32,6 +33,7 @@ import re
 import sys
 
 from core.cases import TestCase, input_key
+from core.output_kind import output_kind
 from core.vocabulary import Origin
 
 MARKUP = re.compile(r"`|\*\*(?=[A-Z][a-z]*(?: \d+)?:)|(?<=:)\*\*")  # backticks, **Input:**; "l*****e" may be an answer
@@ -42,22 +44,9 @@ EQUALS = re.compile(r"\s*=(?!=)\s*")
 WORKING = re.compile(r"^(?P<working>[^=]+?)\s*=\s*(?P<value>[^=]+)$")  # "19 - 5 - 6 = 8"
 PROSE = re.compile(r"\bFor\s+(?P<input>[A-Za-z_]\w*\s*=(?!=).*?),?\s+the (?:output|result) should be\s+(?P<output>.+?)\s*$",
                    re.IGNORECASE)
-ANY_ORDER = re.compile(r"\bin any order\b", re.IGNORECASE)
-# "If there are multiple answers, return any of them": an example shows one of several right answers
-SEVERAL_ANSWERS = re.compile(r"\bany of them\b|\bmultiple (?:valid |possible )?(?:answers|solutions)\b|"
-                             r"\bany (?:valid|such|possible) (?:answer|solution|one)\b|\breturn any\b", re.IGNORECASE)
-
-
-def says_any_order(problem):
-    """The statement lets the answer list come in any order ("You may return the answer in any order")."""
-    return bool(ANY_ORDER.search(re.sub(r"[*_`]", "", problem or "")))  # "in **any order**" too
-
-
 def statement_examples(problem):
     """Test cases (origin statement) read from the problem's worked examples."""
     text = MARKUP.sub("", problem or "")
-    if SEVERAL_ANSWERS.search(text):
-        return []
     signature = _signature(text)
     found = [*_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature),
              *_prose_examples(text, signature), *_assignment_examples(text, signature),
@@ -289,4 +278,4 @@ if __name__ == "__main__":
     statement = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
     for case in statement_examples(statement):
         print(f"{case.name}: run_code(**{json.dumps(case.input)}) == {json.dumps(case.expected)}")
-    print(f"answer order matters: {not says_any_order(statement)}")
+    print(f"the answer: {output_kind(statement)}")

@@ -33,12 +33,18 @@ from dataclasses import dataclass, field, replace
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
 from core.compare import judge
+from core.judges import breaks_a_promise, checker_in_use, validator_in_use
+from core.output_kind import OutputKind
 from core.search_tree import Score
 from core.vocabulary import Action, AttemptStatus, Author, Source
 
 NOT_RUN = {"ok": False, "value": None, "repr": "", "error_type": "NotRun", "message": "not run", "traceback": "",
            "timed_out": False, "ms": 0.0, "output": ""}
 CHECK_FAILED = {**NOT_RUN, "error_type": None, "message": ""}
+JUDGES = (Author.CHECKER, Author.VALIDATOR)
+DISPUTED, UNTRUSTED, UNBACKED, UNCHECKED = ("inputs disputed", "no trusted test", "nothing beyond the statement's examples",
+                                            "no checker")
+DRAWS_HELP = {DISPUTED, UNBACKED, UNCHECKED}  # more candidates, an oracle or a checker may bring these; not a trusted test
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,7 @@ class Rules:
     anchors: bool = True    # a revision that breaks a test its parent passed is rejected
     max_iterations: int = 5
     max_draws: int = 2      # ImplementFunction draws while no candidate passes the trusted tests
-    dispute_draws: int = 1  # draws before a claim while inputs are disputed
+    dispute_draws: int = 1  # draws before a claim that lacks evidence (inputs disputed, nothing beyond the examples)
 
     @classmethod
     def of(cls, settings):
@@ -60,11 +66,17 @@ class Rules:
 class RoundFacts:
     tests: list           # core.cases.TestCase, as the round starts
     attempts: list        # every Attempt so far, with its outputs; read, never changed
-    any_order: bool = False
+    kind: OutputKind = OutputKind.EXACT  # how outputs compare (core/output_kind.py)
     iteration: int = 0        # rounds judged before this one
-    disputes_drawn: int = 0   # draws already made for disputed inputs (the store's dispute_draws)
+    disputes_drawn: int = 0   # draws already made before a claim (the store's dispute_draws)
     affords_a_draw: bool = True  # the call and token budgets leave room for one more draw
     rules: Rules = field(default_factory=Rules)
+    trust_checker: bool = False  # the checker is the person's (--checker): used without the model's checks
+    one_answer: bool = False     # the statement promises one answer per input
+
+    @property
+    def any_order(self):
+        return self.kind == OutputKind.UNORDERED
 
 
 @dataclass(frozen=True)
@@ -72,13 +84,13 @@ class Settlement:
     """What becomes of a new attempt: its status, the anchors it broke, the reward counted up the tree."""
     status: AttemptStatus
     broke: tuple = ()
-    reward: float | None = None  # None: counted nowhere (an oracle)
+    reward: float | None = None  # None: counted nowhere (an oracle, a judge)
 
 
 @dataclass(frozen=True)
 class Verdict:
-    tests: list             # the settled tests, rejected inputs dropped
-    dropped: list           # the names of the dropped ones
+    tests: list             # the settled tests, dropped inputs left out
+    dropped: list           # (name, Source.REJECTED or Source.BROKEN_PROMISE) of each dropped input
     judged: dict            # attempt id -> its results (one per test, with "counted") on `tests`
     settled: dict           # new attempt id -> Settlement
     action: Action
@@ -86,36 +98,43 @@ class Verdict:
     current: int | None     # the attempt to make current; None: the search policy chooses one to revise
     solved: int | None = None   # the attempt that solved, when the action is success
     disputed: list = field(default_factory=list)   # names of the inputs still disputed
-    for_disputes: bool = False  # the redraw is for the disputed inputs, before a claim
+    draw_before_claim: bool = False  # the redraw looks for what a claim lacks: agreement, evidence, a checker
     solving: list = field(default_factory=list)    # ids of the attempts that pass every counted test
     accepted: list = field(default_factory=list)   # names of the inputs the solution's guesses settled
     settled_tests: list = field(default_factory=list)  # the tests as execution settled them, before any guess accepted
+    lacks: list = field(default_factory=list)      # what keeps a claim from success, in words
+    checker: int | None = None    # the checker in use (several right answers), by attempt id
+    refused: list = field(default_factory=list)    # why the other checkers were not used
 
 
 def judge_round(facts):
     rules, attempts = facts.rules, list(facts.attempts)
-    tests, dropped = settled_tests(facts)
-    judged = judge_all(attempts, tests, facts.any_order, skip=lambda a: a.status == AttemptStatus.REJECTED)
+    checker, refused = checker_in_use(attempts, facts.tests, facts.trust_checker) if facts.kind == OutputKind.ANY_VALID \
+        else (None, [])
+    tests, dropped = settled_tests(facts, checker)
+    judged = judge_all(attempts, tests, facts.any_order, checker, skip=lambda a: a.status == AttemptStatus.REJECTED)
     scores = {a.id: Score.of(judged[a.id], tests) if a.id in judged else a.scored for a in attempts}
     settled = {a.id: keep_or_reject(a, judged, scores, attempts, rules.anchors)
                for a in attempts if a.status == AttemptStatus.NEW}
     status = {a.id: settled[a.id].status if a.id in settled else a.status for a in attempts}
     iteration = facts.iteration + 1
-    common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests}
+    common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests,
+              "checker": checker and checker.attempt.id, "refused": refused}
     loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
     if not tests and loaded:
         return Verdict(tests, judged=judged, action=Action.UNTESTED, current=loaded[-1].id, **common)
     solving = [a for a in attempts if status[a.id] in (AttemptStatus.KEPT, AttemptStatus.SOLVED)
                and scores[a.id].passed == scores[a.id].total > 0]
-    disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
-    draw_first = bool(solving and disputed and rules.agreement and facts.disputes_drawn < rules.dispute_draws
-                      and iteration < rules.max_iterations and facts.affords_a_draw)
     if not solving:
         action = (Action.EXHAUSTED if iteration >= rules.max_iterations else
                   Action.REDRAW if wants_fresh_candidates(attempts, scores, tests, rules) else Action.FAILURE)
         by_person = [a for a in attempts if a.id in settled and a.source == Author.USER
                      and status[a.id] == AttemptStatus.KEPT]
         return Verdict(tests, judged=judged, action=action, current=by_person[-1].id if by_person else None, **common)
+    disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
+    lacking = lacks(tests, disputed, facts, checker)
+    draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
+                      and iteration < rules.max_iterations and facts.affords_a_draw)
     backing = backing_on(disputed, attempts, scores, tests, facts.any_order)
     claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
                                         scores[a.id].rank(len(a.lint or ()), a.id)))
@@ -125,36 +144,61 @@ def judge_round(facts):
         if len(confirmed) == len(disputed):
             tests = [with_solution_guess(case) if i in confirmed else case for i, case in enumerate(tests)]
             accepted, disputed = [tests[i].name for i in confirmed], []
-            judged = {**judged, **judge_all(attempts, tests, facts.any_order,
+            judged = {**judged, **judge_all(attempts, tests, facts.any_order, checker,
                                             skip=lambda a: status[a.id] == AttemptStatus.REJECTED)}
-    solved = claim.id if not disputed and (not rules.agreement or has_trusted(tests)) else None
+            lacking = lacks(tests, disputed, facts, checker)
+    solved = None if lacking else claim.id
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
-    return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, for_disputes=draw_first,
+    return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
                    disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
-                   **common)
+                   lacks=lacking, **common)
 
 
-def settled_tests(facts):
-    """The tests with the evidence execution gives them (core/agreement.py), and the names of those dropped:
-    inputs every program raised on (a variant: any voting program)."""
+def lacks(tests, disputed, facts, checker):
+    """What a claim of these tests lacks, in words; [] when nothing: no input disputed, a trusted test (a
+    statement example or the person's), evidence beyond the examples (an input programs settled, or one
+    of the person's), and for several right answers a checker. With agreement off (--model-expected) the
+    model's values are the truth, as before."""
+    if not facts.rules.agreement:
+        return []
+    missing = [DISPUTED] if disputed else []
+    if not has_trusted(tests):
+        missing.append(UNTRUSTED)
+    elif not any(case.counted and case.source.backs_a_claim for case in tests):
+        missing.append(UNBACKED)
+    if facts.kind == OutputKind.ANY_VALID and checker is None:
+        missing.append(UNCHECKED)
+    return missing
+
+
+def settled_tests(facts, checker):
+    """The tests with the evidence execution gives them (core/agreement.py), and (name, why) for each one
+    dropped: every program raised there (a variant: any voting program), or it breaks a promise of the
+    statement (the input validator rejects it, or the checker accepts two answers where one is promised)."""
     tests, attempts = facts.tests, facts.attempts
     voters = {a.id: outputs_on(a, tests) for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"}
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
     oracle = outputs_on(oracles[-1], tests) if oracles else None
-    found = settle(tests, voters, oracle, facts.any_order, facts.rules.agreement)
+    accepts = (lambda case, value: checker.accepts(case.input, value)) if checker else None
+    found = settle(tests, voters, oracle, facts.any_order, facts.rules.agreement, accepts, facts.one_answer)
+    validator = validator_in_use(attempts, tests) if facts.rules.agreement else None
+    found = [(Evidence(Source.BROKEN_PROMISE), expected) if breaks_a_promise(validator, case) else (evidence, expected)
+             for case, (evidence, expected) in zip(tests, found)]
     kept = [case.settled(evidence, expected) for case, (evidence, expected) in zip(tests, found)
-            if evidence.source != Source.REJECTED]
-    dropped = [case.name for case, (evidence, _) in zip(tests, found) if evidence.source == Source.REJECTED]
+            if not evidence.source.dropped]
+    dropped = [(case.name, evidence.source) for case, (evidence, _) in zip(tests, found) if evidence.source.dropped]
     return kept, dropped
 
 
-def judge_all(attempts, tests, any_order, skip):
-    """attempt id -> its results, for every attempt that was checked and is not skipped."""
-    return {a.id: judge_attempt(a, tests, any_order) for a in attempts if a.check is not None and not skip(a)}
+def judge_all(attempts, tests, any_order, checker, skip):
+    """attempt id -> its results, for every attempt that answers the problem, was checked and is not skipped."""
+    return {a.id: judge_attempt(a, tests, any_order, checker) for a in attempts
+            if a.check is not None and a.source not in JUDGES and not skip(a)}
 
 
-def judge_attempt(attempt, tests, any_order):
-    """The attempt's verdict on each test, from what it returned; a failed check fails them all."""
+def judge_attempt(attempt, tests, any_order, checker=None):
+    """The attempt's verdict on each test, from what it returned; a failed check fails them all. With a
+    checker (several right answers), an output passes when the checker accepts it."""
     results = []
     for case in tests:
         raw = attempt.outputs.get(case.key)
@@ -162,6 +206,8 @@ def judge_attempt(attempt, tests, any_order):
             result = {**judge(CHECK_FAILED, case.expected), **attempt.check}
         else:
             result = judge(raw or NOT_RUN, case.expected, any_order)
+            if checker is not None and raw and raw["ok"]:
+                result["passed"] = checker.accepts(case.input, raw["value"]) is True
         evidence = case.evidence or Evidence(Source(case.origin) if case.trusted else Source.MODEL)
         crashed = bool(raw and not raw["ok"] and not raw.get("timed_out") and evidence.voters >= 1 and not case.is_variant)
         results.append({**result, "counted": evidence.counted or crashed})
@@ -173,6 +219,8 @@ def keep_or_reject(attempt, judged, scores, attempts, anchors):
     rejected; the person's own edit is always kept."""
     if attempt.source == Author.ORACLE:
         return Settlement(AttemptStatus.ORACLE)
+    if attempt.source in JUDGES:
+        return Settlement(AttemptStatus.JUDGE)
     parent = next((a for a in attempts if a.id == attempt.parent), None)
     theirs = None if parent is None else judged.get(parent.id, parent.results)
     broke = ()

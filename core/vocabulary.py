@@ -35,22 +35,33 @@ class Source(Word):
     USER = "user"
     ORACLE = "oracle"                  # the valid oracle and a candidate agree
     MAJORITY = "majority"              # a clear majority of the candidates that pass the trusted tests
+    CHECKER = "checker"                # several answers are right: the checker accepts an independent program's
     GUESS = "guess"                    # a tie that the model's guess breaks
     SOLUTION_GUESS = "solution_guess"  # no program answered; the claimed code returns the guess
     MODEL = "model"                    # the model's word, taken as it is (--model-expected)
     DISPUTED = "disputed"              # no agreement: left out
     UNCHECKED = "unchecked"            # a variant fewer than two programs answered: left out
     REJECTED = "rejected"              # outside what the problem allows: dropped
+    BROKEN_PROMISE = "broken_promise"  # breaks what the statement promises of its inputs: dropped
 
     @property
     def counted(self):
         """The verdict counts a test with this evidence."""
-        return self not in (Source.DISPUTED, Source.UNCHECKED, Source.REJECTED)
+        return self not in (Source.DISPUTED, Source.UNCHECKED, Source.REJECTED, Source.BROKEN_PROMISE)
+
+    @property
+    def dropped(self):
+        return self in (Source.REJECTED, Source.BROKEN_PROMISE)
+
+    @property
+    def backs_a_claim(self):
+        """Evidence beyond the statement's examples: programs settled it, or the person wrote it."""
+        return self in (Source.ORACLE, Source.MAJORITY, Source.CHECKER, Source.USER)
 
     @property
     def by_programs(self):
         """Settled by programs agreeing: the model's word alone may not change it."""
-        return self in (Source.ORACLE, Source.MAJORITY)
+        return self in (Source.ORACLE, Source.MAJORITY, Source.CHECKER)
 
 
 class Author(Word):
@@ -59,6 +70,13 @@ class Author(Word):
     REVISE = "revise"        # Revise: a child of the attempt it revised
     USER = "user"            # the person's edit (--interactive)
     ORACLE = "oracle"        # ImplementFunction's brute-force program: settles values, never handed over
+    CHECKER = "checker"      # is_valid(<inputs>, output): judges outputs where several are right (core/judges.py)
+    VALIDATOR = "validator"  # is_valid_input(<inputs>): judges inputs against the statement's promises
+
+    @property
+    def answers(self):
+        """Its outputs are answers to the problem (a judge's are verdicts on answers or inputs)."""
+        return self not in (Author.CHECKER, Author.VALIDATOR)
 
 
 class AttemptStatus(Word):
@@ -67,6 +85,7 @@ class AttemptStatus(Word):
     REJECTED = "rejected"  # broke a test its parent passed (an anchor): never revised
     SOLVED = "solved"      # the version a solved run hands over
     ORACLE = "oracle"      # an oracle, once judged: it votes, and is never revised or handed over
+    JUDGE = "judge"        # a checker or an input validator, once loaded: never revised or handed over
 
 
 class RunStatus(Word):

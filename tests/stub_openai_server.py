@@ -12,7 +12,7 @@ Each request to /v1/chat/completions takes the next step of the script:
 A request with "stream": true gets the answer as server-sent events, a few characters a chunk, then a
 chunk with usage and [DONE], as OpenAI and llama-server send it; otherwise one JSON completion.
 `route(kind, *steps)` gives steps to one kind of request only (tests, code, oracle, revise, reflect,
-failure_reflection, question: told apart by the request's first user message), so that requests sent
+failure_reflection, question, checker, validator: told apart by the request's first user message), so that requests sent
 at the same time (the candidates and the oracle) get their answers whatever order they arrive in; a
 request whose kind has no routed step left takes the next step of the script.
 When both run out the server answers HTTP 500, so a test that asks too often fails loudly.
@@ -33,7 +33,8 @@ class QuietServer(ThreadingHTTPServer):
 KINDS = [("tests", ("test cases for run_code", "more test cases")), ("code", ("Implement run_code",)),
          ("oracle", ("Write the simplest program",)), ("revise", ("whether the test's expected value is wrong",)),
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
-         ("question", ("does the problem leave something open",))]
+         ("question", ("does the problem leave something open",)),
+         ("checker", ("Write a checker instead of a",)), ("validator", ("promises this about its inputs",))]
 
 
 def request_kind(body):

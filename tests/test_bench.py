@@ -88,7 +88,8 @@ def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path
 
 def test_a_self_reported_pass_that_fails_the_hidden_tests_is_a_false_success(stub, tmp_path):
     # every program wrong the same way: agreement cannot see it, only hidden tests can
-    a.route_defaults(stub, tests=TESTS_ALL_0_1, candidates=[ALWAYS_0_1], oracle=ALWAYS_0_1.replace("first", "always first"))
+    # the oracle is written apart, so two programs agree: a claim with evidence beyond the statement's example
+    a.route_defaults(stub, tests=TESTS_ALL_0_1, candidates=[ALWAYS_0_1], oracle=ALWAYS_0_1.replace("[0, 1]", "[0, 0 + 1]"))
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--out", str(out), stub=stub)
     assert result.returncode == 0, result.stderr

@@ -37,11 +37,15 @@ def run_flow(shared):
 CUT = {"text": "test_cases:\n  - name: cut", "finish_reason": "length"}
 
 
+AGAIN = [a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)]  # right, and written apart: three more votes
+
+
 @pytest.mark.parametrize("tests, candidates, revise, iterations", [
     pytest.param([a.TESTS], [a.GOOD_CODE] * 3, [], 1, id="pass_first_time"),
-    pytest.param([a.TESTS], [a.BUGGY_CODE] * 3, [a.REVISE_CODE] * 3, 2, id="code_fixed"),
+    # the buggy candidates are one program, so only the oracle and the guesses back the fix: one more draw
+    pytest.param([a.TESTS], [a.BUGGY_CODE] * 3 + AGAIN, [a.REVISE_CODE] * 3, 3, id="code_fixed"),
     pytest.param([a.TESTS_WITH_A_WRONG_ONE], [a.GOOD_CODE] * 3, [], 1, id="wrong_test_settled_by_execution"),
-    pytest.param([a.TESTS_WITH_A_WRONG_ONE], [a.BUGGY_CODE] * 3, [a.REVISE_BOTH] * 3, 2, id="both_fixed"),
+    pytest.param([a.TESTS_WITH_A_WRONG_ONE], [a.BUGGY_CODE] * 3 + AGAIN, [a.REVISE_BOTH] * 3, 3, id="both_fixed"),
     pytest.param([a.GARBAGE, a.TESTS], [CUT] + [a.GOOD_CODE] * 3, [], 1, id="garbage_then_recovery"),
     pytest.param([{"status": 503}, a.TESTS], [{"status": 500}] + [a.GOOD_CODE] * 3, [], 1, id="transient_http_errors"),
 ])
@@ -422,13 +426,15 @@ def revision_solves_where_no_candidate_passed_the_example(stub, tests):
     stub.route("revise", *[a.REVISE_CODE] * 3)
 
 
-def test_a_revision_that_returns_the_models_guess_where_no_other_program_answered_is_solved(make_shared, stub):
+def test_a_revision_that_returns_the_models_guess_where_no_other_program_answered_is_not_claimed(make_shared, stub):
     revision_solves_where_no_candidate_passed_the_example(stub, a.TESTS)
     shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0))
-    assert shared["status"] == "solved", shared["message"]
+    assert shared["status"] == "unconfirmed", shared["message"]
     assert [case.evidence.source for case in shared["test_cases"]] == ["statement", "solution_guess", "solution_guess"]
-    assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 only by the solution and the "
-                                 "model's guess) after 2 iteration(s)")
+    assert shared["message"] == (
+        "not confirmed: attempt 2 passes all 3 tests that count (1 statement example + 2 only by the solution and the "
+        "model's guess), but only the statement's examples back this code: no input beyond them was settled by "
+        "independent programs (an oracle, a majority or a checker); add tests of your own with --tests FILE")
     solved = shared["attempts"].get(shared["current"])
     assert solved.source == "revise" and (solved.passed, solved.total) == (3, 3)
 
@@ -585,3 +591,58 @@ def test_revise_may_not_turn_a_variant_into_a_guess(make_shared, stub):
                for note in revision["ignored"])
     fourth = shared["test_cases"][3]
     assert fourth.origin == "variant" and fourth.guess is NO_GUESS and fourth.input != {"nums": [1], "target": 2}
+
+
+# Two Sum as a person pastes it from the web page: bullets and superscripts lost (10^4 reads 104)
+TWO_SUM_PASTED = """Two Sum
+
+Given an array of integers nums and an integer target, return indices of the two numbers such that they add up to target.
+You may assume that each input would have exactly one solution, and you may not use the same element twice.
+You can return the answer in any order.
+
+Example 1:
+Input: nums = [2,7,11,15], target = 9
+Output: [0,1]
+
+Example 2:
+Input: nums = [3,2,4], target = 6
+Output: [1,2]
+
+Example 3:
+Input: nums = [3,3], target = 6
+Output: [0,1]
+
+Constraints:
+
+2 <= nums.length <= 104
+-109 <= nums[i] <= 109
+-109 <= target <= 109
+Only one valid answer exists.
+"""
+ADJACENT_ONLY = a.code_answer("def run_code(nums, target):\n    for i in range(len(nums) - 1):\n"
+                              "        if nums[i] + nums[i + 1] == target:\n            return [i, i + 1]\n")
+ZEROS = a.code_answer("def run_code(nums, target):\n    return [0, 0]\n")
+APART = """```yaml
+reasoning: the pair is apart, and negative numbers
+test_cases:
+  - {name: apart, input: {nums: [1, 5, 3], target: 4}, expected: [0, 2]}
+  - {name: negatives, input: {nums: [-3, 4, 3, 90], target: 0}, expected: [0, 2]}
+```"""
+ONE_PAIR = a.code_answer("def is_valid_input(nums, target):\n    return sum(nums[i] + nums[j] == target for i in "
+                         "range(len(nums)) for j in range(i + 1, len(nums))) == 1\n")
+
+
+def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_claimed_solved(make_shared, stub):
+    stub.route("tests", APART)
+    stub.route("code", ADJACENT_ONLY, *[ZEROS.replace("[0, 0]", f"[0, 0 * {k}]") for k in range(5)])
+    stub.route("oracle", *[ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)])  # an oracle that fails the examples
+    stub.route("validator", ONE_PAIR)
+    shared = make_shared(TWO_SUM_PASTED)
+    create_flow(shared["services"].settings).run(shared)
+    assert shared["status"] != "solved", shared["message"]
+    written = {case.name: case.source for case in shared["test_cases"] if case.origin == "model"}
+    assert set(written) == {"apart", "negatives"}, "no written test is dropped by a pasted bound (104, -109)"
+    assert shared["status"] == "unconfirmed" and "nums[i + 1] == target" in handed_over(shared).code
+    assert ("passes all 3 tests that count (3 statement examples; 2 disputed inputs left out), but after 1 more draw "
+            "no second program confirms its output on apart, negatives") in shared["message"]
+    assert "only the statement's examples back this code" in shared["message"]

@@ -1,6 +1,6 @@
 """core/statement_examples.py: worked examples read as trusted tests, in each layout, without guessing."""
 from core.cases import records
-from core.statement_examples import says_any_order, statement_examples
+from core.statement_examples import statement_examples
 
 
 def inputs_and_expected(text):
@@ -48,20 +48,14 @@ def test_no_signature_means_only_named_inputs():
     assert inputs_and_expected("Input: x = 1\nOutput: 2") == [({"x": 1}, 2)]
 
 
-def test_a_statement_with_several_right_answers_gives_no_trusted_tests():
+def test_a_statement_with_several_right_answers_keeps_its_examples_whose_outputs_a_checker_must_accept():
     text = "Input: s = \"tree\"\nOutput: \"eert\"\nIf there are multiple answers, return any of them."
-    assert statement_examples(text) == []
+    assert inputs_and_expected(text) == [({"s": "tree"}, "eert")]
 
 
 def test_the_same_input_twice_is_one_test_and_markup_inside_values_is_kept():
     text = 'Input: s = "l*****e"\nOutput: "a**b"\nInput: s = "l*****e"\nOutput: "a**b"'
     assert inputs_and_expected(text) == [({"s": "l*****e"}, "a**b")]
-
-
-def test_any_order():
-    assert says_any_order("You may return the answer in **any order**.")
-    assert says_any_order("You can return the answer in any order.")
-    assert not says_any_order("Return the indices in increasing order.")
 
 
 def test_arguments_by_name_and_an_arrow_are_an_example():

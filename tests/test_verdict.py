@@ -7,6 +7,9 @@ returned, so the rows give it directly.
 """
 import pytest
 
+from core.cases import input_key
+from core.judges import calls_to_check, output_name
+from core.output_kind import OutputKind
 from core.search_tree import AttemptTree
 from core.verdict import RoundFacts, Rules, judge_round
 from tests.scripted_answers import case
@@ -42,7 +45,7 @@ class Round:
     """A round to judge: programs are added in order (ids 1, 2, ...), each with what it returned per test."""
 
     def __init__(self, *tests):
-        self.tests, self.tree = list(tests), AttemptTree()
+        self.tests, self.tree, self.judges = list(tests), AttemptTree(), {}
 
     def program(self, source, *outputs, parent=None, status="new", check="ok"):
         attempt = self.tree.add(f"def run_code(x):\n    return {len(self.tree) + 1}\n", parent, source, 0)
@@ -60,6 +63,16 @@ class Round:
     def revision(self, parent, *outputs):
         return self.program("revise", *outputs, parent=parent)
 
+    def checker(self, is_valid):
+        """A checker (several right answers): `is_valid(inputs, output)` says what it returns on each call."""
+        self.program("checker")
+        self.judges[self.tree[-1].id] = is_valid
+        return self
+
+    def validator(self, *verdicts):
+        """An input validator: what is_valid_input returned on each test's input."""
+        return self.program("validator", *verdicts)
+
     def judged(self, *previous):
         """Mark the programs so far as judged in an earlier round, on these tests, with these results."""
         for attempt in self.tree:
@@ -68,8 +81,14 @@ class Round:
         return self
 
     def verdict(self, **facts):
+        for attempt_id, is_valid in self.judges.items():  # the checker's calls, as RunChecker makes them
+            name, checker = output_name(self.tests), self.tree.get(attempt_id)
+            calls = calls_to_check(self.tests, list(self.tree), checker, name)
+            self.tree.ran(attempt_id, [(input_key(call), returned(is_valid({k: v for k, v in call.items() if k != name},
+                                                                           call[name]))) for call in calls])
         rules = Rules(**{k: facts.pop(k) for k in list(facts) if k in Rules.__dataclass_fields__})
-        return judge_round(RoundFacts(self.tests, list(self.tree), rules=rules, **facts))
+        kind = OutputKind.ANY_VALID if self.judges else facts.pop("kind", OutputKind.EXACT)
+        return judge_round(RoundFacts(self.tests, list(self.tree), kind=kind, rules=rules, **facts))
 
 
 def sources(verdict):
@@ -155,9 +174,18 @@ ROUNDS = [
     pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, 12), {"iteration": 4},
                  {"action": "unconfirmed", "current": 3, "solved": None},
                  id="unconfirmed at once: no round left for a draw"),
-    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 13).candidate(2, 13).candidate(2, 12),
-                 {"disputes_drawn": 1}, {"action": "success", "current": 3, "solved": 3},
-                 id="a majority settles what a tie left open; the claim is the candidate backed there"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 13).candidate(2, 13).candidate(2, 10), {},
+                 {"action": "success", "current": 2, "solved": 2},
+                 id="success: a majority settled an input beyond the examples; the newest of the passing"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 11), {},
+                 {"action": "redraw", "current": 2, "solved": None},
+                 id="redraw: only a tie the guess broke backs it, nothing programs settled beyond the examples"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 11), {"disputes_drawn": 1},
+                 {"action": "unconfirmed", "current": 2, "solved": None},
+                 id="unconfirmed: after the draw still nothing beyond the statement's examples"),
+    pytest.param(Round(mine(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 11), {},
+                 {"action": "success", "current": 2, "solved": 2},
+                 id="success: the person's own test is evidence beyond the statement"),
     pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 9).candidate(0, 9), {},
                  {"action": "redraw", "current": None, "solved": None},
                  id="redraw: no candidate passes the statement's examples, draws left"),
@@ -194,12 +222,13 @@ def test_a_new_oracle_votes_and_is_never_revised_or_handed_over():
     assert verdict.current == 1 and verdict.solved == 1
 
 
-def test_solution_guess_the_claimed_code_confirms_guesses_no_program_answered():
+def test_solution_guess_the_claimed_code_confirms_guesses_no_program_answered_but_is_no_evidence_alone():
     # no candidate passes the example, so none votes; the revision passes it and returns the guess
     round_ = Round(ex(1, 2), t(5, 9)).candidate(0, 8).judged(False, False).revision(1, 2, 9)
     verdict = round_.verdict(disputes_drawn=1)
-    assert sources(verdict)[1] == ("t_5", "solution_guess", 9, True)
-    assert outcome(verdict) == {"action": "success", "current": 2, "solved": 2} and verdict.accepted == ["t_5"]
+    assert sources(verdict)[1] == ("t_5", "solution_guess", 9, True) and verdict.accepted == ["t_5"]
+    assert outcome(verdict) == {"action": "unconfirmed", "current": 2, "solved": None}
+    assert verdict.lacks == ["nothing beyond the statement's examples"]
     differs = Round(ex(1, 2), t(5, 9)).candidate(0, 8).judged(False, False).revision(1, 2, 7).verdict(disputes_drawn=1)
     assert sources(differs)[1] == ("t_5", "disputed", 9, False) and differs.action == "unconfirmed"
 
@@ -224,3 +253,51 @@ def test_the_verdict_changes_neither_the_tests_nor_the_attempts_it_reads():
     before = ([test.record() for test in round_.tests], [a.record() for a in round_.tree])
     round_.verdict()
     assert ([test.record() for test in round_.tests], [a.record() for a in round_.tree]) == before
+
+
+# Several right answers: a checker judges outputs (core/judges.py). Example: the index of any peak.
+def peak(nums, index):
+    return isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(nums) and all(
+        nums[index] > nums[j] for j in (index - 1, index + 1) if 0 <= j < len(nums))
+
+
+def pk(nums, expected=None, origin="model"):
+    return case(f"p_{len(nums)}_{nums[0]}", {"nums": nums}, expected, origin, **({"guess": expected} if origin == "model" else {}))
+
+
+PEAKS = [pk([1, 2, 1, 3, 5, 6, 4], 5, "statement"), pk([1, 3, 1, 3, 1], 1)]
+
+
+def test_a_checker_that_passes_its_checks_judges_every_output_and_correct_programs_all_pass():
+    round_ = Round(*PEAKS).candidate(1, 1).candidate(5, 3).candidate(1, 3).checker(lambda i, out: peak(i["nums"], out))
+    verdict = round_.verdict()
+    assert sources(verdict) == [("p_7_1", "statement", 5, True), ("p_5_1", "checker", 1, True)]
+    assert [all(r["passed"] for r in verdict.judged[k]) for k in (1, 2, 3)] == [True, True, True]
+    assert outcome(verdict) == {"action": "success", "current": 3, "solved": 3} and verdict.checker == 4
+
+
+@pytest.mark.parametrize("is_valid, why", [
+    (lambda i, out: out == 1, "it rejects p_7_1's given output"),  # it only knows the first peak
+    (lambda i, out: True, "it accepts None on p_7_1"),             # it accepts anything
+    (lambda i, out: isinstance(out, int), "it accepts -1 on p_7_1"),  # an index out of range
+], ids=["too strict", "accepts anything", "no bound check"])
+def test_a_checker_that_fails_its_checks_is_not_used_and_nothing_is_claimed(is_valid, why):
+    # both candidates return the example's own answer, so they pass it by equality, the fallback
+    verdict = Round(*PEAKS).candidate(5, 1).candidate(5, 3).checker(is_valid).verdict(disputes_drawn=1)
+    assert verdict.checker is None and verdict.refused == [f"checker 3: {why}"]
+    assert verdict.action == "unconfirmed" and "no checker" in verdict.lacks
+
+
+def test_two_right_answers_where_the_statement_promises_one_break_the_promise():
+    tests = [pk([1, 2, 1], 1, "statement"), pk([1, 3, 1, 3, 1], 1)]
+    round_ = Round(*tests).candidate(1, 1).candidate(1, 3).checker(lambda i, out: peak(i["nums"], out))
+    assert [name for name, _ in round_.verdict(one_answer=True).dropped] == ["p_5_1"]
+    assert round_.verdict().dropped == [], "without the promise both answers are right"
+
+
+def test_an_input_the_validator_rejects_breaks_a_promise_and_is_dropped_not_disputed():
+    round_ = Round(ex(1, 2), t(5, 9), v(6)).candidate(2, 9, 3).candidate(2, 9, 4).validator(True, True, False)
+    verdict = round_.verdict()
+    assert verdict.dropped == [("variant_6", "broken_promise")] and verdict.action == "success"
+    strict = Round(ex(1, 2), v(6)).candidate(2, 3).candidate(2, 4).validator(False, False).verdict()
+    assert strict.dropped == [] and strict.disputed == ["variant_6"], "a validator that rejects an example is not used"

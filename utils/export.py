@@ -12,6 +12,7 @@ from pathlib import Path
 
 from core import compare
 from core.agreement import describe
+from core.judges import checker_source, output_name
 from core.vocabulary import Source
 from utils.text_files import write_atomically
 
@@ -57,9 +58,24 @@ def test_run_code(kwargs, expected):
 '''
 
 
-def pytest_source(test_cases, any_order=False):
+CHECKED_TAIL = '''
+
+# Several answers are right: the run judged each output with this checker, and so does this file
+_checker = {}
+exec(CHECKER_SOURCE, _checker)
+
+
+@pytest.mark.parametrize("kwargs, expected", CASES)
+def test_run_code(kwargs, expected):
+    output = plain(solution.run_code(**copy.deepcopy(kwargs)))
+    assert bool(_checker["is_valid"](**copy.deepcopy(kwargs), **{OUTPUT_NAME: output})), f"rejected: {output!r}"
+'''
+
+
+def pytest_source(test_cases, any_order=False, checker=None):
     """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
-    expected value came from; disputed inputs are listed in a comment, not tested."""
+    expected value came from; disputed inputs are listed in a comment, not tested. With a checker (several
+    right answers) the file carries its source and judges each output with it: `expected` is one right answer."""
     counted = [case for case in test_cases if case.counted]
     disputed = [case for case in test_cases if case.source == Source.DISPUTED]
     cases = "\n".join((f"    # {describe(case.evidence)}\n" if case.evidence else "") +
@@ -69,9 +85,12 @@ def pytest_source(test_cases, any_order=False):
     if disputed:
         cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
             f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in disputed)
-    return (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
-            + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n"
-            + f"\nCASES = [\n{cases}\n]\n" + TEST_FILE_TAIL)
+    head = (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
+            + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n")
+    if checker:
+        head += (f"\n# The checker: is_valid(<the inputs>, {output_name(test_cases)}) is True for a right output\n"
+                 f"CHECKER_SOURCE = {checker_source(checker)!r}\nOUTPUT_NAME = {output_name(test_cases)!r}\n")
+    return head + f"\nCASES = [\n{cases}\n]\n" + (CHECKED_TAIL if checker else TEST_FILE_TAIL)
 
 
 def _guessed(case):
@@ -80,13 +99,14 @@ def _guessed(case):
     return f"the model guessed {json.dumps(case.expected)}"
 
 
-def write_outputs(out_dir, function_code, test_cases, any_order=False):
-    """Write whichever of the two files the run has material for; return the paths written."""
+def write_outputs(out_dir, function_code, test_cases, any_order=False, checker=None):
+    """Write whichever of the two files the run has material for; return the paths written. `checker`: the
+    checker's code, when the run judged outputs with one."""
     written = []
     if function_code:
         written.append(_write(os.path.join(out_dir, "solution.py"), function_code))
     if test_cases:
-        written.append(_write(os.path.join(out_dir, "test_solution.py"), pytest_source(test_cases, any_order)))
+        written.append(_write(os.path.join(out_dir, "test_solution.py"), pytest_source(test_cases, any_order, checker)))
     return written
 
 

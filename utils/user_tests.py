@@ -9,6 +9,9 @@ examples. Two kinds of file:
                  {"name": ..., "input": ..., "expected": ...} or (input, expected): the shape of the
                  test_solution.py that codeloop exports, so a run's tests can be given back to a later run
 
+Either may say how outputs are judged: `output_kind:` and `checker:` (is_valid's source) in a YAML
+mapping; OUTPUT_KIND, ANY_ORDER and CHECKER_SOURCE string constants in a pytest file, as exported.
+
 The pytest file is parsed with `ast` and its values read with `ast.literal_eval` only: it is never
 imported, so nothing in it runs, and a case computed by code (a call, a comprehension) is refused
 rather than guessed. A case is checked by the same rule as the model's tests (utils/yaml_answer.py).
@@ -22,6 +25,7 @@ import ast
 import json
 import os
 import sys
+from dataclasses import dataclass
 
 import yaml
 
@@ -40,13 +44,38 @@ class UserTestsError(InputError):
     """The test file cannot be used; the message is one line for the user."""
 
 
+@dataclass(frozen=True)
+class UserTests:
+    """What a --tests file says: its cases, and how outputs are judged when it says so."""
+    cases: list
+    output_kind: str | None = None  # `output_kind:` (YAML), OUTPUT_KIND or ANY_ORDER (pytest)
+    checker: str = ""               # `checker:` (YAML), CHECKER_SOURCE (pytest): is_valid's source
+
+
 def read_user_tests(path):
     """The file's cases as TestCases of origin user, in file order; [] for an empty list."""
+    return read_user_file(path).cases
+
+
+def read_user_file(path):
+    """The file's cases, output kind and checker (a run's exported test_solution.py gives all three back)."""
     path = os.fspath(path)
-    text = read_text_file(path, f"--tests {path}", MAX_FILE_CHARS)
+    where = f"--tests {path}"
+    text = read_text_file(path, where, MAX_FILE_CHARS)
     if path.endswith(".py"):
-        return _checked(_pytest_cases(text, path), f"--tests {path}")
-    return cases_from_data(_yaml_list(text, path), f"--tests {path}")
+        tree = _syntax_tree(text, path)
+        strings = _module_strings(tree, ("CHECKER_SOURCE", "OUTPUT_KIND"))
+        kind = strings.get("OUTPUT_KIND") or ("any" if strings.get("CHECKER_SOURCE") else None) or \
+            ("unordered" if _module_constant(tree, "ANY_ORDER") is True else None)
+        return UserTests(_checked(_pytest_cases(tree, text, path), where), kind, strings.get("CHECKER_SOURCE") or "")
+    data = _yaml_data(text, path)
+    options = data if isinstance(data, dict) else {}
+    kind, checker = options.get("output_kind"), options.get("checker") or ""
+    if kind is not None and kind not in ("exact", "unordered", "float", "any"):
+        raise UserTestsError(f"{where}: output_kind must be exact, unordered, float or any, not {kind!r}")
+    if not isinstance(checker, str):
+        raise UserTestsError(f"{where}: checker must be the Python source of is_valid, as a YAML block scalar (|)")
+    return UserTests(cases_from_data(_yaml_list(data, path), where), kind or ("any" if checker else None), checker)
 
 
 def cases_from_data(data, source):
@@ -70,9 +99,9 @@ def _checked(found, source):
     return cases
 
 
-def _yaml_list(text, path):
+def _yaml_data(text, path):
     try:
-        data = load_yaml(text)
+        return load_yaml(text)
     except YAMLRefused as exc:
         raise UserTestsError(f"--tests {path} cannot be used: {exc}") from None
     except yaml.YAMLError as exc:
@@ -80,6 +109,9 @@ def _yaml_list(text, path):
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise UserTestsError(f"--tests {path} does not parse as YAML or JSON{where}: {problem}") from None
+
+
+def _yaml_list(data, path):
     if isinstance(data, dict):
         keys = [key for key in ("tests", "test_cases") if key in data]
         if len(keys) == 2:
@@ -96,14 +128,34 @@ def _yaml_list(text, path):
     return data
 
 
-def _pytest_cases(text, path):
-    """[(where, case)] from the file's CASES list, read from its syntax tree without running anything."""
+def _syntax_tree(text, path):
     try:
-        tree = ast.parse(text, filename=path)
+        return ast.parse(text, filename=path)
     except SyntaxError as exc:
         raise UserTestsError(f"--tests {path} has a Python syntax error at line {exc.lineno}: {exc.msg}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise UserTestsError(f"--tests {path} cannot be parsed as Python: {exc}") from None
+
+
+def _module_strings(tree, names):
+    """{name: value} of the module-level assignments of string literals to these names."""
+    return {name: value for name in names for value in [_module_constant(tree, name)] if isinstance(value, str)}
+
+
+def _module_constant(tree, name):
+    """The literal value last assigned to `name` at module level, or None."""
+    found = None
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets):
+            try:
+                found = ast.literal_eval(statement.value)
+            except LITERAL_ERRORS:
+                found = None
+    return found
+
+
+def _pytest_cases(tree, text, path):
+    """[(where, case)] from the file's CASES list, read from its syntax tree without running anything."""
     name, value = _case_list(tree, path)
     if not isinstance(value, (ast.List, ast.Tuple)):
         raise UserTestsError(f"--tests {path}: {name} at line {value.lineno} is not a literal list "

@@ -283,6 +283,22 @@ def parse_code_answer(text):
     return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
 
 
+def parse_judge_answer(text, function):
+    """A judge's code (core/judges.py: a checker is_valid, an input validator is_valid_input), answered like
+    code ({reasoning, function_code}, or a bare python block): it must define `function`; an answer that
+    named it otherwise gets `function = <its last function>`."""
+    answer = parse_code_answer(text)
+    code = answer["function_code"]
+    if f"run_code = {function}  #" in code:  # check_function_code named it run_code too: not needed here
+        code = code[:code.index(f"run_code = {function}  #")].rstrip() + "\n"
+    defined = [node.name for node in ast.parse(code).body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if function not in defined:
+        if not defined:
+            raise AnswerError(f"function_code must define a function named {function}.")
+        code = code.rstrip() + f"\n\n\n{function} = {defined[-1]}  # the answer named its function {defined[-1]}\n"
+    return {"reasoning": answer["reasoning"], "function_code": code}
+
+
 def parse_reflection_answer(text):
     """The restatement as short text, one line per key, for the system message of later calls."""
     data = load_mapping(text)

@@ -1,0 +1,158 @@
+"""Two programs that judge rather than answer: a checker for problems with several right answers, and an
+input validator for statements that promise something about their inputs. Pure: this module decides
+from what they returned; the sandbox ran them (nodes RunTests and RunChecker).
+
+checker    is_valid(<the inputs>, output) -> bool, a special judge (testlib's checker, a contest's
+           "special judge"): an any-valid problem's output is right when the checker accepts it. The
+           model writes it, so it is used only when it accepts every trusted output (the statement's
+           examples, the person's tests) and rejects every output that is wrong by construction on them
+           (None, another type, a list one item short or one too long, a string likewise, an index past
+           the end or -1); the person's own checker (--checker, or the is_valid of a --tests file) is
+           trusted like their tests.
+validator  is_valid_input(<the inputs>) -> bool, for a statement that promises something in words
+           ("exactly one solution", "it is guaranteed that ..."): used when it accepts every trusted
+           input; a generated input it rejects breaks a promise, so it is dropped, not disputed.
+
+Both run as run_code in the sandbox: the shims below are appended to the model's code.
+"""
+import re
+from dataclasses import dataclass
+
+from core.cases import input_key
+from core.constraints import unread_lines
+from core.vocabulary import Author
+
+CHECKER_SHIM = "\n\n\ndef run_code(**arguments):  # codeloop: the checker, called as a program\n    return bool(is_valid(**arguments))\n"
+VALIDATOR_SHIM = ("\n\n\ndef run_code(**arguments):  # codeloop: the input validator, called as a program\n"
+                  "    return bool(is_valid_input(**arguments))\n")
+
+
+PROMISE = re.compile(r"[^.\n]*\b(?:exactly one (?:valid )?(?:solution|answer)|only one valid answer|"
+                     r"(?:is|are|be) guaranteed|guaranteed that|you may assume|the answer is unique)\b[^.\n]*",
+                     re.IGNORECASE)
+ONE_ANSWER = re.compile(r"\bexactly one (?:valid )?(?:solution|answer)|\bonly one valid answer|\bthe answer is unique",
+                        re.IGNORECASE)
+
+
+def promises(statement):
+    """What the statement promises about its inputs, in its own words: sentences ("each input has exactly one
+    solution") and the Constraints lines that are words rather than bounds ("nums[i] != nums[i + 1]")."""
+    text = re.sub(r"[*_`]", "", statement or "")
+    said = [re.sub(r"^[-*•]\s+", "", " ".join(found.group(0).split())) for found in PROMISE.finditer(text)]
+    return list(dict.fromkeys(said + unread_lines(statement)))
+
+
+def promises_one_answer(statement):
+    return bool(ONE_ANSWER.search(re.sub(r"[*_`]", "", statement or "")))
+
+
+def checker_source(code):
+    """The checker as it was written: its attempt's code without the shim that makes it a program."""
+    return code.removesuffix(CHECKER_SHIM)
+
+
+def output_name(tests):
+    """The checker's parameter for the output: `output`, unless an input already has that name."""
+    names = {name for case in tests for name in case.input}
+    return next(name for name in ("output", "returned", "answer_given") if name not in names)
+
+
+def checked_input(case_input, output, name):
+    """The arguments of one checker call: the test's inputs and the output to judge."""
+    return {**case_input, name: output}
+
+
+def wrong_outputs(expected, inputs):
+    """Outputs that cannot be right where `expected` is (a trusted output): a checker must reject them all."""
+    wrong = [] if expected is None else [None]
+    if isinstance(expected, bool):
+        return wrong + ["yes"]
+    if isinstance(expected, (int, float)):
+        ends = {len(value) for value in inputs.values() if isinstance(value, (list, str)) and value}
+        return wrong + [str(expected)] + [n for n in sorted(ends | {-1}) if n != expected]
+    if isinstance(expected, str):
+        return wrong + [0] + ([expected[1:], expected + expected[0]] if expected else ["?"])
+    if isinstance(expected, list):
+        return wrong + ["?"] + ([expected[:-1], expected + expected[:1]] if expected else [])
+    return wrong
+
+
+@dataclass(frozen=True)
+class Checker:
+    """The checker in use: whose it is and what it said, by call."""
+    attempt: object     # the Attempt holding its code and outputs (keyed by input_key of checked_input)
+    name: str           # its output parameter
+    trusted: bool       # the person's: used without the model's checks
+
+    def accepts(self, case_input, output):
+        """True when it accepted, False when it rejected or raised, None when it has not judged this."""
+        result = self.attempt.outputs.get(input_key(checked_input(case_input, output, self.name)))
+        if result is None:
+            return None
+        return bool(result["ok"] and result["value"] is True)
+
+
+def calls_to_check(tests, attempts, checker, name):
+    """Every checker call a round needs that it has not made: each trusted output and the wrong ones for it,
+    and every program's output on every test (candidates, revisions, the oracle)."""
+    pairs = []
+    for case in tests:
+        if case.trusted:
+            pairs.append((case.input, case.expected))
+            pairs += [(case.input, wrong) for wrong in wrong_outputs(case.expected, case.input)]
+        for attempt in attempts:
+            result = attempt.outputs.get(case.key)
+            if attempt.source not in (Author.CHECKER, Author.VALIDATOR) and result and result["ok"]:
+                pairs.append((case.input, result["value"]))
+    calls, seen = [], set(checker.outputs)
+    for case_input, output in pairs:
+        call = checked_input(case_input, output, name)
+        key = input_key(call)
+        if key not in seen:
+            seen.add(key)
+            calls.append(call)
+    return calls
+
+
+def checker_in_use(attempts, tests, trusted_checker=False):
+    """The latest checker that loaded and passes its checks on the trusted tests, or None; and why the
+    others were not used (for the record)."""
+    name, refused = output_name(tests), []
+    trusted = [case for case in tests if case.trusted]
+    for attempt in reversed([a for a in attempts if a.source == Author.CHECKER and a.check == "ok"]):
+        checker = Checker(attempt, name, trusted_checker)
+        if trusted_checker:
+            return checker, refused
+        why = _refusal(checker, trusted)
+        if why is None:
+            return checker, refused
+        refused.append(f"checker {attempt.id}: {why}")
+    return None, refused
+
+
+def _refusal(checker, trusted):
+    if not trusted:
+        return "no trusted output to check it on"
+    for case in trusted:
+        if checker.accepts(case.input, case.expected) is not True:
+            return f"it rejects {case.name}'s given output"
+        for wrong in wrong_outputs(case.expected, case.input):
+            if checker.accepts(case.input, wrong) is not False:
+                return f"it accepts {wrong!r} on {case.name}"
+    return None
+
+
+def validator_in_use(attempts, tests):
+    """The latest input validator that loaded and accepts every trusted input, or None."""
+    trusted = [case for case in tests if case.trusted]
+    for attempt in reversed([a for a in attempts if a.source == Author.VALIDATOR and a.check == "ok"]):
+        said = [attempt.outputs.get(case.key) for case in trusted]
+        if trusted and all(result and result["ok"] and result["value"] is True for result in said):
+            return attempt
+    return None
+
+
+def breaks_a_promise(validator, case):
+    """The validator, trusted on the examples, says this generated input breaks what the statement promises."""
+    result = validator.outputs.get(case.key) if validator is not None else None
+    return bool(not case.trusted and result and result["ok"] and result["value"] is False)

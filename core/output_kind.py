@@ -1,0 +1,81 @@
+"""What kind of answer a problem has, which decides how an output is compared with a test's.
+
+  exact      one right answer, equal as plain data (floats within a tolerance, as always)
+  unordered  one right list whose order does not matter ("return the answer in any order"): a multiset
+  float      one right number, close enough ("answers within 10^-5 of the actual answer are accepted")
+  any_valid  several right answers ("return any of them", "your function can return either index 1 or
+             5"): an output is judged by a checker, is_valid(<the inputs>, output), not by equality
+
+Read from the statement's words (its markdown marks removed): a stated tolerance first, then several
+answers, then any order; the person can
+say it instead (--output-kind, or `output_kind:` in a --tests file). "If there are multiple answers,
+return the lexicographically smallest" names one answer: exact. The reason is kept for run.json.
+
+Run alone:  python -m core.output_kind STATEMENT_FILE
+"""
+import re
+import sys
+from dataclasses import dataclass
+
+from core.vocabulary import Word
+
+
+class OutputKind(Word):
+    EXACT = "exact"
+    UNORDERED = "unordered"
+    FLOAT = "float"
+    ANY_VALID = "any_valid"
+
+
+@dataclass(frozen=True)
+class Kind:
+    kind: OutputKind
+    reason: str          # the statement's words that decided it, or who set it
+    by: str = "statement"  # statement, or user (--output-kind, a --tests file)
+
+    @property
+    def any_order(self):
+        return self.kind == OutputKind.UNORDERED
+
+    def record(self):
+        return {"kind": self.kind, "reason": self.reason, "by": self.by}
+
+
+ANY_VALID = re.compile(
+    r"\breturn (?:either|any)\b(?! order)|\breturn\b[^.]{0,60}\bany (?:one )?of (?:them|these|those|the \w+)\b|"
+    r"\bany (?:valid|such|possible) (?:answer|solution)s?\b|\bis also (?:a )?(?:valid|accepted|correct) answer\b|"
+    r"\bis also accepted\b|\bare (?:all |both )?(?:valid|correct|accepted) answers\b|"
+    r"\bany (?:valid )?answer\b[^.]*\b(?:will be|is) (?:judged as )?(?:correct|accepted)\b", re.IGNORECASE)
+TOLERANCE = re.compile(r"10\s*\^?\s*-\s*\d+[^.]*\b(?:accepted|correct)\b|\b(?:accepted|correct)\b[^.]*10\s*\^?\s*-\s*\d+",
+                       re.IGNORECASE)
+ANY_ORDER = re.compile(r"\bin any order\b", re.IGNORECASE)
+
+
+def output_kind(statement):
+    """The Kind the statement's words give its answers."""
+    text = " ".join(re.sub(r"[*_`]|</?\w+>", "", statement or "").split())
+    for kind, words in ((OutputKind.FLOAT, TOLERANCE), (OutputKind.ANY_VALID, ANY_VALID),
+                        (OutputKind.UNORDERED, ANY_ORDER)):
+        found = words.search(text)
+        if found:
+            return Kind(kind, f'the statement says "{_sentence_part(text, found)}"')
+    return Kind(OutputKind.EXACT, "the statement names one answer for each input")
+
+
+def chosen(kind, statement):
+    """The person's kind (a name of OutputKind; "any" is any_valid) when given, else the statement's."""
+    if not kind:
+        return output_kind(statement)
+    value = OutputKind.ANY_VALID if kind == "any" else OutputKind(kind)
+    return Kind(value, "set by the user", by="user")
+
+
+def _sentence_part(text, found):
+    start = max(text.rfind(".", 0, found.start()) + 1, found.start() - 60)
+    end = min([i for i in (text.find(".", found.end()), found.end() + 60) if i != -1])
+    return text[start:end].strip()
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1], encoding="utf-8") as f:
+        print(output_kind(f.read()))
