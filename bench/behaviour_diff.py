@@ -27,6 +27,9 @@ import tempfile
 from pathlib import Path
 
 from tests import scripted_answers as a
+from tests import test_flow as pasted
+from tests import test_several_answers as several
+from tests.scripted_answers import code_answer
 from tests.stub_openai_server import StubOpenAIServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,9 +61,11 @@ NO_ORACLE, NO_VARIANTS = ["--no-oracle"], ["--variants", "0"]
 MODEL_TESTS = list(a.MODEL_TESTS_FLAGS)
 
 
-def scenario(name, problem, flags=(), tests=(), code=(), oracle=(), revise=(), script=(), user_tests=None):
+def scenario(name, problem, flags=(), tests=(), code=(), oracle=(), revise=(), script=(), user_tests=None, checker=(),
+             validator=()):
     return {"name": name, "problem": problem, "flags": list(flags), "user_tests": user_tests,
-            "routes": {"tests": list(tests), "code": list(code), "oracle": list(oracle), "revise": list(revise)},
+            "routes": {"tests": list(tests), "code": list(code), "oracle": list(oracle), "revise": list(revise),
+                       "checker": list(checker), "validator": list(validator)},
             "script": list(script)}
 
 
@@ -69,7 +74,7 @@ SCENARIOS = [
              oracle=[a.BRUTE_FORCE]),
     scenario("agree_first_round_no_variants", a.TWO_SUM, NO_VARIANTS, tests=[a.TESTS], code=[a.GOOD_CODE] * 3,
              oracle=[a.BRUTE_FORCE]),
-    scenario("code_fixed_by_revise", a.TWO_SUM, NO_VARIANTS, tests=[a.TESTS], code=[a.BUGGY_CODE] * 3,
+    scenario("code_fixed_by_revise", a.TWO_SUM, NO_VARIANTS, tests=[a.TESTS], code=[a.BUGGY_CODE] * 3 + AGAIN,
              oracle=[a.BRUTE_FORCE], revise=[a.REVISE_CODE] * 3),
     scenario("test_and_code_fixed", a.TWO_SUM, tests=[a.TESTS_WITH_A_WRONG_ONE], code=[a.BUGGY_CODE] * 3 + AGAIN,
              oracle=[a.BRUTE_FORCE], revise=[a.REVISE_BOTH] * 3),
@@ -117,6 +122,15 @@ SCENARIOS = [
     scenario("model_expected_values", a.TWO_SUM, MODEL_TESTS, script=[a.TESTS_WITH_A_WRONG_ONE, a.GOOD_CODE, a.REVISE_TEST]),
     scenario("reflections", a.TWO_SUM, MODEL_TESTS + ["--reflect", "--reflect-failures"],
              script=[a.REFLECTION, a.TESTS, a.BUGGY_CODE, a.FAILURE_ANALYSIS, a.REVISE_CODE]),
+    scenario("several_answers_checker", several.FIND_PEAK, tests=[several.TESTS],
+             code=[code_answer(several.RIGHT[name]) for name in ("first", "second", "last")],
+             oracle=[code_answer(several.HIGHEST)], checker=[several.CHECKER], validator=[several.VALIDATOR]),
+    scenario("several_answers_no_checker", several.FIND_PEAK, tests=[several.TESTS],
+             code=[code_answer(several.RIGHT[name]) for name in ("first", "second", "last")] * 2,
+             oracle=[code_answer(several.HIGHEST)], checker=[a.GARBAGE] * 6, validator=[several.VALIDATOR]),
+    scenario("two_sum_pasted_one_wrong_program", pasted.TWO_SUM_PASTED, tests=[pasted.APART],
+             code=[pasted.ADJACENT_ONLY, *[pasted.ZEROS.replace("[0, 0]", f"[0, 0 * {k}]") for k in range(5)]],
+             oracle=[pasted.ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)], validator=[pasted.ONE_PAIR]),
     scenario("sum_of_evens_uct", a.SUM_OF_EVENS + " Example: Input: nums = [1, 2, 3, 4] Output: 6",
              tests=[a.SUM_OF_EVENS_TESTS], code=[a.SUM_OF_EVENS_CODE] * 3, oracle=[a.SUM_OF_EVENS_ORACLE]),
 ]
