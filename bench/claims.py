@@ -8,6 +8,9 @@ Each run is one of four kinds:
 
   no trusted test  no statement example and no test of the person's: only programs' agreement backs it
                    (RunTests.anchored: such a run ends unconfirmed since 5d3a1be)
+  examples only    settled (or solution+guess), but no counted test beyond the statement's examples was
+                   settled by independent programs (oracle, majority, checker) or written by the person:
+                   what core/verdict.lacks calls "nothing beyond the statement's examples" (issue 27)
   settled          nothing disputed: every model test was settled by execution (or a guess broke a tie)
   solution+guess   every disputed input had no independent voter and the code returns the model's guess
                    there (what RunTests.accept_guesses claims on; an earlier run ended unconfirmed on it)
@@ -27,10 +30,20 @@ from pathlib import Path
 from core.agreement import confirmed_by_guess
 from core.cases import TestCase
 
-KINDS = ("no trusted test", "settled", "solution+guess", "disputed")
+KINDS = ("no trusted test", "examples only", "settled", "solution+guess", "disputed")
+BACKING = {"oracle", "majority", "checker", "user"}  # evidence beyond the statement's examples (core/verdict.lacks)
 
 
 def kind_of(record):
+    kind = _kind(record)
+    if kind in ("settled", "solution+guess"):
+        evidence = [e for e in record["events"] if e["kind"] == "evidence"]
+        sources = {case.get("evidence", {}).get("source") for case in (evidence[-1]["test_cases"] if evidence else [])}
+        return kind if BACKING & sources else "examples only"
+    return kind
+
+
+def _kind(record):
     evidence = [e for e in record["events"] if e["kind"] == "evidence"]
     runs = [e for e in record["events"] if e["kind"] == "test_run"]
     if not evidence or not runs:
@@ -64,7 +77,7 @@ def _recorded(result):
         return {"ok": False, "value": None}
 
 
-CLAIMED_NOW = ("settled", "solution+guess")  # what today's RunTests calls solved; the other kinds end unconfirmed
+CLAIMED_NOW = ("settled", "solution+guess")  # what today's verdict calls solved; the other kinds end unconfirmed
 
 
 def runs(folder):

@@ -364,10 +364,11 @@ def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp
     assert result.returncode == 0, result.stderr
     kinds, today = result.stdout.split("\n\n")
     table = [re.split(r"\s{2,}", line.strip()) for line in kinds.splitlines()[1:]]
-    assert table == [["no trusted test", "solved", "1", "0"], ["settled", "solved", "2", "1"],
-                     ["solution+guess", "unconfirmed", "1", "1"], ["disputed", "unconfirmed", "2", "1"]]
-    # today's rules claim a, b (settled) and c (solution+guess): b is wrong; d (right), e and g are held back
-    assert re.split(r"\s{2,}", today.splitlines()[-1].strip()) == [f"{tmp_path.name} p.jsonl", "6", "3", "1", "1"]
+    assert table == [["no trusted test", "solved", "1", "0"], ["examples only", "unconfirmed", "1", "1"],
+                     ["settled", "solved", "2", "1"], ["disputed", "unconfirmed", "2", "1"]]
+    # today's rules claim a and b (a majority settled their model test): b is wrong; c (the solution's guess is
+    # all that backs it beyond the example), d (right), e and g are held back
+    assert re.split(r"\s{2,}", today.splitlines()[-1].strip()) == [f"{tmp_path.name} p.jsonl", "6", "2", "1", "2"]
 
 
 def recorded_claim(tmp_path, name, hidden_pass, candidate, oracle):

@@ -140,3 +140,44 @@ def test_the_exported_tests_read_back_keep_the_checker(exported):
     given = read_user_file(exported / "test_solution.py")
     assert given.output_kind == "any" and "def is_valid(nums, output)" in given.checker
     assert [case.name for case in given.cases][:2] == ["example_1", "example_2"]
+
+
+def test_your_checker_judges_instead_of_the_models_and_the_model_is_not_asked_for_one(stub, tmp_path):
+    from tests.test_main import codeloop
+    checker = tmp_path / "peak_checker.py"
+    checker.write_text(CHECKER.split("function_code: |\n")[1].replace("\n  ", "\n").lstrip().removesuffix("```"))
+    stub.route("tests", TESTS)
+    stub.route("code", *[code_answer(RIGHT[name]) for name in ("first", "second", "last")])
+    stub.route("oracle", code_answer(HIGHEST))
+    stub.route("validator", VALIDATOR)
+    problem = tmp_path / "peak.md"
+    problem.write_text(FIND_PEAK.replace("return the index to **any of the peaks**", "return the index of a peak"))
+    result = codeloop("--problem-file", str(problem), "--checker", str(checker), "--out", str(tmp_path / "out"),
+                      stub=stub)
+    assert result.returncode == 0, result.stderr
+    assert "several answers are right (set by the user)" in result.stderr
+    assert not any("Write a checker instead" in r["messages"][-1]["content"] for r in stub.requests)
+    exported = (tmp_path / "out" / "test_solution.py").read_text()
+    assert "CHECKER_SOURCE = " in exported and "def is_valid(nums, output)" in exported
+
+
+@pytest.mark.parametrize("text, message", [
+    ("def check(nums, output):\n    return True\n", "the checker must define is_valid"),
+    ("def is_valid(nums, output:\n", "the checker does not parse as Python"),
+])
+def test_a_checker_file_that_cannot_be_used_is_a_one_line_error(tmp_path, text, message):
+    from tests.test_main import codeloop
+    checker = tmp_path / "checker.py"
+    checker.write_text(text)
+    result = codeloop("Return any peak.", "--checker", str(checker), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_yaml_tests_file_can_say_how_outputs_are_judged(tmp_path):
+    from utils.user_tests import read_user_file
+    path = tmp_path / "mine.yaml"
+    path.write_text("output_kind: any\nchecker: |\n  def is_valid(nums, output):\n    return output in range(len(nums))\n"
+                    "tests:\n  - {input: {nums: [1, 3, 1]}, expected: 1}\n")
+    given = read_user_file(path)
+    assert given.output_kind == "any" and given.checker.startswith("def is_valid(nums, output):")
+    assert [case.expected for case in given.cases] == [1]
