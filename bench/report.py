@@ -15,9 +15,9 @@ COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("problems", "probl
            ("unconfirmed", "unconfirmed (hidden pass)"),
            ("model_failed", "model failed"), ("tokens_per_solved", "tokens per solved"),
            ("calls", "calls (mean)"), ("iterations", "iterations (mean)"), ("wall_median_s", "wall s (median)"),
-           ("wall_per_solved", "wall s per solved"), ("evidence", "evidence (trusted/oracle/majority/guess/model/disputed)"),
+           ("wall_per_solved", "wall s per solved"), ("evidence", "evidence (trusted/oracle/majority/checker/guess/model/disputed)"),
            ("oracle_pass", "oracle hidden pass"), ("runaways", "runaways (tokens)"), ("model_share", "time in model")]
-EVIDENCE = ("trusted", "oracle", "majority", "guess", "model", "disputed")
+EVIDENCE = ("trusted", "oracle", "majority", "checker", "guess", "model", "disputed")
 
 
 def summarize(lines):
