@@ -6,7 +6,9 @@ JudgeRound node gives it the facts and writes the Verdict back (the attempt tree
 rules, in the order they apply; tests/test_verdict.py holds one row per rule:
 
  1. Expected values. Each test is settled by the evidence (core/agreement.py: statement, user,
-    oracle, majority, guess, disputed, unchecked, rejected); a rejected input is dropped.
+    oracle, majority, checker, guess, disputed, unchecked); an input every program raised on is
+    dropped (rejected), and so is one that breaks what the statement promises (broken_promise: the
+    input validator rejects it, or the checker accepts two answers where one is promised).
  2. Results. Every attempt not rejected before is judged on the settled tests: a test counts unless its
     evidence is disputed or unchecked, except that code raising on a disputed written input where other
     programs return a value fails it (whichever value is right, raising is wrong; not on a variant, which
@@ -16,13 +18,17 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
  4. No tests left (the person deleted them all): the latest candidate that loads, `untested`.
  5. A claim. Among the attempts that pass every counted test, the one with the most trusted tests,
     then tests, then programs siding with it on the disputed inputs (CodeT's consensus), then rank.
-    - Inputs disputed and a draw left (`dispute_draws`, rounds and budget): draw more candidates first.
+    It is `success` only when it lacks nothing (`lacks`): no input disputed, a trusted test (a
+    statement example or the person's), evidence beyond the statement's examples (a counted input
+    the oracle, a majority or the checker settled, or one of the person's tests), and, where several
+    answers are right, a checker in use.
+    - Lacking what more programs may bring (agreement, evidence, a checker) and a draw left
+      (`dispute_draws`, rounds and budget): draw more candidates first.
     - Inputs still disputed after the draws: when no independent program answered any of them and the
-      claimed code returns the model's guess on each, they count (`solution_guess`); otherwise the
-      claim is `unconfirmed`.
-    - No trusted test (no statement example, none of the person's): `unconfirmed`, since agreement
-      among one model's programs has nothing else to check it against.
-    Otherwise `success`. With agreement off (--model-expected) the model's values are the truth.
+      claimed code returns the model's guess on each, they count (`solution_guess`), as agreement but
+      not as evidence beyond the examples.
+    - Anything still lacking: `unconfirmed`, saying what.
+    With agreement off (--model-expected) the model's values are the truth and nothing is lacking.
  6. No claim. The person's fresh edit is revised; out of rounds, `exhausted`; no candidate passes the
     trusted tests and draws are left, `redraw`; else `failure`: the search policy picks what to revise.
 
