@@ -43,7 +43,7 @@ from utils.lint import describe as describe_lint
 from utils.lint import lint
 from utils.packages import Installation, PackageCacheError, install, third_party_imports
 from utils.review_session import review
-from utils.runaway import complete_tests, watch_loops, watch_tests
+from utils.runaway import complete_tests, watch_code, watch_loops, watch_tests
 from utils.sandbox import run_batch
 from utils.text_files import write_atomically
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_judge_answer, parse_prose,
@@ -110,15 +110,16 @@ class ModelStep(Step):
         first at the configured temperature, the others sampled hotter so they differ. `extra` are more
         (request, parse) pairs asked alongside (the oracle), each answered or None. An unusable sample
         is dropped, as is one the endpoint or the budget refused while another was usable; only when no
-        sample is usable does the step fail. `all_hot`: every answer sampled hot (a second draw of the same
+        sample is usable does the step fail. Every answer holds code: utils/runaway.watch_code stops it early
+        when it runs away. `all_hot`: every answer sampled hot (a second draw of the same
         request, whose first answer at the configured temperature would only repeat the first draw's)."""
         settings = inputs["settings"]
         hot = max(settings.model.temperature, SAMPLE_TEMPERATURE)
         first = hot if all_hot else None
         several = settings.samples > 1
         jobs = [partial(self.ask, inputs, request, parse, first if k == 0 else hot, max_tokens,
-                        f"candidate {k + 1}" if several else "") for k in range(settings.samples)]
-        jobs += [partial(self.ask, inputs, more_request, more_parse, first, max_tokens, more_label)
+                        f"candidate {k + 1}" if several else "", watch_code()) for k in range(settings.samples)]
+        jobs += [partial(self.ask, inputs, more_request, more_parse, first, max_tokens, more_label, watch_code())
                  for more_request, more_parse, more_label in extra]
         outcomes = all_at_once(jobs, settings.requests_at_once)
         samples, more = outcomes[:settings.samples], outcomes[settings.samples:]

@@ -73,3 +73,18 @@ def test_a_salvaged_list_is_an_answer_and_the_call_says_so(stub):
                           calls.append, salvage=complete_tests)
     assert len(answer["test_cases"]) == 3 and len(stub.requests) == 1
     assert calls[0]["finish_reason"] == "length" and calls[0]["salvaged"] is True and calls[0]["error"] is None
+
+
+RUNAWAY_BRANCHES = "def run_code(message):\n    for i in range(len(message)):\n" + "".join(
+    f"        elif message[i] == '{a}' and message[j] == '{b}':\n            message = message[:i] + '{b}' + message[i + 1:]\n"
+    for a in "aeiou" for b in "aeiou")
+
+
+def test_code_that_writes_out_one_branch_again_and_again_is_a_runaway():
+    from utils.runaway import looping_code, watch_code
+    assert looping_code(RUNAWAY_BRANCHES) and not looping(RUNAWAY_BRANCHES), "only the shape repeats"
+    (kept, reason), at = first_cut(watch_code(), RUNAWAY_BRANCHES)
+    assert reason == "repetition" and at < len(RUNAWAY_BRANCHES) // 2
+    nine_cases = "def run_code(d):\n" + "".join(f"    if d == {n}:\n        return 'name{n}'\n" for n in range(9))
+    assert not looping_code(nine_cases + "    return ''\n"), "a case analysis of nine digits is a solution"
+    assert not looping_code(a.GOOD_CODE * 3)

@@ -8,7 +8,10 @@ A list is cut after the last test that was asked for, and what came before is a 
 loop is cut as soon as it shows (the end of the text repeats a short unit for 200 characters); the
 answer is then unusable, unless it is a list of tests with complete items before the loop, which are kept.
 
-watch_tests(max_tests) and watch_loops() give call_llm's `watch(text)`: None while the answer is fine,
+A code answer can also run away without repeating itself to the letter: one branch written out for every
+case (an `elif` per pair of letters), each with other literals; watch_code() sees that shape repeat.
+
+watch_tests(max_tests), watch_loops() and watch_code() give call_llm's `watch(text)`: None while the answer is fine,
 else (text to keep, finish reason): "stop" when the kept text is a complete answer, "repetition" when
 it is not. complete_tests(text) salvages a list of tests cut off anyway (at the token cap): the items
 before the last one, which was cut.
@@ -41,6 +44,30 @@ def looping(text):
 def watch_loops():
     def watch(text):
         return (text, "repetition") if looping(text) else None
+    return watch
+
+
+LITERAL = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|\b\d+(?:\.\d+)?\b")
+SHAPE_REPEATS = 12  # a branch written out this many times over is a runaway, not a solution's case analysis
+
+
+def looping_code(text):
+    """True when the code's last lines repeat one shape (one to four lines, their literals aside) at least
+    SHAPE_REPEATS times: `elif s[i] == 'a' and s[j] == 'e': ...` for every pair of letters, an answer that
+    ran to its token cap three times running in one benchmark (docs/benchmarks.md) and that the exact
+    repetition `looping` looks for does not see."""
+    lines = [LITERAL.sub("_", line).strip() for line in text.splitlines()[:-1] if line.strip()]  # the last may be cut
+    for unit in range(1, 5):
+        tail = lines[-unit * SHAPE_REPEATS:]
+        if len(tail) == unit * SHAPE_REPEATS and all(tail[i] == tail[i % unit] for i in range(len(tail))):
+            return True
+    return False
+
+
+def watch_code():
+    """For an answer holding code: a loop of text, or one shape of code written out again and again."""
+    def watch(text):
+        return (text, "repetition") if looping(text) or looping_code(text) else None
     return watch
 
 
