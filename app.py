@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from core.budget import Budget
+from core.seeds import Seeds
 from core.cases import records
 from core.feedback import passed_count
 from core.output_kind import chosen
@@ -233,7 +234,8 @@ class Services:
     (Per-run cancellation and sandboxes belong here too when a run needs its own.)"""
     settings: Settings
     record: RunRecord        # run.json; nodes add events, model calls are journaled as they return
-    budget: Budget           # --max-calls / --token-budget, held before every request
+    budget: Budget           # --max-calls / --token-budget / --time-limit, held before every request; its stop
+    seeds: Seeds             # --seed: each request's sampling seed
     out_dir: str             # where the run's files go: run.json, solution.py, test_solution.py, ...
     progress: Progress | None = None   # the live line of the calls in flight (none under --json)
     terminal: Terminal | None = None   # the person's terminal, with --interactive only
@@ -241,8 +243,9 @@ class Services:
 
 def new_store(problem, settings, record, progress=None):
     """The shared store at the start of a run; docs/design.md documents every key."""
-    services = Services(settings, record, Budget(settings.max_calls, settings.token_budget, record.usage),
-                        os.path.dirname(record.path), progress, Terminal() if settings.interactive else None)
+    budget = Budget(settings.max_calls, settings.token_budget, record.usage, settings.time_limit)
+    services = Services(settings, record, budget, Seeds(settings.seed), os.path.dirname(record.path), progress,
+                        Terminal() if settings.interactive else None)
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
             "test_cases": [], "output_kind": chosen(settings.output_kind, problem), "attempts": AttemptTree(),
             "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "lacks": None,

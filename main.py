@@ -123,6 +123,12 @@ def model_flags(parser):
                        help="model requests sent at once (default: one per candidate and the oracle; for the "
                        "embedded model 1, which is as fast on 2 cores and reads the shared prompt once)")
     group.add_argument("--max-calls", type=int, metavar="N", help="stop after N model calls")
+    group.add_argument("--time-limit", type=float, metavar="SECONDS",
+                       help="end the run after this long (requests in flight are cancelled) with the best verdict it "
+                       "has; the embedded model's set-up and start do not count")
+    group.add_argument("--seed", type=int, metavar="N",
+                       help="send each model request a sampling seed made from N, so that a run can be repeated "
+                       "(when the endpoint honours seeds, as llama-server does)")
     group.add_argument("--token-budget", type=int, metavar="N", help="stop after N tokens (prompt + completion) in all")
     group.add_argument("--max-tokens", type=int, metavar="N", help="the old name of --token-budget; it goes in the next release")
 

@@ -37,7 +37,7 @@ from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
 from core.vocabulary import Action, AttemptStatus, Author, Origin, RunStatus, Source
 from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
-from utils.call_llm import ModelBackendError
+from utils.call_llm import Cancelled, ModelBackendError
 from utils.code_checks import check_code
 from utils.lint import describe as describe_lint
 from utils.lint import lint
@@ -82,15 +82,16 @@ class ModelStep(Step):
         settings = services.settings
         return {"problem": problem_context(shared["problem"], settings.docs, shared["reflection"], shared["guidance"]),
                 "settings": settings, "on_call": partial(services.record.model_call, type(self).__name__),
-                "budget": services.budget, "progress": services.progress}
+                "budget": services.budget, "progress": services.progress, "seeds": services.seeds}
 
     def ask(self, inputs, request, parse, temperature=None, max_tokens=None, label="", watch=None, salvage=None):
         """One structured answer (re-asked while unusable), shown live as it streams and stopped early when
         it runs away (utils/runaway.py): a loop always, and what `watch` looks for."""
         settings = inputs["settings"]
-        model = settings.model if temperature is None else replace(settings.model, temperature=temperature)
-        model = model if max_tokens is None else replace(model, max_tokens=min(model.max_tokens, max_tokens))
         progress, name = inputs["progress"], f"{type(self).__name__}{' ' + label if label else ''}"
+        model = replace(settings.model, seed=inputs["seeds"].next(name))
+        model = model if temperature is None else replace(model, temperature=temperature)
+        model = model if max_tokens is None else replace(model, max_tokens=min(model.max_tokens, max_tokens))
         on_progress, end = progress.start(name) if progress else (None, None)
 
         def journal(call):
@@ -101,6 +102,8 @@ class ModelStep(Step):
             return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model, journal,
                                 settings.answer_attempts, inputs["budget"], watch or watch_loops(), salvage, on_progress,
                                 (lambda text: progress.note(f"{name}: {text}")) if progress else None)
+        except Cancelled as stopped:  # the time limit, or a cancel: the budget is spent, not the model failed
+            raise BudgetSpent(str(stopped)) from None
         finally:
             if end:
                 end()

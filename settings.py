@@ -45,6 +45,8 @@ class Settings:
     parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
     max_calls: int | None = None    # model calls in all; checked before every request
+    time_limit: float | None = None  # seconds for the run (--time-limit), the embedded model's start aside
+    seed: int | None = None         # sampling seeds sent with every request (core/seeds.py), to repeat a run
     token_budget: int | None = None  # prompt + completion tokens in all; checked the same way
     docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
     tests: tuple = ()               # the person's own tests (--tests FILE): trusted, like the statement's examples
@@ -67,6 +69,11 @@ class Settings:
             _whole("max_calls", self.max_calls, 1, 1000)
         if self.token_budget is not None:
             _whole("token_budget", self.token_budget, 1, 10**9)
+        if self.seed is not None:
+            _whole("seed", self.seed, 0, 2**31 - 1)
+        if self.time_limit is not None and (isinstance(self.time_limit, bool) or not isinstance(self.time_limit, (int, float))
+                                            or not 1 <= self.time_limit <= 86_400):
+            raise SettingsError(f"--time-limit must be seconds from 1 to 86,400, not {self.time_limit!r}")
         if not 0.1 <= self.limits.test_timeout <= 600:  # below 0.1 s not even the interpreter starts
             raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
         _one_of("search", self.search, POLICIES)

@@ -1,29 +1,56 @@
-"""The run's call and token budgets (--max-calls, --token-budget), held before every request.
+"""The run's budgets (--max-calls, --token-budget, --time-limit) and its stop, held before every request.
 
 Each request asks `reserve(messages, max_tokens)` first. It is refused (BudgetSpent, whose message names
 the budget and what was used) when no call is left or the tokens left would not cover the prompt and a
 minimal answer; otherwise the answer's cap is cut to the tokens left, and the request's share is held
 until it is journaled, so that requests sent at the same time cannot together overshoot. The prompt's
 size is estimated (4 characters a token) before the server counts it.
+
+Time (--time-limit) runs from the flow's start; the embedded model's one-time set-up and start are not
+counted. Once it is out, or once `stop(reason)` is called, every request is refused, and a call in flight
+is cancelled by the model client, which asks `stopped()` while it waits: the run ends with the best
+verdict it has (core/outcome.py).
 """
 import threading
+import time
 
 MIN_ANSWER_TOKENS = 64  # below this no usable answer fits: the budget counts as spent
 
 
 class BudgetSpent(RuntimeError):
-    """The run's call or token budget is used up; no request was sent."""
+    """The run's call, token or time budget is used up, or the run was stopped; no request was sent."""
 
 
 class Budget:
     def __init__(self, max_calls=None, token_budget=None, usage=lambda: {"model_calls": 0, "prompt_tokens": 0,
-                                                                            "completion_tokens": 0}):
-        self.max_calls, self.token_budget, self.usage = max_calls, token_budget, usage
+                                                                            "completion_tokens": 0, "model_seconds": 0},
+                 time_limit=None):
+        self.max_calls, self.token_budget, self.usage, self.time_limit = max_calls, token_budget, usage, time_limit
         self.lock, self.calls_held, self.tokens_held = threading.Lock(), 0, 0
+        self.started, self.stop_event, self.stop_reason = time.monotonic(), threading.Event(), ""
+
+    def stop(self, reason):
+        """End the run as soon as it can: no request is sent after this, and calls in flight are cancelled
+        (utils/call_llm.py looks at `stopped` while it waits). For the person's cancel (the MCP server)."""
+        self.stop_reason = reason
+        self.stop_event.set()
+
+    def stopped(self):
+        """Why the run must stop now (the time limit ran out, or someone stopped it), or ""."""
+        if self.stop_event.is_set():
+            return self.stop_reason
+        if self.time_limit is not None and time.monotonic() - self.started >= self.time_limit:
+            return f"the time limit of {self.time_limit:g} s ran out"
+        return ""
+
+    def seconds_left(self):
+        return None if self.time_limit is None else self.time_limit - (time.monotonic() - self.started)
 
     def reserve(self, messages, max_tokens):
         """The cap this request may use; raises BudgetSpent. Pair with release() once it is journaled."""
         prompt = sum(len(message["content"]) for message in messages) // 4
+        if self.stopped():
+            raise BudgetSpent(self.stopped())
         with self.lock:
             calls, tokens = self._spent()
             if self.max_calls is not None and calls >= self.max_calls:
@@ -41,11 +68,16 @@ class Budget:
 
     def affords(self, calls, tokens):
         """Whether `calls` more requests of about `tokens` in all fit in what is left (optional work, such
-        as a draw before a claim, is skipped rather than spending the budget a run needs to end well)."""
+        as a draw before a claim, is skipped rather than spending the budget a run needs to end well). Time
+        is judged by the calls so far: `calls` more at their mean length must end before the limit."""
         with self.lock:
             spent_calls, spent_tokens = self._spent()
+        used = self.usage()
+        per_call = used.get("model_seconds", 0) / used["model_calls"] if used["model_calls"] else 0
+        left = self.seconds_left()
         return ((self.max_calls is None or spent_calls + calls <= self.max_calls) and
-                (self.token_budget is None or spent_tokens + tokens <= self.token_budget))
+                (self.token_budget is None or spent_tokens + tokens <= self.token_budget) and
+                not self.stopped() and (left is None or calls * per_call <= left))
 
     def _spent(self):
         """(calls, tokens) used or held by requests in flight; the caller holds the lock."""

@@ -37,6 +37,11 @@ class RunState:
 
 
 def conclude(status, state):
+    """A run stopped by its budget or time while a claim waited for a draw ends unconfirmed with that claim,
+    not unsolved: the last verdict had a version passing every counted test (state.lacks says what else)."""
+    current = state.attempts.get(state.current) if state.current is not None else None
+    if status == RunStatus.UNSOLVED and state.lacks and current is not None and current.passed == current.total > 0:
+        status = RunStatus.UNCONFIRMED
     kept = None if status in KEEPS_CURRENT else state.attempts.best()
     return Outcome(status, closing_message(status, state, kept), kept and kept.id)
 
@@ -86,8 +91,9 @@ def unconfirmed_message(state):
     if UNCHECKED in lacks:
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
                    "no output could be judged beyond equality; give one with --checker FILE")
-    return (f"not confirmed: attempt {current.id} passes all {current.total} tests that count ({summary(state.tests)}), "
-            f"but {'; '.join(why)}")
+    stopped = f" ({state.message})" if state.message else ""  # the budget or the time ran out before the draw
+    return (f"not confirmed{stopped}: attempt {current.id} passes all {current.total} tests that count "
+            f"({summary(state.tests)}), but {'; '.join(why)}")
 
 
 def trusted_name(tests):

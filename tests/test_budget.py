@@ -48,3 +48,28 @@ def test_a_token_budget_is_never_overshot(make_shared, stub):
     usage = shared["services"].record.usage()
     assert usage["prompt_tokens"] + usage["completion_tokens"] <= 1200
     assert "the token budget is spent" in shared["message"]
+
+
+def test_once_the_time_limit_is_out_every_request_is_refused_saying_so():
+    budget = Budget(time_limit=60, usage=used())
+    budget.reserve(PROMPT, 500)
+    budget.started -= 61  # a minute has gone by
+    assert budget.stopped() == "the time limit of 60 s ran out"
+    with pytest.raises(BudgetSpent, match="the time limit of 60 s ran out"):
+        budget.reserve(PROMPT, 500)
+
+
+def test_a_stop_refuses_every_request_and_any_optional_work():
+    budget = Budget(usage=used())
+    assert budget.affords(3, 1000) and not budget.stopped()
+    budget.stop("cancelled by the client")
+    assert not budget.affords(3, 1000)
+    with pytest.raises(BudgetSpent, match="cancelled by the client"):
+        budget.reserve(PROMPT, 500)
+
+
+def test_optional_work_is_judged_by_the_time_the_calls_so_far_took():
+    budget = Budget(time_limit=100, usage=lambda: {"model_calls": 4, "prompt_tokens": 0, "completion_tokens": 0,
+                                                   "model_seconds": 76})
+    budget.started -= 40  # 60 s left; a call took 19 s
+    assert budget.affords(3, 0) and not budget.affords(4, 0)

@@ -9,7 +9,9 @@ Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at S
 temperature 0 a small model, shown its error, was seen to repeat the very same answer three times.
 
 `budget` (core/budget.py), when given, is asked before every request (the first and each retry): it
-raises BudgetSpent when the run's call or token budget is spent, and may lower the answer's cap.
+raises BudgetSpent when the run's call, token or time budget is spent, and may lower the answer's cap;
+while a call waits, the budget's `stopped()` may cancel it (utils/call_llm.Cancelled). A retry is sampled
+with the next seed (--seed): the same seed would give the same answer again.
 """
 from dataclasses import replace
 
@@ -42,9 +44,9 @@ def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None, watc
         cap, held = budget.reserve(conversation, config.max_tokens) if budget else (config.max_tokens, 0)
         try:
             reply, parsed, error = _one_answer(conversation, parse, replace(
-                config, max_tokens=cap,
+                config, max_tokens=cap, seed=None if config.seed is None else config.seed + attempt - 1,
                 temperature=config.temperature if attempt == 1 else max(config.temperature, RETRY_TEMPERATURE)),
-                attempt, on_call, watch, salvage, on_progress, on_retry)
+                attempt, on_call, watch, salvage, on_progress, on_retry, budget and budget.stopped)
         finally:  # the call is journaled by now, so the budget counts it: the hold can go
             if budget:
                 budget.release(held)
@@ -55,10 +57,10 @@ def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None, watc
     raise InvalidAnswers(f"the model gave no usable answer in {attempts} attempts; the last one: {error.splitlines()[0]}")
 
 
-def _one_answer(conversation, parse, config, attempt, on_call, watch, salvage, on_progress, on_retry):
+def _one_answer(conversation, parse, config, attempt, on_call, watch, salvage, on_progress, on_retry, cancel):
     """One request, journaled whatever happens: (reply, parsed answer or None, error or None)."""
     try:
-        reply = call_llm(conversation, config, on_progress, watch, on_retry)
+        reply = call_llm(conversation, config, on_progress, watch, on_retry, cancel)
     except ModelBackendError as exc:
         on_call({"attempt": attempt, "messages": conversation, "answer": None, "error": str(exc)})
         raise

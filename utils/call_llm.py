@@ -34,6 +34,10 @@ class ModelBackendError(RuntimeError):
     """The endpoint could not give an answer, even after the client's retries."""
 
 
+class Cancelled(ModelBackendError):
+    """The caller stopped the call while it was under way (the run's time limit, or a cancel)."""
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     model: str = DEFAULT_MODEL
@@ -47,6 +51,7 @@ class ModelConfig:
     concurrency: int | None = None       # requests the endpoint is best sent at once; None: as many as asked
     sampling: tuple = ()                 # extra sampling fields the endpoint knows, as (name, value) pairs
                                          # (llama-server: repeat_penalty, dry_multiplier...; bench/repetition.py)
+    seed: int | None = None              # the request's sampling seed (--seed): the same request, the same answer
 
     @classmethod
     def from_env(cls, model=None, base_url=None, **overrides):
@@ -58,7 +63,8 @@ class ModelConfig:
         """What may be written to a record: everything but the key, and no credentials inside the URL."""
         return {"model": self.model, "base_url": safe_url(self.base_url), "temperature": self.temperature,
                 "max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "max_retries": self.max_retries,
-                "deadline_s": self.deadline_s, "concurrency": self.concurrency, "sampling": dict(self.sampling)}
+                "deadline_s": self.deadline_s, "concurrency": self.concurrency, "sampling": dict(self.sampling),
+                "seed": self.seed}
 
 
 @dataclass
@@ -87,21 +93,41 @@ def _client(config):
                          timeout=config.timeout_s, max_retries=0)  # call_llm retries, and says so
 
 
-def call_llm(messages, config, on_progress=None, watch=None, on_retry=None):
+def call_llm(messages, config, on_progress=None, watch=None, on_retry=None, cancel=None):
     """Send chat `messages`; return the Reply, or raise ModelBackendError. `on_progress(tokens, seconds)`
     is called as the answer streams in; `watch(text so far)` may stop it early by returning (text to keep,
-    finish reason): the stream is closed, so the server stops writing too (utils/runaway.py)."""
+    finish reason): the stream is closed, so the server stops writing too (utils/runaway.py). `cancel()`,
+    asked every CANCEL_LOOK_S while the call waits, may end it: its answer (a reason) is raised as Cancelled,
+    after the connection is closed, so the server stops writing too."""
     started = time.perf_counter()
     outcome = {}
     worker = threading.Thread(target=_stream, args=(messages, config, on_progress, watch, on_retry, started, outcome),
                               daemon=True)
     worker.start()
-    worker.join(config.deadline_s)
+    while worker.is_alive() and time.perf_counter() - started < config.deadline_s:
+        worker.join(min(CANCEL_LOOK_S, max(config.deadline_s - (time.perf_counter() - started), 0)))
+        reason = cancel() if cancel and worker.is_alive() else ""
+        if reason:
+            outcome["cancelled"] = True
+            _close(outcome.get("stream"))
+            raise Cancelled(reason)
     if worker.is_alive():  # the worker is left to its read timeout; nothing waits for it
         raise ModelBackendError(f"the model endpoint gave no complete answer within {config.deadline_s:g} s")
     if "error" in outcome:
         raise outcome["error"]
     return outcome["reply"]
+
+
+CANCEL_LOOK_S = 0.2  # how often a waiting call asks whether it is cancelled
+
+
+def _close(stream):
+    """Close a stream's connection from another thread: its reader gets an error and the server stops."""
+    try:
+        if stream is not None:
+            stream.close()
+    except Exception:  # noqa: BLE001 - the stream may be half open or closed already; nothing more to do
+        pass
 
 
 RETRYABLE = (408, 409, 429)
@@ -111,7 +137,7 @@ def _stream(messages, config, on_progress, watch, on_retry, started, outcome):
     for retry in range(config.max_retries + 1):
         _try_once(messages, config, on_progress, watch, started, outcome)
         error = outcome.get("retryable")
-        if error is None or retry == config.max_retries:
+        if error is None or retry == config.max_retries or outcome.get("cancelled"):
             return
         pause = _pause(error, retry)
         if on_retry:
@@ -133,7 +159,7 @@ def _pause(error, retry):
 
 def _try_once(messages, config, on_progress, watch, started, outcome):
     try:
-        outcome["reply"] = _streamed_reply(messages, config, on_progress, watch, started)
+        outcome["reply"] = _streamed_reply(messages, config, on_progress, watch, started, outcome)
     except ModelBackendError as exc:
         outcome["error"] = exc
     except openai.APIStatusError as exc:
@@ -156,10 +182,14 @@ def _try_once(messages, config, on_progress, watch, started, outcome):
 WATCH_EVERY = 8  # pieces between two looks of `watch` at the text
 
 
-def _streamed_reply(messages, config, on_progress, watch, started):
+def _streamed_reply(messages, config, on_progress, watch, started, outcome):
     stream = _client(config).chat.completions.create(
         model=config.model, messages=messages, temperature=config.temperature, max_tokens=config.max_tokens,
-        stream=True, stream_options={"include_usage": True}, **({"extra_body": dict(config.sampling)} if config.sampling else {}))
+        stream=True, stream_options={"include_usage": True}, **({"seed": config.seed} if config.seed is not None else {}),
+        **({"extra_body": dict(config.sampling)} if config.sampling else {}))
+    outcome["stream"] = stream  # so that a cancel from the caller's thread can close it
+    if outcome.get("cancelled"):
+        _close(stream)
     parts, pieces, finish, usage, timings, chunks, kept = [], 0, "", None, None, 0, None
     for chunk in stream:
         chunks += 1

@@ -1,0 +1,39 @@
+"""--time-limit and --seed through main.py: a scripted model over HTTP, the real sandbox."""
+import json
+
+from tests import scripted_answers as a
+from tests.test_main import codeloop
+
+SLOW = {"trickle": 0.05, "text": a.GOOD_CODE * 40}  # about two minutes of streaming, were it all written
+
+
+def test_at_the_time_limit_a_call_in_flight_is_cancelled_and_the_run_ends_with_its_best_verdict(stub, tmp_path):
+    stub.route("tests", a.TESTS)
+    stub.route("code", *[a.BUGGY_CODE] * 3)  # one program; it and the oracle disagree: a revision is asked for
+    stub.route("oracle", a.BRUTE_FORCE)
+    stub.route("revise", SLOW, SLOW, SLOW)
+    out = tmp_path / "out"
+    result = codeloop(a.TWO_SUM, "--time-limit", "3", "--variants", "0", "--out", str(out), stub=stub)
+    assert result.returncode == 1, result.stderr
+    record = json.loads((out / "run.json").read_text())
+    assert record["status"] == "unsolved" and "(the time limit of 3 s ran out)" in record["message"]
+    assert "range(len(nums))" in (out / "solution.py").read_text(), "the best version is handed over"
+    revising = [end - start for kind, start, end in stub.timeline if kind == "revise"]
+    assert revising and max(revising) < 40, "the revision's stream was closed, not written to the end"
+
+
+def test_seeds_make_each_request_its_own_and_a_run_repeatable(stub, tmp_path):
+    def run(name):
+        stub.route("tests", a.GARBAGE, a.TESTS)
+        stub.route("code", *[a.GOOD_CODE] * 3)
+        stub.route("oracle", a.BRUTE_FORCE)
+        result = codeloop(a.TWO_SUM, "--seed", "7", "--parallel", "1", "--variants", "0", "--out", str(tmp_path / name),
+                          stub=stub)
+        assert result.returncode == 0, result.stderr
+        asked = stub.requests[:]
+        stub.requests.clear()
+        return [request.get("seed") for request in asked]
+    first, again = run("first"), run("again")
+    assert first == again and None not in first, "the same requests, the same seeds"
+    assert first[1] == first[0] + 1, "the retry after an unusable answer is sampled with the next seed"
+    assert len(set(first[2:])) == len(first[2:]), "candidates and the oracle each have their own"
