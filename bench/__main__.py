@@ -57,6 +57,8 @@ def parse_args(argv):
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N problems (after --seed)")
     parser.add_argument("--ids", metavar="ID,ID", help="only these problem ids, e.g. HumanEval/0,HumanEval/3")
     parser.add_argument("--seed", type=int, help="shuffle the problems with this seed before --limit")
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="each run's --time-limit")
+    parser.add_argument("--sampling-seed", type=int, metavar="N", help="each run's --seed (sampling seeds)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="problems solved at the same time (default 1); the embedded server gets a slot for each request "
                         "they send at once")
@@ -83,6 +85,12 @@ def parse_args(argv):
     args.ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
     args.out = args.out or os.path.join("bench-results", datetime.now().strftime("%Y%m%d-%H%M%S"))
     return args
+
+
+def overrides(args):
+    """Settings every strategy's runs take from the command line."""
+    given = {"time_limit": args.time_limit, "seed": args.sampling_seed}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def say(text):
@@ -139,11 +147,11 @@ def run_tasks(args, tasks, total, results, model, setup):
         if args.ray:
             from bench.ray_runner import run_on_ray
             run_on_ray(tasks, model, args.workers, args.ray_address, lambda task, line, files:
-                       finish(task, {**line, "run_dir": run_dir(task)}, files))
+                       finish(task, {**line, "run_dir": run_dir(task)}, files), overrides(args))
             return EXIT_DONE
         pool = ThreadPoolExecutor(max_workers=args.workers)
         try:
-            pending = {pool.submit(run_one, task[2], task[3], model, setup["isolation"], run_dir(task)): task
+            pending = {pool.submit(run_one, task[2], task[3], model, setup["isolation"], run_dir(task), overrides(args)): task
                        for task in tasks}
             while pending:  # waits in short steps so that Ctrl-C reaches this thread
                 finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)

@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from bench.hidden_tests import judge_hidden
@@ -26,12 +27,12 @@ FINAL_STATUSES = {"solved", "unsolved", "unconfirmed", "untested", "model_failed
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run_one(problem, strategy, model, isolation, run_dir):
+def run_one(problem, strategy, model, isolation, run_dir, overrides=None):
     """Solve one problem with one strategy, judge it on the hidden tests; the results line. Whatever goes
     wrong with one problem is that problem's line (status "error", run again on resume), never the end of
     the benchmark."""
     try:
-        return _run_one(problem, strategy, model, isolation, run_dir)
+        return _run_one(problem, strategy, model, isolation, run_dir, overrides or {})
     except Exception as exc:  # noqa: BLE001 - one bad problem (or a bug it hits) must not stop the others
         return {"id": problem.id, "strategy": strategy, "status": "error", "hidden_pass": False,
                 "hidden_error": f"internal error: {type(exc).__name__}: {exc}"[:300], "hidden_cases_passed": 0,
@@ -41,8 +42,9 @@ def run_one(problem, strategy, model, isolation, run_dir):
                 "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
-def _run_one(problem, strategy, model, isolation, run_dir):
+def _run_one(problem, strategy, model, isolation, run_dir, overrides):
     settings, flow = STRATEGIES[strategy][1](model, isolation)
+    settings = replace(settings, **overrides)  # --time-limit, --sampling-seed
     os.makedirs(run_dir, exist_ok=True)
     started = time.monotonic()
     final = run_problem(problem.statement, settings, run_dir, flow=flow)
@@ -80,12 +82,12 @@ def runaways(run_dir):
             "runaway_tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in lost)}
 
 
-def run_one_elsewhere(problem, strategy, model):
+def run_one_elsewhere(problem, strategy, model, overrides=None):
     """run_one for a machine that does not share our disk (a Ray worker): the run's files come back as text."""
     folder = tempfile.mkdtemp(prefix="codeloop-bench-")
     try:
         isolation = best_isolation()  # this machine's, which may differ from the driver's
-        line = {**run_one(problem, strategy, model, isolation, folder), "isolation": isolation}
+        line = {**run_one(problem, strategy, model, isolation, folder, overrides), "isolation": isolation}
         files = {}
         for name in os.listdir(folder):
             with open(os.path.join(folder, name), encoding="utf-8") as f:

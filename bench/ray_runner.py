@@ -10,7 +10,7 @@ pass --base-url of a server the nodes can reach.
 from bench.harness import PROJECT
 
 
-def run_on_ray(tasks, model, workers, address, on_done):
+def run_on_ray(tasks, model, workers, address, on_done, overrides=None):
     import ray  # optional; python -m bench checked that it is installed
     ray.init(address=address, log_to_driver=False, include_dashboard=False,
              runtime_env={"working_dir": PROJECT,
@@ -21,7 +21,7 @@ def run_on_ray(tasks, model, workers, address, on_done):
         while queue or in_flight:
             while queue and len(in_flight) < workers:
                 task = queue.pop(0)
-                in_flight[solve_remote.remote(task[2], task[3], model)] = task
+                in_flight[solve_remote.remote(task[2], task[3], model, overrides)] = task
             ready, _ = ray.wait(list(in_flight), num_returns=1)
             task = in_flight.pop(ready[0])
             line, files = ray.get(ready[0])
@@ -30,10 +30,10 @@ def run_on_ray(tasks, model, workers, address, on_done):
         ray.shutdown()
 
 
-def _solve(problem, strategy, model):
+def _solve(problem, strategy, model, overrides=None):
     import os
     import socket
 
     from bench.harness import run_one_elsewhere
-    line, files = run_one_elsewhere(problem, strategy, model)
+    line, files = run_one_elsewhere(problem, strategy, model, overrides)
     return {**line, "runner": f"ray worker pid {os.getpid()} on {socket.gethostname()}"}, files

@@ -15,8 +15,9 @@ COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("problems", "probl
            ("unconfirmed", "unconfirmed (hidden pass)"),
            ("model_failed", "model failed"), ("tokens_per_solved", "tokens per solved"),
            ("calls", "calls (mean)"), ("iterations", "iterations (mean)"), ("wall_median_s", "wall s (median)"),
-           ("wall_per_solved", "wall s per solved"), ("evidence", "evidence (trusted/oracle/majority/checker/guess/model/disputed)"),
+           ("wall_per_solved", "wall s per solved"), ("within", "solved and right within 60/120/300 s"), ("evidence", "evidence (trusted/oracle/majority/checker/guess/model/disputed)"),
            ("oracle_pass", "oracle hidden pass"), ("runaways", "runaways (tokens)"), ("model_share", "time in model")]
+WITHIN_S = (60, 120, 300)  # a claim that holds, made within this many seconds
 EVIDENCE = ("trusted", "oracle", "majority", "checker", "guess", "model", "disputed")
 
 
@@ -46,6 +47,8 @@ def summarize(lines):
             "iteration_counts": dict(sorted(Counter(line["iterations"] for line in group).items())),
             "wall_median_s": statistics.median(line["wall_s"] for line in group),
             "wall_per_solved": wall / solved if solved else None,
+            "within": "/".join(str(sum(line["status"] == "solved" and line["hidden_pass"] and line["wall_s"] <= limit
+                                       for line in group)) for limit in WITHIN_S),
             "interval": wilson(solved, len(group)),
             "evidence": "/".join(str(sum(_evidence(line, source) for line in group)) for source in EVIDENCE)
             if any("evidence" in line for line in group) else None,

@@ -430,3 +430,16 @@ def test_side_by_side_marks_each_problem_same_or_differing(tmp_path):
     exact = subprocess.run([sys.executable, "-m", "bench.side_by_side", before, after, "--exact"], cwd=ROOT,
                            capture_output=True, text=True, timeout=60)
     assert [line for line in exact.stdout.splitlines() if line.startswith("| p1")][0].endswith("| **differs** |")
+
+
+def test_a_time_limit_and_sampling_seeds_given_to_the_bench_reach_every_run(stub, tmp_path):
+    a.route_defaults(stub)
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--time-limit", "300", "--sampling-seed", "5",
+                   "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    [line] = lines(out)
+    assert line["settings"]["time_limit"] == 300 and line["settings"]["seed"] == 5
+    assert all(request.get("seed") is not None for request in stub.requests)
+    report = (out / "report.md").read_text()
+    assert "solved and right within 60/120/300 s" in report and "| 1/1/1 |" in report
