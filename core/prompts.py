@@ -89,6 +89,15 @@ function_code: |
 ```"""
 
 
+def implement_python_request(test_cases):
+    """implement_request answered as plain code: one fenced python block (bench/pass_at_k.py compares the two)."""
+    must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
+    return f"""Implement run_code so that it solves the problem.{must_pass}
+
+This time reply with the complete Python code of run_code in one ```python block, not YAML, and nothing
+after the block."""
+
+
 def oracle_request(test_cases):
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Write the simplest program that is obviously correct for this problem, as run_code: try every

@@ -443,3 +443,22 @@ def test_a_time_limit_and_sampling_seeds_given_to_the_bench_reach_every_run(stub
     assert all(request.get("seed") is not None for request in stub.requests)
     report = (out / "report.md").read_text()
     assert "solved and right within 60/120/300 s" in report and "| 1/1/1 |" in report
+
+
+def test_pass_at_k_samples_fresh_candidates_and_judges_each_on_the_examples_and_the_hidden_tests(stub, tmp_path):
+    python_block = "```python\n" + a.GOOD_FUNCTION.replace("\n  ", "\n").lstrip() + "```"
+    stub.route("code", a.GOOD_CODE, a.BUGGY_CODE, python_block, a.GARBAGE)
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "bench.pass_at_k", "--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM),
+                             "--samples", "2", "--temperatures", "0.7", "--out", str(out)], capture_output=True, text=True,
+                            cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert [(s["format"], s["examples_pass"], s["hidden_pass"]) for s in samples] == [
+        ("yaml", True, True), ("yaml", True, False), ("python", True, True), ("python", False, False)]
+    seeds = [request["seed"] for request in stub.requests]
+    assert seeds[:2] == seeds[2:] and seeds[0] != seeds[1], "each sample its own seed; the formats compared seed for seed"
+    assert "This time reply with the complete Python code" in stub.requests[2]["messages"][-1]["content"]
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:]}
+    assert rows["yaml"][3:5] == rows["python"][3:5] == ["0.50", "1.00"], result.stdout
+    assert rows["yaml"][5] == "1/2" and rows["python"][5] == "1/1", "how often passing the examples held"

@@ -88,3 +88,12 @@ def test_code_that_writes_out_one_branch_again_and_again_is_a_runaway():
     nine_cases = "def run_code(d):\n" + "".join(f"    if d == {n}:\n        return 'name{n}'\n" for n in range(9))
     assert not looping_code(nine_cases + "    return ''\n"), "a case analysis of nine digits is a solution"
     assert not looping_code(a.GOOD_CODE * 3)
+
+
+def test_a_code_answer_is_complete_once_its_block_closes_and_what_follows_is_not_paid_for():
+    from utils.runaway import watch_code
+    answer = a.GOOD_CODE + "\n\nThis code works because " + "it is fine. " * 40
+    (kept, reason), at = first_cut(watch_code(), answer)
+    assert reason == "stop" and kept.rstrip().endswith("```") and at < len(a.GOOD_CODE) + 16
+    from utils.yaml_answer import parse_code_answer
+    assert parse_code_answer(kept)["function_code"].startswith("def run_code(nums, target):")

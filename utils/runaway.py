@@ -64,9 +64,16 @@ def looping_code(text):
     return False
 
 
+FENCED = re.compile(r"```[^\n]*\n.*?\n[ \t]*```[ \t]*(?:\n|$)", re.DOTALL)
+
+
 def watch_code():
-    """For an answer holding code: a loop of text, or one shape of code written out again and again."""
+    """For an answer holding code: complete once its fenced block closes (what follows would be prose the
+    parser drops), a runaway at a loop of text or at one shape of code written out again and again."""
     def watch(text):
+        closed = FENCED.search(text)
+        if closed:
+            return text[:closed.end()], "stop"
         return (text, "repetition") if looping(text) or looping_code(text) else None
     return watch
 

@@ -1,0 +1,120 @@
+"""python -m bench.pass_at_k: how often one fresh sample solves a problem, by temperature and answer format.
+
+For each problem, `--samples` candidates are asked exactly as ImplementFunction asks one (the statement's
+examples shown, one request, no retry), at each temperature of `--temperatures` and in each `--formats`
+(yaml: today's {reasoning, function_code}; python: one fenced code block), each with its own sampling
+seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox. Prints
+per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen et al.
+2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens and
+seconds per sample; writes every sample to --out/samples.jsonl (a rerun skips what is there).
+
+    python -m bench.pass_at_k --dataset leetcode --seed 2 --limit 12 --out bench-results/passk-lc2
+"""
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import app
+from bench.datasets import load, select
+from bench.hidden_tests import judge_hidden
+from core.compare import outputs_match
+from core.prompts import conversation, implement_python_request, implement_request, problem_context
+from core.statement_examples import statement_examples
+from utils.call_llm import ModelBackendError, call_llm
+from utils.runaway import watch_code
+from utils.sandbox import Limits, best_isolation, run_batch
+from utils.yaml_answer import AnswerError, parse_code_answer
+
+REQUESTS = {"yaml": implement_request, "python": implement_python_request}
+CODE_TOKENS = 900  # as ImplementFunction asks
+
+
+def sample(problem, fmt, temperature, k, model, isolation):
+    """One fresh candidate, judged: a line of samples.jsonl."""
+    examples = statement_examples(problem.statement)
+    messages = conversation(problem_context(problem.statement), REQUESTS[fmt](examples))
+    config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature))
+    line = {"id": problem.id, "format": fmt, "temperature": temperature, "k": k}
+    started = time.monotonic()
+    try:
+        reply = call_llm(messages, config, watch=watch_code())
+        code = parse_code_answer(reply.text)["function_code"] if reply.finish_reason == "stop" else None
+        line.update(tokens=reply.prompt_tokens + reply.completion_tokens, completion_tokens=reply.completion_tokens,
+                    finish=reply.finish_reason)
+    except (ModelBackendError, AnswerError) as exc:
+        code = None
+        line.update(error=str(exc)[:200])
+    line["seconds"] = round(time.monotonic() - started, 2)
+    results = run_batch(code, [case.input for case in examples], Limits(), isolation) if code and examples else []
+    line["examples_pass"] = bool(code) and all(r["ok"] and outputs_match(r["value"], case.expected)
+                                               for r, case in zip(results, examples))
+    line["hidden_pass"] = bool(code) and judge_hidden(problem, code, isolation)["passed"]
+    return line
+
+
+def pass_at_k(n, c, k):
+    """The chance that at least one of k samples drawn from n, c of them right, is right."""
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.prod((n - c - i) / (n - i) for i in range(k))
+
+
+def summary(lines, samples):
+    groups = {}
+    for line in lines:
+        groups.setdefault((line["format"], line["temperature"]), {}).setdefault(line["id"], []).append(line)
+    print(f"{'format':<7} {'T':>4} {'problems':>8} " + " ".join(f"pass@{k:<3}" for k in range(1, samples + 1))
+          + "  examples->hidden  tok/sample  s/sample")
+    for (fmt, temperature), problems in sorted(groups.items()):
+        rates = [statistics.mean(pass_at_k(len(runs), sum(r["hidden_pass"] for r in runs), k) for runs in problems.values())
+                 for k in range(1, samples + 1)]
+        flat = [r for runs in problems.values() for r in runs]
+        passing = [r for r in flat if r["examples_pass"]]
+        held = f"{sum(r['hidden_pass'] for r in passing)}/{len(passing)}"
+        print(f"{fmt:<7} {temperature:>4} {len(problems):>8} " + " ".join(f"{rate:<8.2f}" for rate in rates)
+              + f"  {held:>16}  {statistics.mean(r.get('tokens', 0) for r in flat):>10.0f}"
+              f"  {statistics.mean(r['seconds'] for r in flat):>8.1f}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.pass_at_k", description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", required=True)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--temperatures", default="0.2,0.7,1.0")
+    parser.add_argument("--formats", default="yaml,python")
+    parser.add_argument("--samples", type=int, default=5)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    problems = select(load(args.dataset)[0], seed=args.seed, limit=args.limit)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "samples.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    done = {(line["id"], line["format"], line["temperature"], line["k"]) for line in lines}
+    endpoint, embedded = app.choose_endpoint()
+    isolation = best_isolation()
+    with app.model_server(endpoint, embedded, lambda text: print(text, file=sys.stderr)) as (model, _):
+        for problem in problems:
+            for fmt in args.formats.split(","):
+                for temperature in map(float, args.temperatures.split(",")):
+                    for k in range(args.samples):
+                        if (problem.id, fmt, temperature, k) in done:
+                            continue
+                        line = sample(problem, fmt, temperature, k, model, isolation)
+                        lines.append(line)
+                        with path.open("a") as f:
+                            f.write(json.dumps(line) + "\n")
+                        print(f"{problem.id} {fmt} T={temperature} #{k}: examples {line['examples_pass']}, "
+                              f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
+    summary(lines, args.samples)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
