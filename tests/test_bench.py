@@ -462,3 +462,24 @@ def test_pass_at_k_samples_fresh_candidates_and_judges_each_on_the_examples_and_
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:]}
     assert rows["yaml"][3:5] == rows["python"][3:5] == ["0.50", "1.00"], result.stdout
     assert rows["yaml"][5] == "1/2" and rows["python"][5] == "1/1", "how often passing the examples held"
+
+
+def test_revise_yield_counts_fixes_and_passing_candidates_on_the_hidden_tests(tmp_path):
+    right = ("def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers)"
+             " for b in numbers[i + 1:])\n")
+    wrong = "def run_code(numbers, threshold):\n    return False\n"
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    attempts = [{"id": 1, "source": "implement", "code": wrong}, {"id": 2, "source": "revise", "parent": 1, "code": right},
+                {"id": 3, "source": "implement", "code": right}]
+    calls = [{"node": "ImplementFunction", "prompt_tokens": 100, "completion_tokens": 50},
+             {"node": "Revise", "prompt_tokens": 300, "completion_tokens": 100}]
+    record = {"final": {"attempts": attempts}, "model_calls": calls,
+              "events": [{"kind": "revision", "attempt": 1, "new_attempts": [2]}]}
+    (run_dir / "run.json").write_text(json.dumps(record))
+    (tmp_path / "results.jsonl").write_text(json.dumps({"dataset": "humaneval", "id": "HumanEval/0", "strategy": "full",
+                                                        "run_dir": str(run_dir)}) + "\n")
+    result = subprocess.run([sys.executable, "-m", "bench.revise_yield", str(tmp_path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1].split()[2:] == ["1", "1", "0", "400", "2", "1", "150"]
