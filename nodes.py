@@ -578,6 +578,8 @@ class JudgeRound(Step):
                          test_cases=records(verdict.tests), dropped=[])
         attempts.take(verdict)
         shared["iteration"], shared["lacks"], shared["checker"] = verdict.iteration, verdict.lacks, verdict.checker
+        if verdict.given_up:
+            shared["message"] = verdict.given_up
         current = attempts.get(verdict.current) if verdict.current is not None else \
             attempts.choose(settings.search) or attempts.best()
         shared["current"] = current.id

@@ -41,6 +41,7 @@ class Settings:
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     max_draws: int = 2              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
     dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
+    revise_rounds: int | None = None  # Revise rounds while no version passes the trusted tests, then stop (None: no limit)
     variants: int = 16              # inputs made by small changes to the tests' inputs, settled by execution alone (core/variants.py)
     parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
@@ -62,6 +63,8 @@ class Settings:
         for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts", "max_draws"):
             _whole(name, getattr(self, name), 1, 1000)
         _whole("dispute_draws", self.dispute_draws, 0, 1000)
+        if self.revise_rounds is not None:
+            _whole("revise_rounds", self.revise_rounds, 0, 1000)
         _whole("variants", self.variants, 0, 1000)
         if self.parallel is not None:
             _whole("parallel", self.parallel, 1, 64)

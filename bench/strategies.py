@@ -59,3 +59,5 @@ strategy("full", "main.py's defaults: 3 candidates and an oracle at once, expect
                  "the statement's examples, then UCT revision")(looping({}))
 strategy("no-oracle", "full without the oracle: candidates' agreement alone settles expected values")(looping({"oracle": False}))
 strategy("no-lint", "full without ruff: no linter findings in the feedback or among the tie-breaks")(looping({"lint": False}))
+strategy("waves", "full, but fresh candidates in up to four waves while none passes the statement's examples, "
+                  "and then at most one round of revision before giving up")(looping({"max_draws": 4, "revise_rounds": 1}))

@@ -61,11 +61,12 @@ class Rules:
     max_iterations: int = 5
     max_draws: int = 2      # ImplementFunction draws while no candidate passes the trusted tests
     dispute_draws: int = 1  # draws before a claim that lacks evidence (inputs disputed, nothing beyond the examples)
+    revise_rounds: int | None = None  # Revise rounds while no version passes the trusted tests; None: no limit
 
     @classmethod
     def of(cls, settings):
         return cls(settings.agreement, settings.anchors, settings.max_iterations, settings.max_draws,
-                   settings.dispute_draws)
+                   settings.dispute_draws, settings.revise_rounds)
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,7 @@ class Verdict:
     lacks: list = field(default_factory=list)      # what keeps a claim from success, in words
     checker: int | None = None    # the checker in use (several right answers), by attempt id
     refused: list = field(default_factory=list)    # why the other checkers were not used
+    given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
 
 
 def judge_round(facts):
@@ -134,9 +136,11 @@ def judge_round(facts):
     if not solving:
         action = (Action.EXHAUSTED if iteration >= rules.max_iterations else
                   Action.REDRAW if wants_fresh_candidates(attempts, scores, tests, rules) else Action.FAILURE)
+        hopeless = hopeless_after(attempts, scores, rules) if action == Action.FAILURE else ""
         by_person = [a for a in attempts if a.id in settled and a.source == Author.USER
                      and status[a.id] == AttemptStatus.KEPT]
-        return Verdict(tests, judged=judged, action=action, current=by_person[-1].id if by_person else None, **common)
+        return Verdict(tests, judged=judged, action=Action.EXHAUSTED if hopeless else action, given_up=hopeless,
+                       current=by_person[-1].id if by_person else None, **common)
     disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
     lacking = lacks(tests, disputed, facts, checker)
     draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
@@ -235,6 +239,25 @@ def keep_or_reject(attempt, judged, scores, attempts, anchors):
                       if their["passed"] and not mine["passed"] and their.get("counted", True))
     status = AttemptStatus.REJECTED if broke else AttemptStatus.KEPT
     return Settlement(status, broke, scores[attempt.id].reward)
+
+
+def hopeless_after(attempts, scores, rules):
+    """Why to stop now rather than revise again, or "": `revise_rounds` revisions are spent and still no
+    version passes the trusted tests (docs/benchmarks.md: revisions rarely turn a failing version into a
+    passing one, and such a run spends most of its time on them)."""
+    if rules.revise_rounds is None:
+        return ""
+    revisions = len({a.round for a in attempts if a.source == Author.REVISE})
+    draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT})
+    passing = any(a.is_candidate and scores[a.id].trusted_passed == scores[a.id].trusted_total for a in attempts)
+    if revisions < rules.revise_rounds or passing:
+        return ""
+    return (f"no version passes the statement's examples after {plural(draws, 'draw')} of candidates and "
+            f"{plural(revisions, 'revision')}")
+
+
+def plural(count, noun):
+    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def wants_fresh_candidates(attempts, scores, tests, rules):

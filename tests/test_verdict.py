@@ -301,3 +301,14 @@ def test_an_input_the_validator_rejects_breaks_a_promise_and_is_dropped_not_disp
     assert verdict.dropped == [("variant_6", "broken_promise")] and verdict.action == "success"
     strict = Round(ex(1, 2), v(6)).candidate(2, 3).candidate(2, 4).validator(False, False).verdict()
     assert strict.dropped == [] and strict.disputed == ["variant_6"], "a validator that rejects an example is not used"
+
+
+def test_with_a_limit_on_revisions_a_run_whose_versions_all_fail_the_examples_stops_early():
+    round_ = Round(ex(1, 2), t(5, 9)).candidate(0, 9).judged(False, True).revision(1, 0, 8)
+    verdict = round_.verdict(max_draws=1, revise_rounds=1)
+    assert verdict.action == "exhausted"
+    assert verdict.given_up == "no version passes the statement's examples after 1 draw of candidates and 1 revision"
+    assert round_.verdict(max_draws=1).action == "failure", "no limit: revise again"
+    passing = Round(ex(1, 2), t(5, 9)).candidate(2, 8).oracle(2, 9).judged(True, False).revision(1, 2, 7)\
+        .verdict(max_draws=1, revise_rounds=1)
+    assert passing.action == "failure", "a version passes the examples: its counterexamples are worth a revision"
