@@ -302,6 +302,8 @@ class GenerateTestCases(ModelStep):
         room = settings.max_tests - len(trusted)
         if room <= 0:
             return {"reasoning": "the trusted tests fill the test budget", "test_cases": trusted, "trusted": trusted}
+        if trusted and not settings.model_tests:  # the examples and their variants are the inputs
+            return {"reasoning": "no model tests asked for (model_tests off)", "test_cases": trusted, "trusted": trusted}
         request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted, bool(given))
         try:
             answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room), max_tokens=answer_tokens_for_tests(room),

@@ -26,6 +26,7 @@ class Settings:
     model: ModelConfig = field(default_factory=ModelConfig)
     max_iterations: int = 5    # rounds of RunTests; so at most max_iterations - 1 revisions
     min_tests: int = 5         # asked for; small models asked for "comprehensive" tests never stop
+    model_tests: bool = True   # ask the model for tests; off: the trusted tests and their variants only
     max_tests: int = 8
     answer_attempts: int = 3   # tries per structured answer before the run gives up (exit 3)
     # The defaults below are the benchmark's best per solved problem and token (docs/benchmarks.md).

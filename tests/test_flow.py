@@ -646,3 +646,12 @@ def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_cl
     assert ("passes all 3 tests that count (3 statement examples; 2 disputed inputs left out), but after 1 more draw "
             "no second program confirms its output on apart, negatives") in shared["message"]
     assert "only the statement's examples back this code" in shared["message"]
+
+
+def test_without_model_tests_the_examples_and_their_variants_are_the_tests(make_shared, stub):
+    stub.route("code", *[a.GOOD_CODE] * 3)
+    stub.route("oracle", a.BRUTE_FORCE)
+    shared = run_flow(make_shared(a.TWO_SUM, model_tests=False, variants=Settings.variants))
+    assert shared["status"] == "solved", shared["message"]
+    assert {case.origin for case in shared["test_cases"]} == {"statement", "variant"}
+    assert not any("test cases for run_code" in r["messages"][-1]["content"] for r in stub.requests)
