@@ -1,11 +1,14 @@
 """utils/runaway.py: which streaming answers are stopped, and what is kept of them."""
 import time
+from pathlib import Path
 
 from tests import scripted_answers as a
 from utils.ask_model import ask_for_yaml
 from utils.call_llm import ModelConfig, call_llm
-from utils.runaway import complete_tests, looping, watch_loops, watch_tests
+from utils.runaway import complete_tests, looping, looping_code, watch_loops, watch_tests
 from utils.yaml_answer import parse_tests_answer
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TEST = "  - name: t{n}\n    input: {{n: {n}}}\n    expected: {n}\n"
 HEAD = "```yaml\nreasoning: small cases\ntest_cases:\n"
@@ -97,3 +100,26 @@ def test_a_code_answer_is_complete_once_its_block_closes_and_what_follows_is_not
     assert reason == "stop" and kept.rstrip().endswith("```") and at < len(a.GOOD_CODE) + 16
     from utils.yaml_answer import parse_code_answer
     assert parse_code_answer(kept)["function_code"].startswith("def run_code(nums, target):")
+
+
+REASONING_LOOP = "```yaml\nreasoning: |\n  Walk the array in groups of three. " + "".join(
+    f"If we encounter a group of 3 elements where the first element is {n % 2} and the {word} element is "
+    f"{(n + 1) % 2}, we need to flip the first and second elements. "
+    for n, word in enumerate(["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                              "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth"]))
+
+
+def test_reasoning_that_goes_round_with_another_word_each_time_is_a_runaway():
+    from utils.runaway import squeezes_like_a_loop, watch_code
+    assert not looping(REASONING_LOOP) and not looping_code(REASONING_LOOP), "no exact or code-shaped repeat"
+    (kept, reason), at = first_cut(watch_code(), REASONING_LOOP)
+    assert reason == "repetition" and squeezes_like_a_loop(kept)
+
+
+def test_real_code_and_prose_do_not_squeeze_like_a_loop():
+    from utils.runaway import SQUEEZE_WINDOW, squeezes_like_a_loop
+    for path in ("nodes.py", "core/verdict.py", "README.md", "docs/design.md"):
+        text = (ROOT / path).read_text()
+        windows = [text[i:i + SQUEEZE_WINDOW] for i in range(0, len(text) - SQUEEZE_WINDOW, 200)]
+        assert windows and not any(squeezes_like_a_loop(window) for window in windows), path
+    assert not squeezes_like_a_loop(a.TESTS + a.GOOD_CODE + a.BRUTE_FORCE)
