@@ -17,7 +17,7 @@ import signal
 import tempfile
 import traceback
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from core.budget import Budget
@@ -36,7 +36,7 @@ from utils.llama_server import LlamaServer, LocalModelError
 from utils.local_model import MODEL_NAME, ensure_local_model, is_set_up
 from utils.problem_input import read_problem
 from utils.run_record import RunRecord
-from utils.sandbox import Limits, SandboxUnavailable, best_isolation, kill_running_sandboxes
+from utils.sandbox import Limits, SandboxGroup, SandboxUnavailable, best_isolation
 from utils.progress import Progress
 from utils.terminal import NoTerminal, Terminal, require_terminal
 from utils.text_files import InputError, WriteError, read_text_file
@@ -191,7 +191,7 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
     try:
         (flow or create_flow(settings)).run(shared)
     except KeyboardInterrupt as stop:
-        kill_running_sandboxes()
+        shared["services"].sandboxes.kill()
         shared["status"] = RunStatus.INTERRUPTED
         shared["message"] = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted by the user (Ctrl-C)"
     except WriteError as exc:  # run.json could not be written (a full disk): stop, keep what is in memory
@@ -199,6 +199,9 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
     except Exception as exc:  # noqa: BLE001 - a bug must still leave a complete record behind
         shared["status"], shared["message"] = RunStatus.ERROR, f"internal error: {type(exc).__name__}: {exc}"
         _unless_unwritable(record.event, "error", traceback=traceback.format_exc())
+    budget = shared["services"].budget
+    if budget.stop_event.is_set() and shared["status"] not in (RunStatus.SOLVED, RunStatus.ERROR):
+        shared["status"], shared["message"] = RunStatus.INTERRUPTED, budget.stop_reason  # stopped by a client
     return finish(shared, record, out_dir)
 
 
@@ -231,7 +234,7 @@ def _unless_unwritable(write, *args, **kwargs):
 @dataclass(frozen=True)
 class Services:
     """What every node may use besides the run's data: one object, so that several runs can share a process.
-    (Per-run cancellation and sandboxes belong here too when a run needs its own.)"""
+    `stop` ends one run without touching another's."""
     settings: Settings
     record: RunRecord        # run.json; nodes add events, model calls are journaled as they return
     budget: Budget           # --max-calls / --token-budget / --time-limit, held before every request; its stop
@@ -239,6 +242,13 @@ class Services:
     out_dir: str             # where the run's files go: run.json, solution.py, test_solution.py, ...
     progress: Progress | None = None   # the live line of the calls in flight (none under --json)
     terminal: Terminal | None = None   # the person's terminal, with --interactive only
+    sandboxes: SandboxGroup = field(default_factory=SandboxGroup)  # this run's sandbox processes
+
+    def stop(self, reason):
+        """End this run now (a client's cancel): no more requests, calls in flight cancelled, its sandboxes
+        killed; the flow ends with what it has, and its record is kept."""
+        self.budget.stop(reason)
+        self.sandboxes.kill()
 
 
 def new_store(problem, settings, record, progress=None):

@@ -469,12 +469,13 @@ class CheckCode(Step, ParallelBatchNode):
     def prep(self, shared):
         settings = shared["services"].settings
         return [{"id": a.id, "code": a.code, "limits": settings.limits, "isolation": settings.isolation,
-                 "lint": settings.lint, "packages": packages_path(shared)}
+                 "lint": settings.lint, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
                 for a in shared["attempts"] if a.status == AttemptStatus.NEW]
 
     def exec(self, item):
         findings = lint(item["code"]) if item["lint"] else None
-        return item["id"], check_code(item["code"], item["limits"], item["isolation"], item["packages"]), findings
+        return item["id"], check_code(item["code"], item["limits"], item["isolation"], item["packages"],
+                                      item["sandboxes"]), findings
 
     def post(self, shared, items, checked):
         for attempt_id, failure, findings in checked:
@@ -503,12 +504,12 @@ class RunTests(Step, ParallelBatchNode):
         work = [(a, todo) for a, todo in work if todo]
         shards = max(1, min(max((len(todo) for _, todo in work), default=1), os.cpu_count() or 1)) if len(work) == 1 else 1
         return [{"id": a.id, "cases": todo[k::shards], "code": a.code, "limits": settings.limits,
-                 "isolation": settings.isolation, "packages": packages_path(shared)}
-                for a, todo in work for k in range(shards)]
+                 "isolation": settings.isolation, "packages": packages_path(shared),
+                 "sandboxes": shared["services"].sandboxes} for a, todo in work for k in range(shards)]
 
     def exec(self, shard):
         inputs = [case.input for case in shard["cases"]]
-        raw = run_batch(shard["code"], inputs, shard["limits"], shard["isolation"], shard["packages"])
+        raw = run_batch(shard["code"], inputs, shard["limits"], shard["isolation"], shard["packages"], shard["sandboxes"])
         return shard["id"], [(case.key, result) for case, result in zip(shard["cases"], raw)]
 
     def post(self, shared, shards, ran):
@@ -529,12 +530,12 @@ class RunChecker(Step, ParallelBatchNode):
             return []
         name = output_name(tests)
         return [{"id": a.id, "code": a.code, "calls": calls, "limits": settings.limits, "isolation": settings.isolation,
-                 "packages": packages_path(shared)}
+                 "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
                 for a in attempts if a.source == Author.CHECKER and a.check == "ok"
                 for calls in [calls_to_check(tests, list(attempts), a, name)] if calls]
 
     def exec(self, item):
-        said = run_batch(item["code"], item["calls"], item["limits"], item["isolation"], item["packages"])
+        said = run_batch(item["code"], item["calls"], item["limits"], item["isolation"], item["packages"], item["sandboxes"])
         return item["id"], [(input_key(call), result) for call, result in zip(item["calls"], said)]
 
     def post(self, shared, items, judged):

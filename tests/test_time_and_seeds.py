@@ -37,3 +37,22 @@ def test_seeds_make_each_request_its_own_and_a_run_repeatable(stub, tmp_path):
     assert first == again and None not in first, "the same requests, the same seeds"
     assert first[1] == first[0] + 1, "the retry after an unusable answer is sampled with the next seed"
     assert len(set(first[2:])) == len(first[2:]), "candidates and the oracle each have their own"
+
+
+def test_a_stopped_run_cancels_its_call_in_flight_and_ends_with_its_record_kept(make_shared, stub, tmp_path):
+    import threading
+    import time as clock
+
+    from flow import create_flow
+    stub.route("tests", {"trickle": 0.05, "text": a.TESTS * 50})  # minutes of streaming, were it all written
+    shared = make_shared(a.TWO_SUM)
+    runner = threading.Thread(target=create_flow(shared["services"].settings).run, args=(shared,), daemon=True)
+    runner.start()
+    waited = clock.monotonic()
+    while not stub.requests and clock.monotonic() - waited < 30:  # until the request is under way
+        clock.sleep(0.05)
+    shared["services"].stop("cancelled by the client")
+    runner.join(10)
+    assert not runner.is_alive(), "the flow ended once its call was cancelled"
+    assert shared["status"] == "unsolved" and "cancelled by the client" in shared["message"]
+    assert json.loads((tmp_path / "run.json").read_text())["model_calls"], "the record kept the cancelled call"

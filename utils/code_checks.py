@@ -18,15 +18,16 @@ from utils.sandbox import Limits, run_batch
 STAND_IN = "\n\n\ndef run_code():  # codeloop's check: loading the code is the whole test\n    return None\n"
 
 
-def check_code(code, limits=Limits(), isolation=None, packages=None):
+def check_code(code, limits=Limits(), isolation=None, packages=None, group=None):
     """None when both checks pass, else {"check": "import" or "execution", error_type, message, traceback}.
-    `packages`: the run's folder of installed third-party packages (--allow-install), if any."""
+    `packages`: the run's folder of installed third-party packages (--allow-install), if any; `group` the
+    run's SandboxGroup."""
     imports = import_lines(code)
     if imports:
-        failure = _load(imports, limits, isolation, packages)
+        failure = _load(imports, limits, isolation, packages, group)
         if failure:
             return {"check": "import", **failure}
-    failure = _load(code, limits, isolation, packages)
+    failure = _load(code, limits, isolation, packages, group)
     return {"check": "execution", **failure} if failure else None
 
 
@@ -41,8 +42,8 @@ def import_lines(code):
                      if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in guarded and not getattr(node, "level", 0))
 
 
-def _load(source, limits, isolation, packages):
-    result = run_batch(source + STAND_IN, [{}], limits, isolation, packages)[0]
+def _load(source, limits, isolation, packages, group):
+    result = run_batch(source + STAND_IN, [{}], limits, isolation, packages, group)[0]
     if result["ok"]:
         return None
     return {"error_type": result["error_type"] or "Error", "message": result["message"] or "",

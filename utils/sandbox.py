@@ -42,8 +42,29 @@ ISOLATION_LEVELS = ("bwrap", "unshare", "process")
 UNPRIVILEGED_USER = "nobody"
 GRACE_S = 0.5  # how long past its own SIGALRM a test may run before the watchdog kills the process
 WORKDIR_PREFIX = "codeloop-sandbox-"
-_running, _running_lock = set(), threading.Lock()  # live sandbox processes, for kill_running_sandboxes()
-_kills = [0]  # how many times kill_running_sandboxes() ran; a batch started before a kill restarts nothing
+
+
+class SandboxGroup:
+    """The live sandbox processes of one run, so that stopping a run stops its code and no other run's (the
+    MCP server runs several at once). Every process is in EVERY_SANDBOX too, for Ctrl-C. A batch started
+    before its group (or EVERY_SANDBOX) was killed starts no fresh interpreter afterwards."""
+
+    def __init__(self):
+        self.procs, self.lock, self.kills = set(), threading.Lock(), 0
+
+    def kill(self):
+        with self.lock:
+            self.kills += 1
+            procs = list(self.procs)
+        for proc in procs:
+            _kill_group(proc)
+
+    def __len__(self):
+        with self.lock:
+            return len(self.procs)
+
+
+EVERY_SANDBOX = SandboxGroup()
 
 
 @dataclass(frozen=True)
@@ -156,13 +177,14 @@ def best_isolation():
     raise SandboxUnavailable(f"cannot start a sandboxed Python interpreter ({sandbox_python()})")
 
 
-def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None):
+def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None, group=None):
     """Call run_code(**kwargs) for each kwargs dict in `inputs`, in one sandboxed interpreter.
 
     Returns one dict per input: ok, value (plain JSON data), repr, error_type, message, traceback,
     timed_out, ms, output. A test that hangs or kills its interpreter gets its own error and the tests
     after it run in a fresh interpreter, within the batch deadline. `packages`: a folder of installed
-    third-party packages (utils.packages.install) the code may import from.
+    third-party packages (utils.packages.install) the code may import from. `group`: the run's
+    SandboxGroup, whose kill() ends the batch.
     """
     isolation = isolation or best_isolation()
     if packages is not None:
@@ -170,12 +192,13 @@ def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None):
         if not os.path.isdir(packages):
             raise FileNotFoundError(f"the packages folder {packages} does not exist")
     deadline = time.monotonic() + limits.batch_timeout
-    kills_at_start = _kills[0]
+    groups = _groups(group)
+    kills_at_start = _kills_of(groups)
     packed = [marshal.dumps(kwargs) for kwargs in inputs]
     results = [None] * len(inputs)
     pending = list(range(len(inputs)))
     while pending:
-        if _kills[0] != kills_at_start:
+        if _kills_of(groups) != kills_at_start:
             for i in pending:
                 results[i] = _failure("Interrupted", "not run: the run was interrupted")
             break
@@ -184,8 +207,8 @@ def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None):
                 results[i] = _failure("Timeout", f"not run: the batch deadline of {limits.batch_timeout} s was reached",
                                       timed_out=True)
             break
-        outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline, kills_at_start,
-                               packages)
+        outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline, groups,
+                               kills_at_start, packages)
         if outcome["load_failure"] is not None or outcome["forged"]:
             # a process whose channel the code wrote into: none of its results can be believed
             for i in pending:
@@ -230,7 +253,15 @@ def frame(data):
     return len(data).to_bytes(8, "big") + data
 
 
-def _start(isolation, packages, kills_at_start, source=RUNNER_SOURCE):
+def _groups(group):
+    return (EVERY_SANDBOX,) if group is None or group is EVERY_SANDBOX else (EVERY_SANDBOX, group)
+
+
+def _kills_of(groups):
+    return tuple(group.kills for group in groups)
+
+
+def _start(isolation, packages, groups, kills_at_start, source=RUNNER_SOURCE):
     """Start a sandboxed interpreter running `source`; (process, its working folder or None)."""
     _sweep_workdirs()
     argv, privileges = launch_for(isolation, sandbox_python(), packages, source)
@@ -248,17 +279,19 @@ def _start(isolation, packages, kills_at_start, source=RUNNER_SOURCE):
         if workdir:
             shutil.rmtree(workdir, ignore_errors=True)
         raise SandboxUnavailable(f"cannot start the sandbox ({isolation}): {exc}") from exc
-    with _running_lock:
-        _running.add(proc)
-        if _kills[0] != kills_at_start:  # a kill came between the caller's check and now
-            _kill_group(proc)
+    for group in groups:
+        with group.lock:
+            group.procs.add(proc)
+    if _kills_of(groups) != kills_at_start:  # a kill came between the caller's check and now
+        _kill_group(proc)
     return proc, workdir
 
 
-def _stop(proc, workdir):
+def _stop(proc, workdir, groups):
     _kill_tree(proc)
-    with _running_lock:
-        _running.discard(proc)
+    for group in groups:
+        with group.lock:
+            group.procs.discard(proc)
     if workdir:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -276,15 +309,15 @@ def _sweep_workdirs():
             shutil.rmtree(os.path.join(root, name), ignore_errors=True)
 
 
-def _run_process(code, packed_inputs, limits, isolation, deadline, kills_at_start, packages=None):
+def _run_process(code, packed_inputs, limits, isolation, deadline, groups, kills_at_start, packages=None):
     """One interpreter over `packed_inputs`; returns what it reported and how it ended."""
     payload = frame(marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child(),
                                    "packages": packages}))
-    proc, workdir = _start(isolation, packages, kills_at_start)
+    proc, workdir = _start(isolation, packages, groups, kills_at_start)
     try:
         return _watch(proc, payload, limits, deadline, len(packed_inputs))
     finally:
-        _stop(proc, workdir)
+        _stop(proc, workdir, groups)
 
 
 def _watch(proc, payload, limits, deadline, expected):
@@ -439,7 +472,8 @@ class SandboxProgram:
 
     def __init__(self, source, limits=Limits(), isolation=None, packages=None):
         self.limits = limits
-        self.proc, self.workdir = _start(isolation or best_isolation(), packages, _kills[0], source)
+        self.groups = _groups(None)
+        self.proc, self.workdir = _start(isolation or best_isolation(), packages, self.groups, _kills_of(self.groups), source)
         self.lines, self.output = queue.Queue(), bytearray()
         threading.Thread(target=self._read_lines, daemon=True).start()
         threading.Thread(target=self._read_output, daemon=True).start()
@@ -451,7 +485,7 @@ class SandboxProgram:
         self.close()
 
     def close(self):
-        _stop(self.proc, self.workdir)
+        _stop(self.proc, self.workdir, self.groups)
 
     def send(self, data):
         try:
@@ -547,11 +581,7 @@ def kill_running_sandboxes():
 
     Batches that were running start no fresh interpreter for their remaining tests afterwards.
     """
-    with _running_lock:
-        _kills[0] += 1
-        procs = list(_running)
-    for proc in procs:
-        _kill_group(proc)
+    EVERY_SANDBOX.kill()
 
 
 def _kill_group(proc):
