@@ -28,13 +28,14 @@ model: $(INSTALLED)
 		$(PY) main.py --setup-local; }
 
 # Packages are installed again only when a requirements file changed.
-$(INSTALLED): requirements.txt requirements-bench.txt
+$(INSTALLED): requirements.txt requirements-bench.txt requirements-mcp.txt
 	@$(PYTHON) -c "import sys; sys.exit(sys.version_info < (3, 10))" || \
 		{ echo "codeloop needs Python 3.10 or newer; $(PYTHON) is $$($(PYTHON) -V 2>&1) (set PYTHON=python3.11, say)"; exit 2; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || \
 		{ echo "cannot make a virtual environment: run 'apt-get install python3-venv' (as root), then make again"; exit 2; }
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -r requirements-bench.txt
+	$(PY) -m pip install --quiet -r requirements-mcp.txt
 	@touch $(INSTALLED)
 
 # bubblewrap is the strongest sandbox; without it codeloop falls back to unshare or a plain process.

@@ -126,6 +126,11 @@ def read_checker(checker):
     """A checker's source, from a file (--checker FILE) or given as it is (the library's checker=): it must
     define is_valid; it is only ever run in the sandbox."""
     source = checker if "\n" in checker or "def " in checker else read_text_file(checker, f"--checker {checker}", 200_000)
+    return checker_source(source)
+
+
+def checker_source(source):
+    """A checker's source, as it is: it must parse and define is_valid."""
     try:
         defined = {node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
     except (SyntaxError, ValueError) as exc:
@@ -179,8 +184,9 @@ def model_server(model, embedded, say=None, slots=1, prefix="codeloop"):
         yield server.model_config(model.model), {"embedded": True, "server_start_s": round(server.start_seconds, 2)}
 
 
-def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=None):
-    """Run a flow (the product's by default) on one problem; run.json and the exports land in out_dir."""
+def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=None, on_start=None):
+    """Run a flow (the product's by default) on one problem; run.json and the exports land in out_dir.
+    `on_start(services)` gets the run's services as it starts (the MCP server keeps them, to stop the run)."""
     described = settings.describe()
     described["model"].update(model_notes or {})
     record = RunRecord(os.path.join(out_dir, "run.json"), problem, described, echo)
@@ -188,6 +194,8 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
     shared = new_store(problem, settings, record, Progress(echo) if echo else None)
+    if on_start:
+        on_start(shared["services"])
     try:
         (flow or create_flow(settings)).run(shared)
     except KeyboardInterrupt as stop:

@@ -90,7 +90,7 @@ exit codes:
 
 
 # Flags about this terminal, not the run; every other flag is an option of app.prepare(), by the same name.
-TERMINAL_ONLY = ("json", "show_tree", "setup_local")
+TERMINAL_ONLY = ("json", "show_tree", "setup_local", "mcp", "mcp_http", "mcp_slots", "mcp_allow_weak_sandbox")
 
 
 def parse_args(argv):
@@ -107,9 +107,21 @@ def build_parser():
     parser.add_argument("--docs", action="append", metavar="PATH", default=[],  # repeated, so it cannot swallow the problem
                         help="a documentation file or folder (.md, .txt, .rst) given to the model as context; "
                         "repeat for several")
-    for add in (model_flags, judging_flags, loop_flags, terminal_flags):
+    for add in (model_flags, judging_flags, loop_flags, terminal_flags, mcp_flags):
         add(parser)
     return parser
+
+
+def mcp_flags(parser):
+    group = parser.add_argument_group("as a server for coding agents (MCP; pip install -r requirements-mcp.txt)")
+    group.add_argument("--mcp", action="store_true",
+                       help="serve the tools solve and run_tests over the Model Context Protocol on stdio (or HTTP)")
+    group.add_argument("--mcp-http", type=int, metavar="PORT",
+                       help="with --mcp: streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio, local Origins only")
+    group.add_argument("--mcp-slots", type=int, default=2, metavar="N",
+                       help="with --mcp: solves the embedded model answers at once (default 2)")
+    group.add_argument("--mcp-allow-weak-sandbox", action="store_true",
+                       help="with --mcp: let run_tests run code even where the sandbox has no real isolation")
 
 
 def model_flags(parser):
@@ -203,6 +215,14 @@ def say(text):
     print(text, file=sys.stderr, flush=True)
 
 
+def serve_mcp(args):
+    try:
+        import mcp_server  # mcp is optional: only this path needs it
+    except ImportError:
+        raise app.UsageError("--mcp needs the mcp package: pip install -r requirements-mcp.txt") from None
+    return mcp_server.serve(args.mcp_http, args.mcp_slots, args.mcp_allow_weak_sandbox)
+
+
 def setup_only():
     try:
         binary, weights = ensure_local_model(say)
@@ -219,6 +239,8 @@ def main(argv=None):
         args = parse_args(argv)
         if args.setup_local:
             return setup_only()
+        if args.mcp:
+            return serve_mcp(args)
         final = app.run(app.prepare(**options(args)), echo=None if args.json else say, announce=say)
     except KeyboardInterrupt:
         return app.EXIT_INTERRUPTED

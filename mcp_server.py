@@ -1,0 +1,321 @@
+"""codeloop where coding agents work: an MCP server (`python main.py --mcp`) with two tools.
+
+  solve(problem, tests, max_calls, time_limit, model, out_dir)  codeloop's run: tests, candidates, verdicts
+  run_tests(code, tests, checker)                              a program on tests, in the sandbox
+
+Stdout carries the protocol and nothing else: what codeloop says goes to stderr, or to the client as
+progress notifications. The embedded model (when no endpoint is configured) is set up and started when
+the server starts, never inside a tool call: a solve before it is ready is refused with a clear message;
+if the model server dies it is started again on the same port, and a solve in flight retries or ends
+with the model's error. Each solve is its own run (its own sandboxes, its own stop): several run at once
+on one model server with a slot each (--mcp-slots); a cancelled solve stops its model calls and
+sandboxes and keeps its record. Code runs only in the sandbox; without real isolation (bubblewrap or
+unshare) run_tests refuses unless --mcp-allow-weak-sandbox says otherwise. Results hold what the run
+made and how it was isolated: never the server's environment.
+
+`mcp` is an optional dependency (requirements-mcp.txt), imported only here.
+"""
+import ast
+import os
+import queue
+import sys
+import threading
+from dataclasses import replace
+from typing import Annotated, Any
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import Field
+from typing_extensions import TypedDict  # pydantic reads a TypedDict's schema only from here before Python 3.12
+
+import app
+from core.agreement import describe
+from core.cases import TestCase
+from core.compare import judge
+from core.judges import CHECKER_SHIM
+from utils.llama_server import LlamaServer, LocalModelError, cache_dir
+from utils.local_model import MODEL_NAME, ensure_local_model
+from utils.sandbox import Limits, SandboxGroup, best_isolation, run_batch
+from utils.text_files import InputError
+from utils.user_tests import cases_from_data
+
+DEFAULT_TIME_LIMIT = 900.0  # seconds a solve may take unless the client says otherwise
+WEAK = "process"            # the isolation that is no isolation: a plain child process
+PROGRESS_EVERY_S = 0.2
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+class ModelHost:
+    """The model every solve uses: the endpoint configured in the environment, or the embedded model,
+    set up and started in the background when the server starts, and started again should it die."""
+
+    def __init__(self, slots=2):
+        self.endpoint, self.embedded = app.choose_endpoint()
+        self.slots, self.server, self.problem, self.ready = slots, None, "", threading.Event()
+        self.closing = threading.Event()
+        if not self.embedded:
+            self.ready.set()
+
+    def start(self):
+        if self.embedded:
+            threading.Thread(target=self._start_and_watch, name="embedded model", daemon=True).start()
+
+    def _start_and_watch(self):
+        try:
+            binary, weights = ensure_local_model(lambda text: say(f"codeloop mcp: {text}"))
+            self.server = LlamaServer(binary, weights, slots=self.slots)
+            self.server.start()
+        except LocalModelError as exc:
+            self.problem = f"the embedded model could not be started: {exc}"
+            say(f"codeloop mcp: {self.problem}")
+            return
+        say(f"codeloop mcp: embedded model ready in {self.server.start_seconds:.1f} s ({self.slots} slots; "
+            f"llama-server pid {self.server.proc.pid})")
+        self.ready.set()
+        while not self.closing.wait(1.0):
+            if self.server.proc.poll() is not None:  # it died: start it again where the solves in flight look
+                self.ready.clear()
+                say("codeloop mcp: the embedded model stopped; starting it again")
+                try:
+                    self.server = LlamaServer(binary, weights, port=self.server.port, slots=self.slots)
+                    self.server.start()
+                    self.ready.set()
+                    say(f"codeloop mcp: embedded model ready again (llama-server pid {self.server.proc.pid})")
+                except LocalModelError as exc:
+                    self.problem = f"the embedded model stopped and could not be started again: {exc}"
+                    say(f"codeloop mcp: {self.problem}")
+                    return
+
+    def config(self, model=None):
+        """The ModelConfig for a solve, or a ToolError saying why there is none yet."""
+        if self.problem:
+            raise ToolError(self.problem)
+        if not self.ready.is_set():
+            raise ToolError("the embedded model is still being set up or started (see the server's stderr); "
+                            "try again in a minute")
+        if self.embedded:
+            return self.server.model_config(MODEL_NAME)
+        return replace(self.endpoint, model=model or self.endpoint.model)
+
+    def close(self):
+        self.closing.set()
+        if self.server:
+            self.server.stop()
+
+
+class TestResult(TypedDict):
+    name: str
+    passed: bool
+    actual: str
+    error: str
+
+
+class RunTestsResult(TypedDict):
+    isolation: str
+    passed: int
+    total: int
+    results: list[TestResult]
+
+
+class SolvedTest(TypedDict):
+    name: str
+    input: dict[str, Any]
+    expected: Any
+    origin: str
+    evidence: str
+
+
+class SolveResult(TypedDict):
+    status: str
+    message: str
+    function_code: str | None
+    tests: list[SolvedTest]
+    usage: dict[str, Any]
+    out_dir: str
+    isolation: str
+
+
+def solve_result(final, isolation):
+    tests = [TestCase.from_record(case) for case in final["test_cases"]]
+    return SolveResult(status=str(final["status"]), message=final["message"], function_code=final["function_code"],
+                       tests=[SolvedTest(name=case.name, input=case.input, expected=case.expected, origin=str(case.origin),
+                                         evidence=describe(case.evidence) if case.evidence else "")
+                              for case in tests if case.counted],
+                       usage=final["usage"], out_dir=final["out_dir"], isolation=isolation)
+
+
+def prepared(problem, tests, max_calls, time_limit, out_dir):
+    """app.prepare with the tool's arguments; a bad one is a ToolError with the CLI's one-line message."""
+    if not isinstance(problem, str) or not problem.strip():
+        raise ToolError("the problem is blank: give the problem statement, with its examples")
+    out = out_dir or os.path.join(cache_dir(), "mcp-runs", os.path.basename(app.default_out_dir(problem)))
+    try:
+        return app.prepare(problem, tests=tests or None, out=out, max_calls=max_calls,
+                           time_limit=time_limit or DEFAULT_TIME_LIMIT)
+    except Exception as exc:  # noqa: BLE001 - app.failure says which are the caller's and how
+        found = app.failure(exc)
+        if found is None:
+            raise
+        raise ToolError(found[1]) from None
+
+
+async def relay_progress(lines, ctx, done):
+    """Send what the run says as progress notifications, from whatever thread said it."""
+    count = 0
+    while not done.is_set() or not lines.empty():
+        await anyio.sleep(PROGRESS_EVERY_S)
+        while not lines.empty():
+            count += 1
+            try:
+                await ctx.report_progress(count, None, lines.get_nowait())
+            except Exception:  # noqa: BLE001 - a client that stopped listening does not stop the run
+                pass
+
+
+async def run_in_thread(work, on_cancel):
+    """`work` in a worker thread; on the client's cancel, `on_cancel()` stops it and the cancel goes on."""
+    try:
+        return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        on_cancel()
+        raise
+
+
+# The tools' parameters, as the client's schema describes them.
+Problem = Annotated[str, Field(description="the problem statement, with its worked examples "
+                                           "(\"Input: ... Output: ...\" or calls like f(1) == 2)")]
+TESTS = 'tests, trusted as given: [{"input": {argument: value}, "expected": value, "name": ...}]'
+Tests = Annotated[list[dict[str, Any]], Field(description=TESTS)]
+SolveTests = Annotated[list[dict[str, Any]] | None, Field(description=TESTS)]
+MaxCalls = Annotated[int | None, Field(description="at most this many model calls")]
+TimeLimit = Annotated[float | None, Field(description=f"seconds (default {DEFAULT_TIME_LIMIT:g})")]
+Model = Annotated[str | None, Field(description="the endpoint's model (the embedded one has one)")]
+OutDir = Annotated[str | None, Field(description="where the run's files go (default: the user's cache)")]
+Code = Annotated[str, Field(description="Python source defining run_code")]
+Checker = Annotated[str | None, Field(description="optional: Python source of is_valid(<the inputs>, output) -> bool, "
+                                                  "for problems with several right answers")]
+
+
+def build_server(host, allow_weak_sandbox=False):
+    server = MCPServer("codeloop", log_level="WARNING", instructions=(
+        "Give solve a programming problem (statement and examples; a function named run_code is written) to get "
+        "tested code back: the expected values of its tests come from running programs, not from a model's word. "
+        "Give run_tests your own code and tests to run them in a sandbox."))
+
+    @server.tool()
+    async def solve(problem: Problem, ctx: Context, tests: SolveTests = None, max_calls: MaxCalls = None,
+                    time_limit: TimeLimit = None, model: Model = None, out_dir: OutDir = None) -> SolveResult:
+        """Write tests and a function run_code for a problem, run them in a sandbox and revise until they pass.
+        Returns the status (solved, unconfirmed, unsolved, ...), the code, the tests that counted with where
+        each expected value came from, a one-line message saying how far to trust it, usage and the folder
+        with solution.py, test_solution.py and run.json."""
+        job = prepared(problem, tests, max_calls, time_limit, out_dir)
+        settings = replace(job.settings, model=host.config(model))
+        lines, done, handle = queue.Queue(), threading.Event(), {}
+
+        def work():
+            try:
+                final = app.run_problem(job.problem, settings, job.out_dir, echo=lines.put,
+                                        on_start=lambda services: handle.update(services=services))
+                lines.put(final["message"])
+                return final
+            finally:
+                done.set()
+        async with anyio.create_task_group() as group:
+            group.start_soon(relay_progress, lines, ctx, done)
+            final = await run_in_thread(work, lambda: handle.get("services") and
+                                        handle["services"].stop("cancelled by the client"))
+        return solve_result(final, settings.isolation)
+
+    @server.tool()
+    async def run_tests(code: Code, tests: Tests, checker: Checker = None) -> RunTestsResult:
+        """Run code's run_code on each test in the sandbox (never in this server's process) and judge each
+        output: equal to expected (floats within a tolerance), or accepted by the checker. Returns per test
+        passed, what it returned (actual) and any error, and how the code was isolated."""
+        isolation = checked_isolation(allow_weak_sandbox)
+        cases = checked_tests(code, tests)
+        source = checked_checker(checker) if checker else None
+        group = SandboxGroup()
+        outputs = await run_in_thread(lambda: run_batch(code, [case.input for case in cases], Limits(), isolation,
+                                                        group=group), group.kill)
+        accepted = await run_in_thread(lambda: checked_outputs(source, cases, outputs, isolation, group),
+                                       group.kill) if source else None
+        return judged(cases, outputs, accepted, isolation)
+
+    return server
+
+
+def checked_isolation(allow_weak_sandbox):
+    isolation = best_isolation()
+    if isolation == WEAK and not allow_weak_sandbox:
+        raise ToolError("this machine gives the sandbox no real isolation (neither bubblewrap nor unshare works), "
+                        "so run_tests will not run code; start the server with --mcp-allow-weak-sandbox to allow it")
+    return isolation
+
+
+def checked_tests(code, tests):
+    if not isinstance(code, str) or not code.strip():
+        raise ToolError("the code is empty: give Python source defining run_code")
+    try:
+        defined = {node.name for node in ast.parse(code).body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    except (SyntaxError, ValueError) as exc:
+        raise ToolError(f"the code does not parse as Python: {exc}") from None
+    if "run_code" not in defined:
+        raise ToolError("the code defines no function run_code: name the function to test run_code")
+    try:
+        return cases_from_data(tests, "tests")
+    except InputError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def checked_checker(checker):
+    """The client's checker source (never a path: the client names no file of this machine)."""
+    try:
+        return app.checker_source(checker)
+    except InputError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def checked_outputs(source, cases, outputs, isolation, group):
+    """The checker's verdict on each output, run in the sandbox like any program."""
+    calls = [{**case.input, "output": result["value"]} for case, result in zip(cases, outputs)]
+    said = run_batch(source + CHECKER_SHIM, calls, Limits(), isolation, group=group)
+    return [result["ok"] and result["value"] is True for result in said]
+
+
+def judged(cases, outputs, accepted, isolation):
+    results = []
+    for k, (case, raw) in enumerate(zip(cases, outputs)):
+        verdict = judge(raw, case.expected)
+        passed = bool(raw["ok"] and accepted[k]) if accepted is not None else verdict["passed"]
+        error = f"{raw['error_type']}: {raw['message']}" if raw["error_type"] else ""
+        results.append(TestResult(name=case.name, passed=passed, actual=raw["repr"], error=error[:500]))
+    return RunTestsResult(isolation=isolation, passed=sum(r["passed"] for r in results), total=len(results),
+                          results=results)
+
+
+def serve(http_port=None, slots=2, allow_weak_sandbox=False):
+    """Serve on stdio (or streamable HTTP on 127.0.0.1:http_port) until the client goes."""
+    host = ModelHost(slots)
+    host.start()
+    server = build_server(host, allow_weak_sandbox)
+    say(f"codeloop mcp: serving on {'stdio' if http_port is None else f'http://127.0.0.1:{http_port}/mcp'}")
+    try:
+        if http_port is None:
+            server.run()
+        else:
+            local = [f"127.0.0.1:{http_port}", f"localhost:{http_port}"]
+            server.run("streamable-http", host="127.0.0.1", port=http_port, transport_security=TransportSecuritySettings(
+                allowed_hosts=local, allowed_origins=[f"http://{name}" for name in local]))
+    finally:
+        host.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())

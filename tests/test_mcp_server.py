@@ -1,0 +1,208 @@
+"""The MCP server (python main.py --mcp) driven by the real mcp client over stdio, against a scripted model
+endpoint on 127.0.0.1 and the real sandbox."""
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+from tests import scripted_answers as a  # noqa: E402
+from tests.test_main import MAIN, ROOT, SECRET, cli_env  # noqa: E402
+
+HOSTILE = """import os, socket
+def run_code(x):
+    found = {k: v for k, v in os.environ.items()}
+    try:
+        socket.create_connection(("1.1.1.1", 53), timeout=1)
+        found["net"] = "reached"
+    except OSError as exc:
+        found["net"] = type(exc).__name__
+    return str(found)
+"""
+
+
+def server_params(stub, *flags, env=None):
+    return StdioServerParameters(command=sys.executable, args=[MAIN, "--mcp", *flags], cwd=str(ROOT),
+                                 env=env or cli_env(stub, CODELOOP_CACHE=os.environ.get("CODELOOP_CACHE", "")))
+
+
+def with_session(stub, body, *flags, env=None):
+    """Run `body(session)` against a fresh server process; its result."""
+    async def main():
+        async with stdio_client(server_params(stub, *flags, env=env)) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await body(session)
+    return anyio.run(main)
+
+
+def test_the_tools_are_listed_with_schemas_an_agent_can_act_on(stub):
+    async def body(session):
+        return (await session.list_tools()).tools
+    tools = {tool.name: tool for tool in with_session(stub, body)}
+    assert set(tools) == {"solve", "run_tests"}
+    solve = tools["solve"]
+    assert solve.input_schema["required"] == ["problem"] and "worked examples" in solve.input_schema["properties"]["problem"]["description"]
+    assert {"status", "function_code", "tests", "message", "usage", "out_dir", "isolation"} <= set(solve.output_schema["properties"])
+    assert "run_code" in tools["run_tests"].description and "sandbox" in tools["run_tests"].description
+
+
+def test_solve_is_solved_with_progress_notifications(stub, tmp_path):
+    a.route_defaults(stub)
+    heard = []
+
+    async def body(session):
+        async def progress(done, total, message):
+            heard.append(message)
+        return await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "run")},
+                                       progress_callback=progress)
+    result = with_session(stub, body)
+    assert not result.is_error, result.content
+    found = result.structured_content
+    assert found["status"] == "solved" and "def run_code(nums, target)" in found["function_code"]
+    assert found["tests"][0]["evidence"] == "from the problem statement" and found["isolation"] in ("bwrap", "unshare", "process")
+    assert found["out_dir"] == str(tmp_path / "run") and (tmp_path / "run" / "run.json").exists()
+    assert any(line.startswith("  iteration 1/5") for line in heard) and any("solved: all" in line for line in heard)
+    assert SECRET not in json.dumps(found), "no secret of the server's environment in a result"
+
+
+def test_two_solves_at_once_are_independent(stub, tmp_path):
+    slow = lambda answer: {"trickle": 0.002, "text": answer}  # noqa: E731 - a second or so each
+    stub.route("tests", slow(a.TESTS), slow(a.SUM_OF_EVENS_TESTS))
+    stub.route("code", *[slow(a.GOOD_CODE)] * 3, *[slow(a.SUM_OF_EVENS_CODE)] * 3)
+    stub.route("oracle", slow(a.BRUTE_FORCE), slow(a.SUM_OF_EVENS_ORACLE))
+
+    async def body(session):
+        found = {}
+
+        async def one(name, problem):
+            found[name] = await session.call_tool("solve", {"problem": problem, "out_dir": str(tmp_path / name)})
+        async with anyio.create_task_group() as group:
+            group.start_soon(one, "two_sum", a.TWO_SUM)
+            group.start_soon(one, "evens", a.SUM_OF_EVENS + " Example: Input: nums = [1, 2, 3, 4] Output: 6")
+        return found
+    found = with_session(stub, body)
+    statuses = {name: result.structured_content["status"] for name, result in found.items() if not result.is_error}
+    assert len(statuses) == 2 and set(statuses.values()) <= {"solved", "unconfirmed"}, found
+    tests_asked = [(start, end) for kind, start, end in stub.timeline if kind == "tests"]
+    assert len(tests_asked) == 2 and max(s for s, _ in tests_asked) < min(e for _, e in tests_asked), "in flight together"
+
+
+def test_a_cancelled_solve_stops_its_calls_and_keeps_its_record(stub, tmp_path):
+    stub.route("tests", {"trickle": 0.05, "text": a.TESTS * 50})  # minutes of streaming, were it all written
+
+    async def body(session):
+        with anyio.move_on_after(3):
+            await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "run")})
+        record = tmp_path / "run" / "run.json"
+        for _ in range(100):  # the run writes its record as it ends: until then it says "running"
+            if record.exists() and json.loads(record.read_text())["status"] != "running":
+                break
+            await anyio.sleep(0.1)
+        return json.loads(record.read_text())
+    record = with_session(stub, body)
+    assert record["status"] == "interrupted" and record["message"] == "cancelled by the client"
+    assert record["model_calls"], "the cancelled call is in the record"
+    writing = [end - start for kind, start, end in stub.timeline if kind == "tests"]
+    assert writing and max(writing) < 30, "the stream was closed, not written to its end"
+
+
+def test_a_blank_problem_is_a_tool_error_and_the_server_keeps_serving(stub, tmp_path):
+    a.route_defaults(stub)
+
+    async def body(session):
+        blank = await session.call_tool("solve", {"problem": "   "})
+        good = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "run")})
+        return blank, good
+    blank, good = with_session(stub, body)
+    assert blank.is_error and "the problem is blank" in blank.content[0].text
+    assert not good.is_error and good.structured_content["status"] == "solved"
+
+
+def test_run_tests_reports_a_wrong_programs_failures(stub):
+    async def body(session):
+        return await session.call_tool("run_tests", {"code": "def run_code(nums, target):\n    return [0, 0]\n",
+                                                     "tests": [{"input": {"nums": [3, 2, 4], "target": 6}, "expected": [1, 2]},
+                                                               {"input": {"nums": [1, 1], "target": 2}, "expected": [0, 0]}]})
+    result = with_session(stub, body, "--mcp-allow-weak-sandbox")
+    found = result.structured_content
+    assert (found["passed"], found["total"]) == (1, 2) and found["results"][0]["actual"] == "[0, 0]"
+    assert not found["results"][0]["passed"] and found["results"][1]["passed"]
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"code": "def solve(x):\n    return x\n", "tests": [{"input": {"x": 1}, "expected": 1}]}, "defines no function run_code"),
+    ({"code": "def run_code(x):\n    return x\n", "tests": [{"input": 1}]}, "tests"),
+])
+def test_run_tests_refuses_code_without_run_code_and_malformed_tests(stub, arguments, message):
+    async def body(session):
+        return await session.call_tool("run_tests", arguments)
+    result = with_session(stub, body, "--mcp-allow-weak-sandbox")
+    assert result.is_error and message in result.content[0].text
+
+
+def test_hostile_code_runs_sandboxed_and_nothing_of_the_servers_environment_comes_back(stub):
+    async def body(session):
+        return await session.call_tool("run_tests", {"code": HOSTILE, "tests": [{"input": {"x": 1}, "expected": "?"}]})
+    result = with_session(stub, body, "--mcp-allow-weak-sandbox")
+    found = result.structured_content
+    assert SECRET not in json.dumps(found) and "OPENAI_API_KEY" not in json.dumps(found)
+    if found["isolation"] != "process":
+        assert "reached" not in found["results"][0]["actual"], "no network in the sandbox"
+
+
+def test_without_real_isolation_run_tests_refuses_unless_the_server_allows_it(stub):
+    env = cli_env(stub, CODELOOP_SANDBOX="process")
+
+    async def body(session):
+        return await session.call_tool("run_tests", {"code": "def run_code(x):\n    return x\n",
+                                                     "tests": [{"input": {"x": 1}, "expected": 1}]})
+    refused = with_session(stub, body, env=env)
+    assert refused.is_error and "no real isolation" in refused.content[0].text
+    allowed = with_session(stub, body, "--mcp-allow-weak-sandbox", env=env)
+    assert allowed.structured_content["isolation"] == "process" and allowed.structured_content["passed"] == 1
+
+
+def lines_of(path):
+    return path.read_text() if path.exists() else ""
+
+
+async def until_said(path, text, seconds):
+    """Wait until the server's stderr holds `text` (the server says so as it happens)."""
+    for _ in range(int(seconds * 10)):
+        if text in lines_of(path):
+            return
+        await anyio.sleep(0.1)
+    raise AssertionError(f"the server never said {text!r}: {lines_of(path)[-2000:]}")
+
+
+@pytest.mark.real_model
+def test_the_embedded_model_is_started_with_the_server_and_again_after_it_is_killed(tmp_path):
+    import signal
+    errors = tmp_path / "stderr.txt"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODELOOP_MODEL"))}
+
+    async def main():
+        with errors.open("w") as errlog:
+            params = StdioServerParameters(command=sys.executable, args=[MAIN, "--mcp"], cwd=str(ROOT), env=env)
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    early = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "early")})
+                    await until_said(errors, "embedded model ready", 300)
+                    pid = int(lines_of(errors).split("llama-server pid ")[1].split(")")[0])
+                    os.kill(pid, signal.SIGKILL)
+                    await until_said(errors, "embedded model ready again", 300)
+                    after = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "after"),
+                                                              "time_limit": 240})
+                    return early, after
+    early, after = anyio.run(main)
+    assert early.is_error is False or "still being set up or started" in early.content[0].text
+    assert not after.is_error and after.structured_content["status"] in ("solved", "unconfirmed", "unsolved"), after.content
