@@ -43,7 +43,7 @@ from utils.user_tests import cases_from_data
 
 DEFAULT_TIME_LIMIT = 900.0  # seconds a solve may take unless the client says otherwise
 WEAK = "process"            # the isolation that is no isolation: a plain child process
-PROGRESS_EVERY_S = 0.2
+END = object()            # the last of a run's progress lines
 
 
 def say(text):
@@ -98,8 +98,8 @@ class ModelHost:
         if not self.ready.is_set():
             raise ToolError("the embedded model is still being set up or started (see the server's stderr); "
                             "try again in a minute")
-        if self.embedded:
-            return self.server.model_config(MODEL_NAME)
+        if self.embedded:  # four retries (waiting 1+2+4+8 s) outlast a restart: a solve in flight goes on
+            return replace(self.server.model_config(MODEL_NAME), max_retries=4)
         return replace(self.endpoint, model=model or self.endpoint.model)
 
     def close(self):
@@ -164,17 +164,15 @@ def prepared(problem, tests, max_calls, time_limit, out_dir):
         raise ToolError(found[1]) from None
 
 
-async def relay_progress(lines, ctx, done):
-    """Send what the run says as progress notifications, from whatever thread said it."""
+async def relay_progress(lines, ctx):
+    """Send what the run says as progress notifications, from whatever thread said it, until END."""
     count = 0
-    while not done.is_set() or not lines.empty():
-        await anyio.sleep(PROGRESS_EVERY_S)
-        while not lines.empty():
-            count += 1
-            try:
-                await ctx.report_progress(count, None, lines.get_nowait())
-            except Exception:  # noqa: BLE001 - a client that stopped listening does not stop the run
-                pass
+    while (line := await anyio.to_thread.run_sync(lines.get, abandon_on_cancel=True)) is not END:
+        count += 1
+        try:
+            await ctx.report_progress(count, None, line)
+        except Exception:  # noqa: BLE001 - a client that stopped listening does not stop the run
+            pass
 
 
 async def run_in_thread(work, on_cancel):
@@ -216,7 +214,7 @@ def build_server(host, allow_weak_sandbox=False):
         with solution.py, test_solution.py and run.json."""
         job = prepared(problem, tests, max_calls, time_limit, out_dir)
         settings = replace(job.settings, model=host.config(model))
-        lines, done, handle = queue.Queue(), threading.Event(), {}
+        lines, handle = queue.Queue(), {}
 
         def work():
             try:
@@ -225,9 +223,9 @@ def build_server(host, allow_weak_sandbox=False):
                 lines.put(final["message"])
                 return final
             finally:
-                done.set()
+                lines.put(END)
         async with anyio.create_task_group() as group:
-            group.start_soon(relay_progress, lines, ctx, done)
+            group.start_soon(relay_progress, lines, ctx)
             final = await run_in_thread(work, lambda: handle.get("services") and
                                         handle["services"].stop("cancelled by the client"))
         return solve_result(final, settings.isolation)

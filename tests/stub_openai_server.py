@@ -11,7 +11,7 @@ Each request to /v1/chat/completions takes the next step of the script:
   {"body": bytes}                          HTTP 200 with this body as it is (not JSON, a wrong shape, ...)
 A request with "stream": true gets the answer as server-sent events, a few characters a chunk, then a
 chunk with usage and [DONE], as OpenAI and llama-server send it; otherwise one JSON completion.
-`route(kind, *steps)` gives steps to one kind of request only (tests, code, oracle, revise, reflect,
+`route(kind, *steps, about=text)` gives steps to one kind of request only (and about one problem) (tests, code, oracle, revise, reflect,
 failure_reflection, question, checker, validator: told apart by the request's first user message), so that requests sent
 at the same time (the candidates and the oracle) get their answers whatever order they arrive in; a
 request whose kind has no routed step left takes the next step of the script.
@@ -65,14 +65,20 @@ class StubOpenAIServer:
         with self.lock:
             self.script.extend(steps)
 
-    def route(self, kind, *steps):
+    def route(self, kind, *steps, about=None):
+        """Steps for one kind of request; with `about`, only for requests whose messages contain that text
+        (two problems solved at once each get their own answers, whatever order they ask in)."""
         with self.lock:
-            self.routes.setdefault(kind, []).extend(steps)
+            self.routes.setdefault((kind, about), []).extend(steps)
 
     def next_step(self, body):
         with self.lock:
             self.requests.append(body)
-            routed = self.routes.get(request_kind(body))
+            kind, said = request_kind(body), json.dumps(body.get("messages", []))
+            for (routed_kind, about), routed in self.routes.items():
+                if routed and routed_kind == kind and about is not None and json.dumps(about)[1:-1] in said:
+                    return routed.pop(0)
+            routed = self.routes.get((kind, None))
             if routed:
                 return routed.pop(0)
             return self.script.pop(0) if self.script else {"status": 500, "body": "stub script exhausted"}

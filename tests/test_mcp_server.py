@@ -75,9 +75,11 @@ def test_solve_is_solved_with_progress_notifications(stub, tmp_path):
 
 def test_two_solves_at_once_are_independent(stub, tmp_path):
     slow = lambda answer: {"trickle": 0.002, "text": answer}  # noqa: E731 - a second or so each
-    stub.route("tests", slow(a.TESTS), slow(a.SUM_OF_EVENS_TESTS))
-    stub.route("code", *[slow(a.GOOD_CODE)] * 3, *[slow(a.SUM_OF_EVENS_CODE)] * 3)
-    stub.route("oracle", slow(a.BRUTE_FORCE), slow(a.SUM_OF_EVENS_ORACLE))
+    for about, tests, code, oracle in [("two numbers", a.TESTS, a.GOOD_CODE, a.BRUTE_FORCE),
+                                       ("even numbers", a.SUM_OF_EVENS_TESTS, a.SUM_OF_EVENS_CODE, a.SUM_OF_EVENS_ORACLE)]:
+        stub.route("tests", slow(tests), about=about)
+        stub.route("code", *[slow(code)] * 3, about=about)
+        stub.route("oracle", slow(oracle), about=about)
 
     async def body(session):
         found = {}
@@ -184,10 +186,11 @@ async def until_said(path, text, seconds):
 
 
 @pytest.mark.real_model
-def test_the_embedded_model_is_started_with_the_server_and_again_after_it_is_killed(tmp_path):
+def test_the_embedded_model_is_started_with_the_server_and_again_when_killed_under_a_solve(tmp_path):
     import signal
     errors = tmp_path / "stderr.txt"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODELOOP_MODEL"))}
+    killed = []
 
     async def main():
         with errors.open("w") as errlog:
@@ -198,11 +201,16 @@ def test_the_embedded_model_is_started_with_the_server_and_again_after_it_is_kil
                     early = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "early")})
                     await until_said(errors, "embedded model ready", 300)
                     pid = int(lines_of(errors).split("llama-server pid ")[1].split(")")[0])
-                    os.kill(pid, signal.SIGKILL)
-                    await until_said(errors, "embedded model ready again", 300)
-                    after = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "after"),
-                                                              "time_limit": 240})
-                    return early, after
-    early, after = anyio.run(main)
+
+                    async def kill_once_writing(done, total, message):  # the model is answering this solve
+                        if not killed and message.startswith("  writing:"):
+                            os.kill(pid, signal.SIGKILL)
+                            killed.append(message)
+                    during = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "during"),
+                                                               "time_limit": 300}, progress_callback=kill_once_writing)
+                    return early, during
+    early, during = anyio.run(main)
     assert early.is_error is False or "still being set up or started" in early.content[0].text
-    assert not after.is_error and after.structured_content["status"] in ("solved", "unconfirmed", "unsolved"), after.content
+    assert killed and "embedded model ready again" in lines_of(errors), lines_of(errors)[-2000:]
+    assert not during.is_error and during.structured_content["status"] in ("solved", "unconfirmed", "unsolved"), \
+        during.structured_content or during.content
