@@ -214,3 +214,43 @@ def test_the_embedded_model_is_started_with_the_server_and_again_when_killed_und
     assert killed and "embedded model ready again" in lines_of(errors), lines_of(errors)[-2000:]
     assert not during.is_error and during.structured_content["status"] in ("solved", "unconfirmed", "unsolved"), \
         during.structured_content or during.content
+
+
+def test_streamable_http_serves_on_loopback_and_refuses_a_foreign_origin(stub):
+    import socket
+    import subprocess
+    import urllib.error
+    import urllib.request
+    from mcp.client.streamable_http import streamable_http_client
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, MAIN, "--mcp", "--mcp-http", str(port)], cwd=str(ROOT),
+                              env=cli_env(stub), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        for _ in range(300):  # until it listens (or has died)
+            assert server.poll() is None, server.stderr.read().decode()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        url = f"http://127.0.0.1:{port}/mcp"
+
+        async def tools():
+            async with streamable_http_client(url) as (read, write, *_):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return {tool.name for tool in (await session.list_tools()).tools}
+        assert anyio.run(tools) == {"solve", "run_tests"}
+        hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "page", "version": "1"}}}).encode()
+        request = urllib.request.Request(url, data=hello, method="POST", headers={
+            "Origin": "http://evil.example", "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 403
+    finally:
+        os.killpg(server.pid, 9)
+        server.wait()
