@@ -216,11 +216,17 @@ def say(text):
 
 
 def serve_mcp(args):
+    """--mcp: the other flags are every solve's defaults; the problems come from the client."""
+    chosen = options(args)
+    if chosen.pop("problem") is not None or chosen.pop("problem_file") is not None:
+        raise app.UsageError("--mcp takes no problem: each one comes from the client's call to solve")
+    if chosen.get("interactive"):
+        raise app.UsageError("--mcp and --interactive contradict each other: the server has no terminal")
     try:
         import mcp_server  # mcp is optional: only this path needs it
     except ImportError:
         raise app.UsageError("--mcp needs the mcp package: pip install -r requirements-mcp.txt") from None
-    return mcp_server.serve(args.mcp_http, args.mcp_slots, args.mcp_allow_weak_sandbox)
+    return mcp_server.serve(args.mcp_http, args.mcp_slots, args.mcp_allow_weak_sandbox, chosen)
 
 
 def setup_only():

@@ -19,6 +19,7 @@ import ast
 import os
 import queue
 import sys
+import tempfile
 import threading
 from dataclasses import replace
 from typing import Annotated, Any
@@ -54,8 +55,8 @@ class ModelHost:
     """The model every solve uses: the endpoint configured in the environment, or the embedded model,
     set up and started in the background when the server starts, and started again should it die."""
 
-    def __init__(self, slots=2):
-        self.endpoint, self.embedded = app.choose_endpoint()
+    def __init__(self, slots=2, model=None, base_url=None, local=False):
+        self.endpoint, self.embedded = app.choose_endpoint(model, base_url, local)
         self.slots, self.server, self.problem, self.ready = slots, None, "", threading.Event()
         self.closing = threading.Event()
         if not self.embedded:
@@ -149,14 +150,17 @@ def solve_result(final, isolation):
                        usage=final["usage"], out_dir=final["out_dir"], isolation=isolation)
 
 
-def prepared(problem, tests, max_calls, time_limit, out_dir):
-    """app.prepare with the tool's arguments; a bad one is a ToolError with the CLI's one-line message."""
+def prepared(problem, tests, max_calls, time_limit, out_dir, options):
+    """app.prepare with the tool's arguments over the server's options (its command line's flags); a bad
+    one is a ToolError with the CLI's one-line message."""
     if not isinstance(problem, str) or not problem.strip():
         raise ToolError("the problem is blank: give the problem statement, with its examples")
-    out = out_dir or os.path.join(cache_dir(), "mcp-runs", os.path.basename(app.default_out_dir(problem)))
+    runs = options.get("out") or os.path.join(cache_dir(), "mcp-runs")
+    chosen = {**options, "tests": tests or options.get("tests"), "max_calls": max_calls or options.get("max_calls"),
+              "time_limit": time_limit or options.get("time_limit") or DEFAULT_TIME_LIMIT,
+              "out": out_dir or os.path.join(runs, os.path.basename(app.default_out_dir(problem)))}
     try:
-        return app.prepare(problem, tests=tests or None, out=out, max_calls=max_calls,
-                           time_limit=time_limit or DEFAULT_TIME_LIMIT)
+        return app.prepare(problem, **chosen)
     except Exception as exc:  # noqa: BLE001 - app.failure says which are the caller's and how
         found = app.failure(exc)
         if found is None:
@@ -199,7 +203,7 @@ Checker = Annotated[str | None, Field(description="optional: Python source of is
                                                   "for problems with several right answers")]
 
 
-def build_server(host, allow_weak_sandbox=False):
+def build_server(host, allow_weak_sandbox=False, options=None):
     server = MCPServer("codeloop", log_level="WARNING", instructions=(
         "Give solve a programming problem (statement and examples; a function named run_code is written) to get "
         "tested code back: the expected values of its tests come from running programs, not from a model's word. "
@@ -212,7 +216,7 @@ def build_server(host, allow_weak_sandbox=False):
         Returns the status (solved, unconfirmed, unsolved, ...), the code, the tests that counted with where
         each expected value came from, a one-line message saying how far to trust it, usage and the folder
         with solution.py, test_solution.py and run.json."""
-        job = prepared(problem, tests, max_calls, time_limit, out_dir)
+        job = prepared(problem, tests, max_calls, time_limit, out_dir, options or {})
         settings = replace(job.settings, model=host.config(model))
         lines, handle = queue.Queue(), {}
 
@@ -297,11 +301,16 @@ def judged(cases, outputs, accepted, isolation):
                           results=results)
 
 
-def serve(http_port=None, slots=2, allow_weak_sandbox=False):
-    """Serve on stdio (or streamable HTTP on 127.0.0.1:http_port) until the client goes."""
-    host = ModelHost(slots)
+def serve(http_port=None, slots=2, allow_weak_sandbox=False, options=None):
+    """Serve on stdio (or streamable HTTP on 127.0.0.1:http_port) until the client goes. `options` are
+    app.prepare's (the command line's other flags): every solve's defaults, checked here first, so that a
+    bad one stops the server with the CLI's message; `out` is the folder the runs go under."""
+    options = dict(options or {})
+    with tempfile.TemporaryDirectory() as folder:
+        app.prepare("Check the server's options.", **{**options, "out": folder})
+    host = ModelHost(slots, options.get("model"), options.get("base_url"), options.get("local", False))
     host.start()
-    server = build_server(host, allow_weak_sandbox)
+    server = build_server(host, allow_weak_sandbox, options)
     say(f"codeloop mcp: serving on {'stdio' if http_port is None else f'http://127.0.0.1:{http_port}/mcp'}")
     try:
         if http_port is None:

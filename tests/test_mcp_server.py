@@ -2,6 +2,7 @@
 endpoint on 127.0.0.1 and the real sandbox."""
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -158,6 +159,29 @@ def test_hostile_code_runs_sandboxed_and_nothing_of_the_servers_environment_come
     assert SECRET not in json.dumps(found) and "OPENAI_API_KEY" not in json.dumps(found)
     if found["isolation"] != "process":
         assert "reached" not in found["results"][0]["actual"], "no network in the sandbox"
+
+
+def test_the_servers_flags_are_every_solves_defaults(stub, tmp_path):
+    a.route_defaults(stub, samples=1)
+
+    async def body(session):
+        return await session.call_tool("solve", {"problem": a.TWO_SUM})
+    result = with_session(stub, body, "--samples", "1", "--variants", "3", "--max-iterations", "2", "--out", str(tmp_path))
+    assert not result.is_error and result.structured_content["status"] == "solved", result.content
+    assert Path(result.structured_content["out_dir"]).parent == tmp_path, "--out: the folder runs go under"
+    settings = json.loads(Path(result.structured_content["out_dir"], "run.json").read_text())["settings"]
+    assert (settings["samples"], settings["variants"], settings["max_iterations"]) == (1, 3, 2)
+    assert settings["time_limit"] == 900, "the default time limit applies"
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["Two Sum"], "--mcp takes no problem"), (["--interactive"], "contradict each other"),
+    (["--samples", "0"], "--samples")])
+def test_a_problem_or_a_bad_flag_stops_the_server_with_one_line(stub, flags, message):
+    done = subprocess.run([sys.executable, MAIN, "--mcp", *flags], capture_output=True, text=True, cwd=ROOT,
+                          env=cli_env(stub), timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stdout == "", "stdout is the protocol's"
 
 
 def test_without_real_isolation_run_tests_refuses_unless_the_server_allows_it(stub):
