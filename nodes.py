@@ -25,7 +25,7 @@ from core.budget import BudgetSpent
 from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
 from core.feedback import check_failure, trusted_label
-from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, output_name, promises,
+from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, output_name,
                          promises_one_answer, validator_in_use)
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
@@ -376,10 +376,10 @@ class ImplementFunction(ModelStep):
         if settings.oracle and not valid_oracle:
             judges.append((Author.ORACLE, oracle_request(shown), parse_code_answer, ""))
         several = shared["output_kind"].kind == OutputKind.ANY_VALID
-        if settings.agreement and several and not settings.checker and checker_in_use(attempts, tests)[0] is None:
-            request = checker_request([case for case in tests if case.trusted], output_name(tests))
+        if wants_a_checker(shared) and not settings.checker and checker_in_use(attempts, tests)[0] is None:
+            request = checker_request([case for case in tests if case.trusted], output_name(tests), several)
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function="is_valid"), CHECKER_SHIM))
-        promised = promises(shared["problem"]) if settings.agreement else []
+        promised = input_promises(shared["problem"]) if settings.agreement else []
         if promised and validator_in_use(attempts, tests) is None:
             request = validator_request(promised, [case for case in tests if case.trusted])
             judges.append((Author.VALIDATOR, request, partial(parse_judge_answer, function="is_valid_input"),
@@ -408,6 +408,13 @@ class ImplementFunction(ModelStep):
                                         attempts=[a.id for a in new if a],
                                         **{str(author): judge and judge.id for author, judge in judges.items()})
         return Action.DEFAULT
+
+
+def wants_a_checker(shared):
+    """Several right answers (the checker judges outputs), or one promised (it finds the inputs that break
+    the promise: two programs' different outputs it accepts)."""
+    return shared["services"].settings.agreement and (shared["output_kind"].kind == OutputKind.ANY_VALID
+                                                       or promises_one_answer(shared["problem"]))
 
 
 JUDGE_NAMES = {Author.ORACLE: ("an oracle", "oracle"), Author.CHECKER: ("a checker", "checker"),
@@ -519,14 +526,14 @@ class RunTests(Step, ParallelBatchNode):
 
 
 class RunChecker(Step, ParallelBatchNode):
-    """When several answers are right: the checkers (core/judges.py) judge every output a program returned
-    that they have not judged, and the trusted outputs and the outputs wrong by construction their own
-    checks need. Nothing to do on other problems."""
+    """When several answers are right, or the statement promises one: the checkers (core/judges.py) judge
+    every output a program returned that they have not judged, and the trusted outputs and the outputs
+    wrong by construction their own checks need. Nothing to do on other problems."""
     working = None  # quick, and said in the verdict's lines
 
     def prep(self, shared):
         settings, tests, attempts = shared["services"].settings, shared["test_cases"], shared["attempts"]
-        if shared["output_kind"].kind != OutputKind.ANY_VALID:
+        if not wants_a_checker(shared):
             return []
         name = output_name(tests)
         return [{"id": a.id, "code": a.code, "calls": calls, "limits": settings.limits, "isolation": settings.isolation,

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from core.cases import input_key
+from core.compare import outputs_match
 from core.constraints import unread_lines
 from core.vocabulary import Author
 
@@ -44,6 +45,25 @@ def promises(statement):
 
 def promises_one_answer(statement):
     return bool(ONE_ANSWER.search(re.sub(r"[*_`]", "", statement or "")))
+
+
+def input_promises(statement):
+    """The promises an input validator checks: all but the promise of one answer, which takes solving the
+    problem to check (the embedded model's validators for Two Sum's "exactly one solution" rejected its own
+    examples); the checker checks that one (breaks_the_one_answer)."""
+    return [promise for promise in promises(statement) if not ONE_ANSWER.search(promise)]
+
+
+def breaks_the_one_answer(checker, case, outputs, any_order=False):
+    """The checker in use accepts two different outputs programs returned on this generated input, where the
+    statement promises one answer: the input breaks the promise."""
+    if checker is None or case.trusted:
+        return False
+    accepted = []
+    for output in outputs:
+        if checker.accepts(case.input, output) is True and not any(outputs_match(output, seen, any_order) for seen in accepted):
+            accepted.append(output)
+    return len(accepted) > 1
 
 
 def checker_source(code):

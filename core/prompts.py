@@ -112,9 +112,11 @@ function_code: |
 ```"""
 
 
-def checker_request(test_cases, name):
+def checker_request(test_cases, name, several=True):
     shown = f" These outputs are right, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
-    return f"""This problem has more than one right answer for some inputs. Write a checker instead of a
+    why = ("This problem has more than one right answer for some inputs." if several else
+           "This problem promises one right answer for each input; a checker finds the inputs that break that promise.")
+    return f"""{why} Write a checker instead of a
 solution: a function is_valid with the parameters of run_code and one more, {name}, that returns True
 when {name} is a right answer for those inputs and False otherwise. Check every condition the problem
 sets on an answer (its type and length, that its items come from the input, the order or property it

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
 from core.compare import judge
-from core.judges import breaks_a_promise, checker_in_use, validator_in_use
+from core.judges import breaks_a_promise, breaks_the_one_answer, checker_in_use, validator_in_use
 from core.output_kind import OutputKind
 from core.search_tree import Score
 from core.vocabulary import Action, AttemptStatus, Author, Source
@@ -85,6 +85,11 @@ class RoundFacts:
     def any_order(self):
         return self.kind == OutputKind.UNORDERED
 
+    @property
+    def wants_a_checker(self):
+        """Several right answers (it judges outputs), or one promised (it finds inputs that break the promise)."""
+        return self.kind == OutputKind.ANY_VALID or (self.one_answer and self.rules.agreement)
+
 
 @dataclass(frozen=True)
 class Settlement:
@@ -117,9 +122,11 @@ class Verdict:
 
 def judge_round(facts):
     rules, attempts = facts.rules, list(facts.attempts)
-    checker, refused = checker_in_use(attempts, facts.tests, facts.trust_checker) if facts.kind == OutputKind.ANY_VALID \
+    checker, refused = checker_in_use(attempts, facts.tests, facts.trust_checker) if facts.wants_a_checker \
         else (None, [])
-    tests, dropped = settled_tests(facts, checker)
+    promise = checker if facts.kind != OutputKind.ANY_VALID else None  # it finds broken promises, judges nothing
+    checker = None if promise else checker
+    tests, dropped = settled_tests(facts, checker, promise)
     judged = judge_all(attempts, tests, facts.any_order, checker, skip=lambda a: a.status == AttemptStatus.REJECTED)
     scores = {a.id: Score.of(judged[a.id], tests) if a.id in judged else a.scored for a in attempts}
     settled = {a.id: keep_or_reject(a, judged, scores, attempts, rules.anchors)
@@ -181,10 +188,12 @@ def lacks(tests, disputed, facts, checker):
     return missing
 
 
-def settled_tests(facts, checker):
+def settled_tests(facts, checker, promise=None):
     """The tests with the evidence execution gives them (core/agreement.py), and (name, why) for each one
     dropped: every program raised there (a variant: any voting program), or it breaks a promise of the
-    statement (the input validator rejects it, or the checker accepts two answers where one is promised)."""
+    statement (the input validator rejects it, or the checker accepts two answers where one is promised:
+    `checker` when it judges outputs, `promise` when outputs are judged by equality and it only looks for
+    a disputed input's two right answers)."""
     tests, attempts = facts.tests, facts.attempts
     voters = {a.id: outputs_on(a, tests) for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"}
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
@@ -192,7 +201,11 @@ def settled_tests(facts, checker):
     accepts = (lambda case, value: checker.accepts(case.input, value)) if checker else None
     found = settle(tests, voters, oracle, facts.any_order, facts.rules.agreement, accepts, facts.one_answer)
     validator = validator_in_use(attempts, tests) if facts.rules.agreement else None
-    found = [(Evidence(Source.BROKEN_PROMISE), expected) if breaks_a_promise(validator, case) else (evidence, expected)
+    programs = [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]
+    found = [(Evidence(Source.BROKEN_PROMISE), expected) if breaks_a_promise(validator, case) or (
+                evidence.source == Source.DISPUTED and breaks_the_one_answer(
+                    promise, case, [raw["value"] for a in programs for raw in [a.outputs.get(case.key)] if raw and raw["ok"]],
+                    facts.any_order)) else (evidence, expected)
              for case, (evidence, expected) in zip(tests, found)]
     kept = [case.settled(evidence, expected) for case, (evidence, expected) in zip(tests, found)
             if not evidence.source.dropped]

@@ -10,6 +10,7 @@ from nodes import answer_tokens_for_tests
 from settings import Settings
 from tests import scripted_answers as a
 from tests.scripted_answers import handed_over
+from tests.stub_openai_server import request_kind
 
 @pytest.fixture
 def make_shared(make_shared):
@@ -628,15 +629,16 @@ test_cases:
   - {name: apart, input: {nums: [1, 5, 3], target: 4}, expected: [0, 2]}
   - {name: negatives, input: {nums: [-3, 4, 3, 90], target: 0}, expected: [0, 2]}
 ```"""
-ONE_PAIR = a.code_answer("def is_valid_input(nums, target):\n    return sum(nums[i] + nums[j] == target for i in "
-                         "range(len(nums)) for j in range(i + 1, len(nums))) == 1\n")
+PAIR_CHECKER = a.code_answer("def is_valid(nums, target, output):\n    return (isinstance(output, list) and len(output) == 2 "
+                             "and all(isinstance(i, int) and 0 <= i < len(nums) for i in output)\n"
+                             "            and output[0] != output[1] and nums[output[0]] + nums[output[1]] == target)\n")
 
 
 def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_claimed_solved(make_shared, stub):
     stub.route("tests", APART)
     stub.route("code", ADJACENT_ONLY, *[ZEROS.replace("[0, 0]", f"[0, 0 * {k}]") for k in range(5)])
     stub.route("oracle", *[ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)])  # an oracle that fails the examples
-    stub.route("validator", ONE_PAIR)
+    stub.route("checker", PAIR_CHECKER)  # the promise of one answer is the checker's to check, not a validator's
     shared = make_shared(TWO_SUM_PASTED)
     create_flow(shared["services"].settings).run(shared)
     assert shared["status"] != "solved", shared["message"]
@@ -646,6 +648,38 @@ def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_cl
     assert ("passes all 3 tests that count (3 statement examples; 2 disputed inputs left out), but after 1 more draw "
             "no second program confirms its output on apart, negatives") in shared["message"]
     assert "only the statement's examples back this code" in shared["message"]
+    asked = [request_kind(body) for body in stub.requests]
+    assert "checker" in asked and "validator" not in asked, "the promise of one answer is the checker's"
+
+
+TWO_PAIRS = """```yaml
+reasoning: a pair apart, and an input with two pairs
+test_cases:
+  - {name: apart, input: {nums: [1, 5, 3], target: 4}, expected: [0, 2]}
+  - {name: two_pairs, input: {nums: [1, 2, 3, 4], target: 5}, expected: [9, 9]}
+```"""
+
+
+def test_an_input_with_two_right_answers_where_one_is_promised_is_dropped_by_the_checker(make_shared, stub):
+    # the scan over pairs returns [0, 3] on two_pairs, the map [1, 2]: both right, the promise broken
+    stub.route("tests", TWO_PAIRS)
+    stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS)
+    stub.route("oracle", ZEROS.replace("[0, 0]", "[1, 1]"))  # fails the examples: no oracle
+    stub.route("checker", PAIR_CHECKER)
+    shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution."))
+    assert shared["status"] == "solved", shared["message"]
+    assert [case.name for case in shared["test_cases"] if case.origin == "model"] == ["apart"]
+    why = {name: source for e in shared["services"].record.data["events"] for name, source in e.get("why_dropped", {}).items()}
+    assert why == {"two_pairs": "broken_promise"}
+
+
+def test_without_the_promise_the_same_two_answers_leave_the_input_disputed(make_shared, stub):
+    stub.route("tests", TWO_PAIRS)
+    stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS, *[ZEROS] * 3)
+    stub.route("oracle", *[ZEROS.replace("[0, 0]", "[1, 1]")] * 2)
+    shared = run_flow(make_shared(a.TWO_SUM))
+    assert shared["status"] == "unconfirmed" and "two_pairs" in shared["message"], shared["message"]
+    assert "checker" not in [request_kind(body) for body in stub.requests]
 
 
 def test_without_model_tests_the_examples_and_their_variants_are_the_tests(make_shared, stub):

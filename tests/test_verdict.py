@@ -87,7 +87,7 @@ class Round:
             self.tree.ran(attempt_id, [(input_key(call), returned(is_valid({k: v for k, v in call.items() if k != name},
                                                                            call[name]))) for call in calls])
         rules = Rules(**{k: facts.pop(k) for k in list(facts) if k in Rules.__dataclass_fields__})
-        kind = OutputKind.ANY_VALID if self.judges else facts.pop("kind", OutputKind.EXACT)
+        kind = facts.pop("kind", OutputKind.ANY_VALID if self.judges else OutputKind.EXACT)
         return judge_round(RoundFacts(self.tests, list(self.tree), kind=kind, rules=rules, **facts))
 
 
@@ -293,6 +293,27 @@ def test_two_right_answers_where_the_statement_promises_one_break_the_promise():
     round_ = Round(*tests).candidate(1, 1).candidate(1, 3).checker(lambda i, out: peak(i["nums"], out))
     assert [name for name, _ in round_.verdict(one_answer=True).dropped] == ["p_5_1"]
     assert round_.verdict().dropped == [], "without the promise both answers are right"
+
+
+# Two Sum's "exactly one solution": outputs compare by equality, and a checker finds the generated inputs
+# with two right answers (nums [-4, -3, -2, -1], target -5: [0, 3] and [1, 2]). Here: 7 and 8 on x = 6.
+def two_right_on_6(inputs, output):
+    return output in (7, 8) if inputs["x"] == 6 else output == inputs["x"] + 1
+
+
+def test_on_exact_outputs_a_checker_drops_an_input_with_two_right_answers_where_one_is_promised():
+    round_ = Round(ex(1, 2), t(5, 6), v(6)).candidate(2, 6, 7).candidate(2, 6, 8).checker(two_right_on_6)
+    verdict = round_.verdict(kind=OutputKind.EXACT, one_answer=True)
+    assert verdict.dropped == [("variant_6", "broken_promise")] and verdict.action == "success"
+    assert verdict.checker is None, "outputs are still judged by equality: the checker only finds broken promises"
+    assert round_.verdict(kind=OutputKind.EXACT).disputed == ["variant_6"], "no promise: the programs dispute it"
+
+
+def test_a_one_answer_checker_that_fails_its_checks_drops_nothing():
+    anything = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(2, 8).checker(lambda inputs, output: True)
+    verdict = anything.verdict(kind=OutputKind.EXACT, one_answer=True, disputes_drawn=1)
+    assert verdict.dropped == [] and verdict.disputed == ["variant_6"] and verdict.action == "unconfirmed"
+    assert verdict.refused == ["checker 3: it accepts None on example_1"]
 
 
 def test_an_input_the_validator_rejects_breaks_a_promise_and_is_dropped_not_disputed():
