@@ -112,13 +112,22 @@ function_code: |
 ```"""
 
 
+def signature(function, test_cases, *more):
+    """The judge's first line, its parameters spelled out: the embedded model, told only "the parameters of
+    run_code and one more", wrote `is_valid(output, run_code_input)` or the like, all four times it was asked
+    for Two Sum's checker, and the sandbox calls it with keywords."""
+    names = list(test_cases[0].input) if test_cases else []
+    return f"def {function}({', '.join(names + list(more))}):" if names else ""
+
+
 def checker_request(test_cases, name, several=True):
     shown = f" These outputs are right, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
     why = ("This problem has more than one right answer for some inputs." if several else
            "This problem promises one right answer for each input; a checker finds the inputs that break that promise.")
+    first = signature("is_valid", test_cases, name)
     return f"""{why} Write a checker instead of a
 solution: a function is_valid with the parameters of run_code and one more, {name}, that returns True
-when {name} is a right answer for those inputs and False otherwise. Check every condition the problem
+when {name} is a right answer for those inputs and False otherwise{f" (its first line: `{first}`)" if first else ""}. Check every condition the problem
 sets on an answer (its type and length, that its items come from the input, the order or property it
 must have, that it is as good as the best answer) without assuming one particular answer.{shown}
 
@@ -133,11 +142,13 @@ function_code: |
 def validator_request(promises, test_cases):
     given = "\n".join(f"- {promise}" for promise in promises)
     shown = f" These inputs keep them, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
+    first = signature("is_valid_input", test_cases)
+    first = f" (its first line: `{first}`)" if first else ""
     return f"""The problem promises this about its inputs:
 {given}
 
-Write a function is_valid_input with the parameters of run_code that returns True when an input keeps
-every one of these promises and False when it breaks one.{shown}
+Write a function is_valid_input with the parameters of run_code{first} that returns True when an input
+keeps every one of these promises and False when it breaks one.{shown}
 
 Reply in this form, with the whole function under function_code:
 ```yaml
