@@ -49,8 +49,8 @@ def promises_one_answer(statement):
 
 def input_promises(statement):
     """The promises an input validator checks: all but the promise of one answer, which takes solving the
-    problem to check (the embedded model's validators for Two Sum's "exactly one solution" rejected its own
-    examples); the checker checks that one (breaks_the_one_answer)."""
+    problem to check (none of the embedded model's 19 validators for Two Sum's "exactly one solution" dropped
+    an input with two right pairs: docs/benchmarks.md); the checker checks that one (breaks_the_one_answer)."""
     return [promise for promise in promises(statement) if not ONE_ANSWER.search(promise)]
 
 
