@@ -26,7 +26,7 @@ from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
 from core.feedback import check_failure, trusted_label
 from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, output_name,
-                         promises_one_answer, validator_in_use)
+                         promises_one_answer, validator_in_use, wants_a_checker)
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
 from core.prompts import (checker_request, clarify_request, classified_results, conversation, explain_request,
@@ -376,7 +376,8 @@ class ImplementFunction(ModelStep):
         if settings.oracle and not valid_oracle:
             judges.append((Author.ORACLE, oracle_request(shown), parse_code_answer, ""))
         several = shared["output_kind"].kind == OutputKind.ANY_VALID
-        if wants_a_checker(shared) and not settings.checker and checker_in_use(attempts, tests)[0] is None:
+        asked = settings.agreement and not settings.checker and checker_wanted(shared)
+        if asked and checker_in_use(attempts, tests)[0] is None:
             request = checker_request([case for case in tests if case.trusted], output_name(tests), several)
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function="is_valid"), CHECKER_SHIM))
         promised = input_promises(shared["problem"]) if settings.agreement else []
@@ -410,11 +411,10 @@ class ImplementFunction(ModelStep):
         return Action.DEFAULT
 
 
-def wants_a_checker(shared):
-    """Several right answers (the checker judges outputs), or one promised (it finds the inputs that break
-    the promise: two programs' different outputs it accepts)."""
-    return shared["services"].settings.agreement and (shared["output_kind"].kind == OutputKind.ANY_VALID
-                                                       or promises_one_answer(shared["problem"]))
+def checker_wanted(shared):
+    """core/judges.wants_a_checker for this run."""
+    return wants_a_checker(shared["output_kind"].kind, promises_one_answer(shared["problem"]),
+                           shared["services"].settings.agreement)
 
 
 JUDGE_NAMES = {Author.ORACLE: ("an oracle", "oracle"), Author.CHECKER: ("a checker", "checker"),
@@ -533,7 +533,7 @@ class RunChecker(Step, ParallelBatchNode):
 
     def prep(self, shared):
         settings, tests, attempts = shared["services"].settings, shared["test_cases"], shared["attempts"]
-        if not wants_a_checker(shared):
+        if not checker_wanted(shared):
             return []
         name = output_name(tests)
         return [{"id": a.id, "code": a.code, "calls": calls, "limits": settings.limits, "isolation": settings.isolation,

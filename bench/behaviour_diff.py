@@ -57,6 +57,9 @@ TWO_EXAMPLES = a.TWO_SUM + "\nExample 2: Input: nums = [3, 2, 4], target = 6 Out
 USER_TESTS = "- {name: mine, input: {nums: [1, 5, 3], target: 8}, expected: [1, 2]}\n"
 AGAIN = [a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)]
 BACKWARDS_DRAWS = [a.BACKWARDS_CODE.replace("seen", f"seen_{k}") for k in range(9)]  # three draws, each program written apart
+# An input validator for Two Sum's "exactly one solution" (asked before 8531976; a checker is asked since)
+ONE_PAIR = code_answer("def is_valid_input(nums, target):\n    return sum(nums[i] + nums[j] == target for i in "
+                       "range(len(nums)) for j in range(i + 1, len(nums))) == 1\n")
 NO_ORACLE, NO_VARIANTS = ["--no-oracle"], ["--variants", "0"]
 MODEL_TESTS = list(a.MODEL_TESTS_FLAGS)
 
@@ -130,7 +133,7 @@ SCENARIOS = [
              oracle=[code_answer(several.HIGHEST)], checker=[a.GARBAGE] * 6, validator=[several.VALIDATOR]),
     scenario("two_sum_pasted_one_wrong_program", pasted.TWO_SUM_PASTED, tests=[pasted.APART],
              code=[pasted.ADJACENT_ONLY, *[pasted.ZEROS.replace("[0, 0]", f"[0, 0 * {k}]") for k in range(5)]],
-             oracle=[pasted.ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)], validator=[pasted.ONE_PAIR]),
+             oracle=[pasted.ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)], validator=[ONE_PAIR], checker=[pasted.PAIR_CHECKER]),
     scenario("sum_of_evens_uct", a.SUM_OF_EVENS + " Example: Input: nums = [1, 2, 3, 4] Output: 6",
              tests=[a.SUM_OF_EVENS_TESTS], code=[a.SUM_OF_EVENS_CODE] * 3, oracle=[a.SUM_OF_EVENS_ORACLE]),
 ]

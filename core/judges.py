@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from core.cases import input_key
 from core.compare import outputs_match
 from core.constraints import unread_lines
+from core.output_kind import OutputKind
 from core.vocabulary import Author
 
 CHECKER_SHIM = "\n\n\ndef run_code(**arguments):  # codeloop: the checker, called as a program\n    return bool(is_valid(**arguments))\n"
@@ -45,6 +46,12 @@ def promises(statement):
 
 def promises_one_answer(statement):
     return bool(ONE_ANSWER.search(re.sub(r"[*_`]", "", statement or "")))
+
+
+def wants_a_checker(kind, one_answer, agreement):
+    """Several right answers (the checker judges outputs), or one promised while programs settle expected
+    values (it finds the inputs that break the promise: two programs' different outputs it accepts)."""
+    return kind == OutputKind.ANY_VALID or (one_answer and agreement)
 
 
 def input_promises(statement):

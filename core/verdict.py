@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
 from core.compare import judge
-from core.judges import breaks_a_promise, breaks_the_one_answer, checker_in_use, validator_in_use
+from core.judges import breaks_a_promise, breaks_the_one_answer, checker_in_use, validator_in_use, wants_a_checker
 from core.output_kind import OutputKind
 from core.search_tree import Score
 from core.vocabulary import Action, AttemptStatus, Author, Source
@@ -85,11 +85,6 @@ class RoundFacts:
     def any_order(self):
         return self.kind == OutputKind.UNORDERED
 
-    @property
-    def wants_a_checker(self):
-        """Several right answers (it judges outputs), or one promised (it finds inputs that break the promise)."""
-        return self.kind == OutputKind.ANY_VALID or (self.one_answer and self.rules.agreement)
-
 
 @dataclass(frozen=True)
 class Settlement:
@@ -122,10 +117,10 @@ class Verdict:
 
 def judge_round(facts):
     rules, attempts = facts.rules, list(facts.attempts)
-    checker, refused = checker_in_use(attempts, facts.tests, facts.trust_checker) if facts.wants_a_checker \
-        else (None, [])
-    promise = checker if facts.kind != OutputKind.ANY_VALID else None  # it finds broken promises, judges nothing
-    checker = None if promise else checker
+    found, refused = checker_in_use(attempts, facts.tests, facts.trust_checker) \
+        if wants_a_checker(facts.kind, facts.one_answer, rules.agreement) else (None, [])
+    # several right answers: it judges outputs; one promised: it only finds inputs that break the promise
+    checker, promise = (found, None) if facts.kind == OutputKind.ANY_VALID else (None, found)
     tests, dropped = settled_tests(facts, checker, promise)
     judged = judge_all(attempts, tests, facts.any_order, checker, skip=lambda a: a.status == AttemptStatus.REJECTED)
     scores = {a.id: Score.of(judged[a.id], tests) if a.id in judged else a.scored for a in attempts}
@@ -202,10 +197,13 @@ def settled_tests(facts, checker, promise=None):
     found = settle(tests, voters, oracle, facts.any_order, facts.rules.agreement, accepts, facts.one_answer)
     validator = validator_in_use(attempts, tests) if facts.rules.agreement else None
     programs = [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]
-    found = [(Evidence(Source.BROKEN_PROMISE), expected) if breaks_a_promise(validator, case) or (
-                evidence.source == Source.DISPUTED and breaks_the_one_answer(
-                    promise, case, [raw["value"] for a in programs for raw in [a.outputs.get(case.key)] if raw and raw["ok"]],
-                    facts.any_order)) else (evidence, expected)
+
+    def broken(case, evidence):
+        if breaks_a_promise(validator, case):
+            return True
+        returned = [a.outputs[case.key]["value"] for a in programs if a.outputs.get(case.key, {}).get("ok")]
+        return evidence.source == Source.DISPUTED and breaks_the_one_answer(promise, case, returned, facts.any_order)
+    found = [(Evidence(Source.BROKEN_PROMISE), expected) if broken(case, evidence) else (evidence, expected)
              for case, (evidence, expected) in zip(tests, found)]
     kept = [case.settled(evidence, expected) for case, (evidence, expected) in zip(tests, found)
             if not evidence.source.dropped]
