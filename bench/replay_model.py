@@ -1,0 +1,172 @@
+"""python -m bench.replay_model --records RUN_DIR... : a stand-in for the embedded llama-server that answers
+each request with the answer the model gave to the same request in recorded runs.
+
+What it is for: telling whether two commits behave the same on the embedded model without paying for
+the model twice (a bench of 24 HumanEval problems takes 97 min on 2 cores). Run commit A on the model
+(`python -m bench ... --out A`), then commit B with this server in llama-server's place:
+
+    CODELOOP_LLAMA_SERVER=replay-server.sh python -m bench ... --out B    # at commit B
+    # replay-server.sh:  exec python /path/to/bench/replay_model.py --records A/runs/leetcode/full \\
+    #                         --log B-replay.jsonl "$@"
+
+B then runs exactly as with the embedded model (same settings, slots, timeouts), and every request
+whose messages match a recorded call gets that call's answer, finish reason, token counts and the
+server's timings; the same messages asked again get their recorded answers in the order they were given.
+A request that no run recorded is answered with HTTP 400 and logged as a miss. So B asked what A asked,
+call for call, exactly when the log shows no miss and no recorded call left unasked; B's outcomes then
+come from B's own code and the sandbox. (Running B on the model again, even with a fixed sampling seed,
+takes as long as A did, and its answers match A's only if sampling and the prompt cache behave alike
+call for call.) Only the messages are matched: run.json does not keep a call's temperature or token cap.
+Give both sides the same PYTHONHASHSEED: core/variants.py picks string variants in set order, which
+otherwise changes from process to process.
+
+The answer is sent as one chunk: utils/runaway.py's watchers see the whole recorded text at once, which
+ends where they stopped it when A ran, so they stop it (or let it stand) the same way again.
+Standard library only, so that it runs from any checkout.
+"""
+import argparse
+import collections
+import hashlib
+import json
+import signal
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+WARM_UP = [{"role": "user", "content": "hi"}]  # the server's first-token check (utils/llama_server.py)
+
+
+def key(messages):
+    return hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def recorded_calls(folders):
+    """{messages key: deque of (run name, call)} from every run.json under the folders, in call order."""
+    calls = collections.defaultdict(collections.deque)
+    for folder in folders:
+        for path in sorted(Path(folder).glob("**/run.json")):
+            for call in json.loads(path.read_text()).get("model_calls", []):
+                if call.get("messages") and call.get("answer") is not None:
+                    calls[key(call["messages"])].append((path.parent.name, call))
+    return calls
+
+
+class Replay:
+    def __init__(self, folders, log_path):
+        self.calls, self.lock = recorded_calls(folders), threading.Lock()
+        self.total = sum(len(queue) for queue in self.calls.values())
+        self.log = open(log_path, "a") if log_path else None
+        self.hits = self.misses = 0
+
+    def take(self, messages):
+        with self.lock:
+            queue = self.calls.get(key(messages))
+            found = queue.popleft() if queue else None
+            self.hits, self.misses = self.hits + bool(found), self.misses + (not found)
+            self.write({"at": time.time(), "key": key(messages), "hit": bool(found),
+                        **({"run": found[0], "node": found[1].get("node")} if found else
+                           {"asked": next((m["content"][:200] for m in messages if m["role"] == "user"), "")})})
+            return found and found[1]
+
+    def summary(self):
+        with self.lock:
+            left = collections.Counter(run for queue in self.calls.values() for run, _ in queue)
+            return {"summary": True, "recorded": self.total, "hits": self.hits, "misses": self.misses,
+                    "left_unasked": dict(sorted(left.items()))}
+
+    def write(self, entry):
+        if self.log:
+            self.log.write(json.dumps(entry) + "\n")
+            self.log.flush()
+
+
+def handler(replay):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if self.path.rstrip("/") == "/health":
+                return self.send(200, {"status": "ok"})
+            if self.path.rstrip("/") == "/replay/summary":
+                return self.send(200, replay.summary())
+            self.send(404, {"error": {"message": "not found"}})
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            messages = body.get("messages", [])
+            call = {"answer": "hi", "finish_reason": "stop"} if messages == WARM_UP else replay.take(messages)
+            if not call:
+                return self.send(400, {"error": {"message": "replay: no recorded answer for this request"}})
+            usage = {"prompt_tokens": call.get("prompt_tokens", 0), "completion_tokens": call.get("completion_tokens", 0),
+                     "total_tokens": call.get("prompt_tokens", 0) + call.get("completion_tokens", 0),
+                     "prompt_tokens_details": {"cached_tokens": call.get("prompt_cached") or 0}}
+            timings = {"timings": call["server_timings"]} if call.get("server_timings") else {}
+            if not body.get("stream"):
+                return self.send(200, {"id": "replay", "object": "chat.completion", "created": int(time.time()),
+                                       "model": body.get("model"), "usage": usage, **timings,
+                                       "choices": [{"index": 0, "finish_reason": call.get("finish_reason", "stop"),
+                                                    "message": {"role": "assistant", "content": call["answer"]}}]})
+            self.stream(body, call, usage, timings)
+
+        def stream(self, body, call, usage, timings):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+
+            def event(choices, **extra):
+                chunk = {"id": "replay", "object": "chat.completion.chunk", "created": int(time.time()),
+                         "model": body.get("model"), "choices": choices, **extra}
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            try:
+                event([{"index": 0, "delta": {"role": "assistant", "content": call["answer"]}, "finish_reason": None}])
+                event([{"index": 0, "delta": {}, "finish_reason": call.get("finish_reason", "stop")}])
+                event([], usage=usage, **timings)
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client stopped the answer (a runaway watcher), as it did when the calls were recorded
+
+        def send(self, status, payload):
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.replay_model", description=__doc__.split("\n\n")[0], allow_abbrev=False)
+    parser.add_argument("--records", nargs="+", required=True, metavar="RUN_DIR",
+                        help="folders holding recorded run.json files (searched recursively)")
+    parser.add_argument("--log", help="append one JSON line per request, and the summary at the end, to this file")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    args, _llama_args = parser.parse_known_args(argv)  # the rest of llama-server's command line is not needed
+    replay = Replay(args.records, args.log)
+    httpd = ThreadingHTTPServer((args.host, args.port), handler(replay))
+    httpd.daemon_threads = True
+
+    def finish(*_):
+        threading.Thread(target=httpd.shutdown, daemon=True).start()
+    signal.signal(signal.SIGTERM, finish)
+    signal.signal(signal.SIGINT, finish)
+    print(f"replaying {replay.total} recorded answers on http://{args.host}:{httpd.server_address[1]}", flush=True)
+    httpd.serve_forever(poll_interval=0.1)
+    outcome = replay.summary()
+    replay.write(outcome)
+    print(json.dumps(outcome), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

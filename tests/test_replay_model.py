@@ -1,0 +1,66 @@
+"""bench/replay_model.py: a recorded run's answers served again, over real HTTP, to the real client."""
+import json
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from utils.call_llm import ModelBackendError, ModelConfig, call_llm
+
+ROOT = Path(__file__).resolve().parent.parent
+ASKED = [{"role": "system", "content": "You write tests."}, {"role": "user", "content": "Write test cases for run_code"}]
+TIMINGS = {"cache_n": 7, "prompt_n": 5, "predicted_n": 9}
+
+
+@pytest.fixture
+def replay(tmp_path):
+    """The replay server started the way the bench starts llama-server (its extra flags ignored), on two
+    recorded answers to the same messages and one to other messages; stopped with SIGTERM."""
+    run = tmp_path / "records" / "Problem_1"
+    run.mkdir(parents=True)
+    calls = [{"node": "GenerateTestCases", "messages": ASKED, "answer": "first", "finish_reason": "stop",
+              "prompt_tokens": 12, "completion_tokens": 3, "prompt_cached": 7, "server_timings": TIMINGS},
+             {"node": "GenerateTestCases", "messages": ASKED, "answer": "1, 1, 1", "finish_reason": "repetition",
+              "prompt_tokens": 12, "completion_tokens": 40},
+             {"node": "Revise", "messages": [{"role": "user", "content": "never asked"}], "answer": "x",
+              "finish_reason": "stop", "prompt_tokens": 1, "completion_tokens": 1}]
+    (run / "run.json").write_text(json.dumps({"model_calls": calls}))
+    log = tmp_path / "replay.jsonl"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "replay_model.py"), "--records", str(tmp_path / "records"),
+                             "--log", str(log), "--model", "weights.gguf", "--parallel", "1", "--no-webui"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().split(" on ")[-1].strip()  # printed once it listens
+        yield url, proc, log
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+
+
+def config(url):
+    return ModelConfig(model="m", base_url=f"{url}/v1", max_retries=0, timeout_s=10, deadline_s=20)
+
+
+def test_recorded_answers_come_back_in_order_with_their_counts_then_a_miss_is_refused(replay):
+    url, proc, log = replay
+    with urllib.request.urlopen(f"{url}/health", timeout=5) as health:
+        assert health.status == 200
+    first = call_llm(ASKED, config(url))
+    assert (first.text, first.finish_reason, first.prompt_tokens, first.completion_tokens) == ("first", "stop", 12, 3)
+    assert first.server_timings == TIMINGS and first.cached_tokens == 7
+    second = call_llm(ASKED, config(url))
+    assert (second.text, second.finish_reason, second.completion_tokens) == ("1, 1, 1", "repetition", 40)
+    with pytest.raises(ModelBackendError):
+        call_llm(ASKED, config(url))  # asked a third time: nothing recorded is left for it
+
+    proc.send_signal(signal.SIGTERM)
+    summary = json.loads(proc.stdout.read().strip().splitlines()[-1])
+    assert proc.wait(timeout=10) == 0
+    assert summary == {"summary": True, "recorded": 3, "hits": 2, "misses": 1, "left_unasked": {"Problem_1": 1}}
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [entry.get("hit") for entry in entries[:3]] == [True, True, False]
+    assert entries[2]["asked"] == "Write test cases for run_code" and entries[-1] == summary
