@@ -104,7 +104,9 @@ def _near(value, rng):
     if isinstance(value, str):
         if not value:
             return []
-        return [v for v in {value[::-1], value + value[-1], value[1:], value[0] + value} if v != value and v]
+        # in a fixed order, not a set's: a set of strings iterates in the process's hash order, and a run
+        # repeated with --seed would test other inputs
+        return [v for v in dict.fromkeys([value[::-1], value + value[-1], value[1:], value[0] + value]) if v != value and v]
     if isinstance(value, list):
         if not value:
             return []

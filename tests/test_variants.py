@@ -1,5 +1,12 @@
 """core/variants.py: inputs made from the given ones by small changes that keep their types."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from core.variants import variants
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TWO_SUM_CONSTRAINTS = """Return the indices of the two numbers that add up to target.
 Constraints:
@@ -54,3 +61,12 @@ def test_variants_keep_the_statements_stated_constraints():
     made = variants([{"nums": [9, 10, 1, 2], "target": 3}], TWO_SUM_CONSTRAINTS, count=50)
     assert made and all(2 <= len(inputs["nums"]) <= 4 and all(-10 <= n <= 10 for n in inputs["nums"]) for inputs in made)
     assert any(inputs["nums"] == [2, 1, 10, 9] for inputs in made)
+
+
+def test_string_variants_are_the_same_in_every_process():
+    """A run repeated with --seed must see the same variants: they once came out of a set of strings, whose
+    order follows each process's hash seed, so two runs of one commit tested different inputs."""
+    script = [sys.executable, "-m", "core.variants", '{"s": "abc", "words": ["ab", "cd", "ef"]}']
+    made = {subprocess.run(script, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": str(seed)}, capture_output=True,
+                           text=True, check=True).stdout for seed in (1, 2, 3, 4)}
+    assert len(made) == 1 and made.pop().count("\n") == 8
