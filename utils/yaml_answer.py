@@ -110,14 +110,20 @@ SCALAR_LINE = re.compile(r"^([ \t]*(?:-[ \t]+)?(?:reasoning|name)):[ \t]+(?![|>'
 LONG_REASONING = re.compile(r"^reasoning:[ \t]+(?![|>'\"])(.*\n(?:(?![A-Za-z_]\w*:)[^\n]*\n)+)", re.MULTILINE)
 
 
+# The first key indented although the next keys are not: " reasoning: ...", then "function_code: |"
+INDENTED_FIRST_KEY = re.compile(r"\A(\s*\n)?[ \t]+(?=[A-Za-z_]\w*:)(?=.*\n[A-Za-z_]\w*:)", re.DOTALL)
+
+
 def repaired_yaml(text):
-    """A second reading of an answer whose YAML does not parse, undoing three habits of small models:
+    """A second reading of an answer whose YAML does not parse, undoing four habits of small models:
     a fence opened inside the YAML fence (```python before function_code), a one-line `reasoning:`
-    or test `name:` containing ': ' or ending in ':', and a reasoning that continues over unindented
-    lines (a numbered list). Only used when the plain reading fails."""
+    or test `name:` containing ': ' or ending in ':', a reasoning that continues over unindented
+    lines (a numbered list), and a first key indented by a space or two where the others are not.
+    Only used when the plain reading fails."""
     start = re.search(r"```[ \t]*(yaml|yml)[^\n]*\n", text or "")
     body = text[start.end():] if start else (text or "")
     body = "\n".join(line for line in body.splitlines() if not FENCE_LINE.match(line)) + "\n"
+    body = INDENTED_FIRST_KEY.sub(lambda m: m.group(1) or "", body)
     body = LONG_REASONING.sub(lambda m: "reasoning: |\n" + "".join(f"  {line}\n" for line in m.group(1).splitlines()), body)
     return SCALAR_LINE.sub(lambda m: f"{m.group(1)}: '" + m.group(2).rstrip().replace("'", "''") + "'", body)
 
