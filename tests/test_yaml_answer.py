@@ -226,7 +226,7 @@ def test_a_reasoning_that_runs_on_over_a_numbered_list_is_read():
 
 @pytest.mark.parametrize("opening", ["", "```yaml\n", "\n"])
 def test_a_first_key_indented_where_the_next_ones_are_not_is_read(opening):
-    """The embedded model's commonest unparsable answer in the benchmark records (between a third and two
+    """A common unparsable answer of the embedded model in the benchmark records (between a third and two
     thirds of them): " reasoning: ..." one space in, then "function_code: |" at the margin."""
     answer = (f"{opening} reasoning: Split the string: the numbers come first.\n\n"
               "function_code: |\n  def run_code(s, n):\n      return n - sum(map(int, s.split()[::3]))\n```")
