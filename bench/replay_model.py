@@ -61,11 +61,12 @@ class Replay:
         self.hits = self.misses = 0
 
     def take(self, messages):
+        asked = key(messages)
         with self.lock:
-            queue = self.calls.get(key(messages))
+            queue = self.calls.get(asked)
             found = queue.popleft() if queue else None
             self.hits, self.misses = self.hits + bool(found), self.misses + (not found)
-            self.write({"at": time.time(), "key": key(messages), "hit": bool(found),
+            self.write({"at": time.time(), "key": asked, "hit": bool(found),
                         **({"run": found[0], "node": found[1].get("node")} if found else
                            {"asked": next((m["content"][:200] for m in messages if m["role"] == "user"), "")})})
             return found and found[1]
