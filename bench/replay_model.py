@@ -17,8 +17,14 @@ call for call, exactly when the log shows no miss and no recorded call left unas
 come from B's own code and the sandbox. (Running B on the model again, even with a fixed sampling seed,
 takes as long as A did, and its answers match A's only if sampling and the prompt cache behave alike
 call for call.) Only the messages are matched: run.json does not keep a call's temperature or token cap.
-Give both sides the same PYTHONHASHSEED: core/variants.py picks string variants in set order, which
-otherwise changes from process to process.
+Records made before d52c886 need the same PYTHONHASHSEED on both sides: core/variants.py picked string
+variants in set order then, which changed from process to process.
+
+With `--upstream LLAMA_SERVER`, a request no run recorded goes to a real llama-server instead (started
+with the same flags on another port, stopped with this one), and its answer is relayed as it streams.
+That compares two commits on the same luck: where B asks what A asked it gets A's answer, and only from
+the first request where B's rules ask something else does B pay for fresh answers (a paired comparison,
+in minutes of model time instead of a whole second benchmark). The log marks those requests "forwarded".
 
 The answer is sent as one chunk: utils/runaway.py's watchers see the whole recorded text at once, which
 ends where they stopped it when A ran, so they stop it (or let it stand) the same way again.
@@ -27,7 +33,11 @@ Standard library only, so that it runs from any checkout.
 import argparse
 import collections
 import hashlib
+import http.client
 import json
+import shlex
+import socket
+import subprocess
 import signal
 import sys
 import threading
@@ -54,11 +64,12 @@ def recorded_calls(folders):
 
 
 class Replay:
-    def __init__(self, folders, log_path):
+    def __init__(self, folders, log_path, upstream_port=None):
         self.calls, self.lock = recorded_calls(folders), threading.Lock()
         self.total = sum(len(queue) for queue in self.calls.values())
         self.log = open(log_path, "a") if log_path else None
         self.hits = self.misses = 0
+        self.upstream_port = upstream_port
 
     def take(self, messages):
         asked = key(messages)
@@ -68,13 +79,15 @@ class Replay:
             self.hits, self.misses = self.hits + bool(found), self.misses + (not found)
             self.write({"at": time.time(), "key": asked, "hit": bool(found),
                         **({"run": found[0], "node": found[1].get("node")} if found else
-                           {"asked": next((m["content"][:200] for m in messages if m["role"] == "user"), "")})})
+                           {"asked": next((m["content"][:200] for m in messages if m["role"] == "user"), ""),
+                            "forwarded": self.upstream_port is not None})})
             return found and found[1]
 
     def summary(self):
         with self.lock:
             left = collections.Counter(run for queue in self.calls.values() for run, _ in queue)
             return {"summary": True, "recorded": self.total, "hits": self.hits, "misses": self.misses,
+                    "forwarded": self.misses if self.upstream_port is not None else 0,
                     "left_unasked": dict(sorted(left.items()))}
 
     def write(self, entry):
@@ -98,9 +111,12 @@ def handler(replay):
             self.send(404, {"error": {"message": "not found"}})
 
         def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = json.loads(raw or b"{}")
             messages = body.get("messages", [])
             call = {"answer": "hi", "finish_reason": "stop"} if messages == WARM_UP else replay.take(messages)
+            if not call and replay.upstream_port is not None:
+                return self.forward(raw)
             if not call:
                 return self.send(400, {"error": {"message": "replay: no recorded answer for this request"}})
             usage = {"prompt_tokens": call.get("prompt_tokens", 0), "completion_tokens": call.get("completion_tokens", 0),
@@ -134,6 +150,26 @@ def handler(replay):
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client stopped the answer (a runaway watcher), as it did when the calls were recorded
 
+        def forward(self, raw):
+            """Relay the request to the real server and its answer back as it comes. A client that stops
+            reading (a runaway watcher) closes this connection, and closing the upstream one stops the model."""
+            upstream = http.client.HTTPConnection("127.0.0.1", replay.upstream_port)
+            try:
+                upstream.request("POST", self.path, body=raw, headers={"Content-Type": "application/json"})
+                answer = upstream.getresponse()
+                self.send_response(answer.status)
+                self.send_header("Content-Type", answer.getheader("Content-Type", "application/json"))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                while chunk := answer.read1(65536):
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            finally:
+                upstream.close()
+
         def send(self, status, payload):
             data = json.dumps(payload).encode()
             self.send_response(status)
@@ -145,6 +181,42 @@ def handler(replay):
     return Handler
 
 
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_upstream(command, llama_args, ready_timeout=300):
+    """The real server, with the flags the bench gave this one, on a port of its own; ready when /health
+    answers 200 (llama-server answers 503 while it loads the model)."""
+    port = free_port()
+    proc = subprocess.Popen(shlex.split(command) + llama_args + ["--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + ready_timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            probe.request("GET", "/health")
+            if probe.getresponse().status == 200:
+                return proc, port
+        except OSError:
+            pass
+        time.sleep(0.2)
+    stop(proc)
+    raise SystemExit(f"replay: the upstream server ({command}) did not become ready")
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.replay_model", description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--records", nargs="+", required=True, metavar="RUN_DIR",
@@ -152,8 +224,11 @@ def main(argv=None):
     parser.add_argument("--log", help="append one JSON line per request, and the summary at the end, to this file")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
-    args, _llama_args = parser.parse_known_args(argv)  # the rest of llama-server's command line is not needed
-    replay = Replay(args.records, args.log)
+    parser.add_argument("--upstream", metavar="COMMAND",
+                        help="a real llama-server (command line) that answers what no run recorded")
+    args, llama_args = parser.parse_known_args(argv)  # the rest of llama-server's command line goes upstream
+    upstream, upstream_port = start_upstream(args.upstream, llama_args) if args.upstream else (None, None)
+    replay = Replay(args.records, args.log, upstream_port)
     httpd = ThreadingHTTPServer((args.host, args.port), handler(replay))
     httpd.daemon_threads = True
 
@@ -162,7 +237,13 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, finish)
     signal.signal(signal.SIGINT, finish)
     print(f"replaying {replay.total} recorded answers on http://{args.host}:{httpd.server_address[1]}", flush=True)
-    httpd.serve_forever(poll_interval=0.1)
+    if upstream:
+        print(f"forwarding the rest to {args.upstream} on port {upstream_port} (pid {upstream.pid})", flush=True)
+    try:
+        httpd.serve_forever(poll_interval=0.1)
+    finally:
+        if upstream:
+            stop(upstream)
     outcome = replay.summary()
     replay.write(outcome)
     print(json.dumps(outcome), flush=True)

@@ -16,10 +16,11 @@ failure_reflection, question, checker, validator: told apart by the request's fi
 at the same time (the candidates and the oracle) get their answers whatever order they arrive in; a
 request whose kind has no routed step left takes the next step of the script.
 When both run out the server answers HTTP 500, so a test that asks too often fails loudly.
-Run alone to serve a fixed answer:  python tests/stub_openai_server.py "some answer"
+Run alone to serve a fixed answer:  python tests/stub_openai_server.py --answer "some answer" [--port N]
+(llama-server's other flags are ignored, so it can stand in for llama-server; GET /health answers.)
 """
+import argparse
 import json
-import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -44,11 +45,11 @@ def request_kind(body):
 
 
 class StubOpenAIServer:
-    def __init__(self, script=()):
+    def __init__(self, script=(), port=0):
         self.script, self.requests, self.lock = list(script), [], threading.Lock()
         self.routes = {}
         self.timeline = []  # (kind, started, ended) of every request answered, in monotonic seconds
-        self.httpd = QuietServer(("127.0.0.1", 0), self._handler())
+        self.httpd = QuietServer(("127.0.0.1", port), self._handler())
         self.httpd.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -91,6 +92,9 @@ class StubOpenAIServer:
 
             def log_message(self, *args):
                 pass
+
+            def do_GET(self):
+                self._send(200 if self.path.rstrip("/") == "/health" else 404, "{}", "application/json")
 
             def do_POST(self):
                 started = time.monotonic()
@@ -164,7 +168,11 @@ class StubOpenAIServer:
 
 
 if __name__ == "__main__":
-    with StubOpenAIServer([sys.argv[1] if len(sys.argv) > 1 else "hello"] * 1000) as stub:
+    cli = argparse.ArgumentParser()
+    cli.add_argument("--answer", default="hello")
+    cli.add_argument("--port", type=int, default=0)
+    options, _llama_server_flags = cli.parse_known_args()
+    with StubOpenAIServer([options.answer] * 1000, port=options.port) as stub:
         print(f"serving on {stub.base_url}; Ctrl-C to stop", flush=True)
         try:
             stub.thread.join()

@@ -1,5 +1,6 @@
 """bench/replay_model.py: a recorded run's answers served again, over real HTTP, to the real client."""
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -15,8 +16,7 @@ ASKED = [{"role": "system", "content": "You write tests."}, {"role": "user", "co
 TIMINGS = {"cache_n": 7, "prompt_n": 5, "predicted_n": 9}
 
 
-@pytest.fixture
-def replay(tmp_path):
+def start_replay(tmp_path, *extra):
     """The replay server started the way the bench starts llama-server (its extra flags ignored), on two
     recorded answers to the same messages and one to other messages; stopped with SIGTERM."""
     run = tmp_path / "records" / "Problem_1"
@@ -30,10 +30,16 @@ def replay(tmp_path):
     (run / "run.json").write_text(json.dumps({"model_calls": calls}))
     log = tmp_path / "replay.jsonl"
     proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "replay_model.py"), "--records", str(tmp_path / "records"),
-                             "--log", str(log), "--model", "weights.gguf", "--parallel", "1", "--no-webui"],
+                             "--log", str(log), *extra, "--model", "weights.gguf", "--parallel", "1", "--no-webui"],
                             stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().split(" on ")[-1].strip()  # printed once it listens
+    return url, proc, log
+
+
+@pytest.fixture
+def replay(tmp_path):
+    url, proc, log = start_replay(tmp_path)
     try:
-        url = proc.stdout.readline().split(" on ")[-1].strip()  # printed once it listens
         yield url, proc, log
     finally:
         if proc.poll() is None:
@@ -60,7 +66,26 @@ def test_recorded_answers_come_back_in_order_with_their_counts_then_a_miss_is_re
     proc.send_signal(signal.SIGTERM)
     summary = json.loads(proc.stdout.read().strip().splitlines()[-1])
     assert proc.wait(timeout=10) == 0
-    assert summary == {"summary": True, "recorded": 3, "hits": 2, "misses": 1, "left_unasked": {"Problem_1": 1}}
+    assert summary == {"summary": True, "recorded": 3, "hits": 2, "misses": 1, "forwarded": 0, "left_unasked": {"Problem_1": 1}}
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert [entry.get("hit") for entry in entries[:3]] == [True, True, False]
     assert entries[2]["asked"] == "Write test cases for run_code" and entries[-1] == summary
+
+
+def test_with_an_upstream_a_request_no_run_recorded_is_answered_by_the_real_server_which_stops_with_it(tmp_path):
+    upstream = f"{sys.executable} {ROOT / 'tests' / 'stub_openai_server.py'} --answer fresh"
+    url, proc, log = start_replay(tmp_path, "--upstream", upstream)
+    try:
+        upstream_pid = int(proc.stdout.readline().rsplit("pid ", 1)[-1].rstrip(")\n"))
+        assert call_llm(ASKED, config(url)).text == "first"  # recorded: the record answers
+        fresh = call_llm([{"role": "user", "content": "asked only by the new side"}], config(url))
+        assert (fresh.text, fresh.finish_reason) == ("fresh", "stop")  # relayed from the upstream server
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        summary = json.loads(proc.stdout.read().strip().splitlines()[-1])
+        proc.wait(timeout=20)
+    assert summary["hits"] == 1 and summary["misses"] == 1 and summary["forwarded"] == 1
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert entries[1]["forwarded"] is True and entries[1]["asked"] == "asked only by the new side"
+    with pytest.raises(ProcessLookupError):
+        os.kill(upstream_pid, 0)  # the upstream server was stopped (and reaped) with the replay
