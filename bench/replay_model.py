@@ -96,6 +96,50 @@ class Replay:
             self.log.flush()
 
 
+def send_events(request, body, call, usage, timings):
+    """The recorded answer as llama-server streams one: a chunk with the text, one with the finish reason,
+    one with the usage and timings."""
+    request.send_response(200)
+    request.send_header("Content-Type", "text/event-stream")
+    request.send_header("Connection", "close")
+    request.end_headers()
+    request.close_connection = True
+
+    def event(choices, **extra):
+        chunk = {"id": "replay", "object": "chat.completion.chunk", "created": int(time.time()),
+                 "model": body.get("model"), "choices": choices, **extra}
+        request.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+    try:
+        event([{"index": 0, "delta": {"role": "assistant", "content": call["answer"]}, "finish_reason": None}])
+        event([{"index": 0, "delta": {}, "finish_reason": call.get("finish_reason", "stop")}])
+        event([], usage=usage, **timings)
+        request.wfile.write(b"data: [DONE]\n\n")
+        request.wfile.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the client stopped the answer (a runaway watcher), as it did when the calls were recorded
+
+
+def relay(request, port, raw):
+    """Relay the request to the real server and its answer back as it comes. A client that stops
+    reading (a runaway watcher) closes this connection, and closing the upstream one stops the model."""
+    upstream = http.client.HTTPConnection("127.0.0.1", port)
+    try:
+        upstream.request("POST", request.path, body=raw, headers={"Content-Type": "application/json"})
+        answer = upstream.getresponse()
+        request.send_response(answer.status)
+        request.send_header("Content-Type", answer.getheader("Content-Type", "application/json"))
+        request.send_header("Connection", "close")
+        request.end_headers()
+        request.close_connection = True
+        while chunk := answer.read1(65536):
+            request.wfile.write(chunk)
+            request.wfile.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    finally:
+        upstream.close()
+
+
 def handler(replay):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -116,7 +160,7 @@ def handler(replay):
             messages = body.get("messages", [])
             call = {"answer": "hi", "finish_reason": "stop"} if messages == WARM_UP else replay.take(messages)
             if not call and replay.upstream_port is not None:
-                return self.forward(raw)
+                return relay(self, replay.upstream_port, raw)
             if not call:
                 return self.send(400, {"error": {"message": "replay: no recorded answer for this request"}})
             usage = {"prompt_tokens": call.get("prompt_tokens", 0), "completion_tokens": call.get("completion_tokens", 0),
@@ -128,47 +172,7 @@ def handler(replay):
                                        "model": body.get("model"), "usage": usage, **timings,
                                        "choices": [{"index": 0, "finish_reason": call.get("finish_reason", "stop"),
                                                     "message": {"role": "assistant", "content": call["answer"]}}]})
-            self.stream(body, call, usage, timings)
-
-        def stream(self, body, call, usage, timings):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.close_connection = True
-
-            def event(choices, **extra):
-                chunk = {"id": "replay", "object": "chat.completion.chunk", "created": int(time.time()),
-                         "model": body.get("model"), "choices": choices, **extra}
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-            try:
-                event([{"index": 0, "delta": {"role": "assistant", "content": call["answer"]}, "finish_reason": None}])
-                event([{"index": 0, "delta": {}, "finish_reason": call.get("finish_reason", "stop")}])
-                event([], usage=usage, **timings)
-                self.wfile.write(b"data: [DONE]\n\n")
-                self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client stopped the answer (a runaway watcher), as it did when the calls were recorded
-
-        def forward(self, raw):
-            """Relay the request to the real server and its answer back as it comes. A client that stops
-            reading (a runaway watcher) closes this connection, and closing the upstream one stops the model."""
-            upstream = http.client.HTTPConnection("127.0.0.1", replay.upstream_port)
-            try:
-                upstream.request("POST", self.path, body=raw, headers={"Content-Type": "application/json"})
-                answer = upstream.getresponse()
-                self.send_response(answer.status)
-                self.send_header("Content-Type", answer.getheader("Content-Type", "application/json"))
-                self.send_header("Connection", "close")
-                self.end_headers()
-                self.close_connection = True
-                while chunk := answer.read1(65536):
-                    self.wfile.write(chunk)
-                    self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-            finally:
-                upstream.close()
+            send_events(self, body, call, usage, timings)
 
         def send(self, status, payload):
             data = json.dumps(payload).encode()
