@@ -734,7 +734,8 @@ class Revise(ModelStep):
 
 def corrected_tests(tests, answer):
     """The tests with a revision's corrections (by index) and additions (numbered on from the last, without
-    gaps: the parser checked); each becomes the model's again, its new expected value a guess."""
+    gaps: the parser checked); each becomes the model's again, its new expected value a guess, marked as
+    Revise's (a guess written after seeing the code backs no claim: TestCase.backs_a_claim)."""
     tests, why = list(tests), answer["reasoning"][:300]
     for index in sorted(answer["test_cases"]):
         case = answer["test_cases"][index]
@@ -743,7 +744,7 @@ def corrected_tests(tests, answer):
                                     guess=case["expected"], revised=why)
         else:
             tests.append(TestCase(case["name"] or f"test_{index + 1}", case["input"], case["expected"], Origin.MODEL,
-                                  guess=case["expected"]))
+                                  guess=case["expected"], revised=why))
     return tests, bool(answer["test_cases"])
 
 

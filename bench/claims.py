@@ -9,7 +9,8 @@ Each run is one of four kinds:
   no trusted test  no statement example and no test of the person's: only programs' agreement backs it
                    (RunTests.anchored: such a run ends unconfirmed since 5d3a1be)
   examples only    settled (or solution+guess), but no counted test beyond the statement's examples was
-                   settled by independent programs (oracle, majority, checker) or written by the person:
+                   settled by independent programs (oracle, majority, checker, or every program that
+                   answered returning the model's guess) or written by the person:
                    what core/verdict.lacks calls "nothing beyond the statement's examples" (issue 27)
   settled          nothing disputed: every model test was settled by execution (or a guess broke a tie)
   solution+guess   every disputed input had no independent voter and the code returns the model's guess
@@ -31,15 +32,15 @@ from core.agreement import confirmed_by_guess
 from core.cases import TestCase
 
 KINDS = ("no trusted test", "examples only", "settled", "solution+guess", "disputed")
-BACKING = {"oracle", "majority", "checker", "user"}  # evidence beyond the statement's examples (core/verdict.lacks)
 
 
 def kind_of(record):
     kind = _kind(record)
     if kind in ("settled", "solution+guess"):
         evidence = [e for e in record["events"] if e["kind"] == "evidence"]
-        sources = {case.get("evidence", {}).get("source") for case in (evidence[-1]["test_cases"] if evidence else [])}
-        return kind if BACKING & sources else "examples only"
+        cases = evidence[-1]["test_cases"] if evidence else []
+        backed = any(TestCase.from_record(case).backs_a_claim for case in cases)
+        return kind if backed else "examples only"  # as core/verdict.lacks decides it
     return kind
 
 

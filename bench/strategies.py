@@ -61,5 +61,7 @@ strategy("no-oracle", "full without the oracle: candidates' agreement alone sett
 strategy("no-lint", "full without ruff: no linter findings in the feedback or among the tie-breaks")(looping({"lint": False}))
 strategy("waves", "full, but fresh candidates in up to four waves while none passes the statement's examples, "
                   "and then at most one round of revision before giving up")(looping({"max_draws": 4, "revise_rounds": 1}))
+strategy("more-draws", "full, but up to three fresh draws (not one) before a claim that lacks evidence ends "
+                       "unconfirmed")(looping({"dispute_draws": 3}))
 strategy("no-model-tests", "full without the model's own tests where the statement has examples: the examples "
                            "and their variant inputs are the tests")(looping({"model_tests": False}))

@@ -29,6 +29,14 @@ class Evidence:
     def counted(self):
         return self.source.counted
 
+    @property
+    def backs_a_claim(self):
+        """Evidence beyond the statement's examples: programs settled it or the person wrote it, or every
+        program that answered returns the model's guess (uncontested; a tie the guess broke is not, a
+        program that passes the examples answered otherwise). TestCase.backs_a_claim adds where the guess
+        came from."""
+        return self.source.backs_a_claim or (self.source == Source.GUESS and self.agree == self.voters > 0)
+
     def record(self):
         return {"source": self.source, "agree": self.agree, "voters": self.voters, "counted": self.counted}
 
@@ -47,7 +55,7 @@ class TestCase:
     origin: Origin
     guess: object = NO_GUESS      # the model's own expected value, kept once execution settles another
     evidence: Evidence | None = None  # None until a round has settled it
-    revised: str | None = None    # Revise's reasoning, when it corrected this test
+    revised: str | None = None    # Revise's reasoning, when it corrected or added this test
 
     @property
     def key(self):
@@ -70,6 +78,16 @@ class TestCase:
     @property
     def source(self):
         return self.evidence.source if self.evidence else None
+
+    @property
+    def backs_a_claim(self):
+        """Whether this test backs a claim beyond the statement's examples (Evidence.backs_a_claim). A guess
+        does only as GenerateTestCases wrote it, before any code: candidates see only the statement's
+        examples, so a candidate returning it is a second, independent reading of the statement; a value
+        Revise wrote has seen the code's outputs. Uncontested guesses were right in 6 of 6 claims that
+        nothing else backed (docs/benchmarks.md, issue 27)."""
+        return bool(self.evidence and self.counted and self.evidence.backs_a_claim
+                    and not (self.source == Source.GUESS and self.revised is not None))
 
     @property
     def counted(self):

@@ -87,7 +87,8 @@ def unconfirmed_message(state):
                    "add a worked example to the problem, or --tests FILE")
     elif UNBACKED in lacks:
         why.append("only the statement's examples back this code: no input beyond them was settled by independent "
-                   "programs (an oracle, a majority or a checker); add tests of your own with --tests FILE")
+                   "programs (an oracle, a majority, a checker, or the only program to answer returning the model's own "
+                   "expected value); add tests of your own with --tests FILE")
     if UNCHECKED in lacks:
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
                    "no output could be judged beyond equality; give one with --checker FILE")

@@ -20,8 +20,8 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     then tests, then programs siding with it on the disputed inputs (CodeT's consensus), then rank.
     It is `success` only when it lacks nothing (`lacks`): no input disputed, a trusted test (a
     statement example or the person's), evidence beyond the statement's examples (a counted input
-    the oracle, a majority or the checker settled, or one of the person's tests), and, where several
-    answers are right, a checker in use.
+    the oracle, a majority or the checker settled, or where every program that answered returns the
+    model's guess, or one of the person's tests), and, where several answers are right, a checker in use.
     - Lacking what more programs may bring (agreement, evidence, a checker) and a draw left
       (`dispute_draws`, rounds and budget): draw more candidates first.
     - Inputs still disputed after the draws: when no independent program answered any of them and the
@@ -168,15 +168,15 @@ def judge_round(facts):
 
 def lacks(tests, disputed, facts, checker):
     """What a claim of these tests lacks, in words; [] when nothing: no input disputed, a trusted test (a
-    statement example or the person's), evidence beyond the examples (an input programs settled, or one
-    of the person's), and for several right answers a checker. With agreement off (--model-expected) the
+    statement example or the person's), evidence beyond the examples (an input programs settled or that
+    the guess settled uncontested, or one of the person's), and for several right answers a checker. With agreement off (--model-expected) the
     model's values are the truth, as before."""
     if not facts.rules.agreement:
         return []
     missing = [DISPUTED] if disputed else []
     if not has_trusted(tests):
         missing.append(UNTRUSTED)
-    elif not any(case.counted and case.source.backs_a_claim for case in tests):
+    elif not any(case.backs_a_claim for case in tests):
         missing.append(UNBACKED)
     if facts.kind == OutputKind.ANY_VALID and checker is None:
         missing.append(UNCHECKED)

@@ -1,4 +1,6 @@
 """core/cases.py: a test case's record is run.json's form, and reads back as the same case."""
+import pytest
+
 from core.cases import NO_GUESS, Evidence, TestCase, input_key, unique_names
 from core.vocabulary import Origin, Source
 
@@ -29,3 +31,21 @@ def test_one_key_per_input_whatever_the_order_of_its_arguments():
 def test_a_repeated_name_is_made_unique_by_its_position():
     cases = [TestCase(name, {"x": i}, i, Origin.MODEL) for i, name in enumerate(["a", "b", "a"])]
     assert [case.name for case in unique_names(cases)] == ["a", "b", "a_3"]
+
+
+@pytest.mark.parametrize("evidence, backs", [
+    (Evidence(Source.ORACLE, 1, 2), True), (Evidence(Source.MAJORITY, 2, 3), True), (Evidence(Source.USER), True),
+    (Evidence(Source.GUESS, 1, 1), True),            # the only program to answer returns the guess
+    (Evidence(Source.GUESS, 1, 2), False),           # a tie the guess broke: another program answered otherwise
+    (Evidence(Source.SOLUTION_GUESS, 1, 1), False),  # only the claimed code, which a revision may have bent to it
+    (Evidence(Source.STATEMENT), False), (Evidence(Source.DISPUTED, 0, 2), False)])
+def test_what_backs_a_claim_beyond_the_statement_examples(evidence, backs):
+    assert evidence.backs_a_claim is backs
+
+
+def test_a_guess_backs_a_claim_only_as_the_test_writer_wrote_it_before_any_code():
+    settled = Evidence(Source.GUESS, 1, 1)
+    written = TestCase("t", {"x": 5}, 11, Origin.MODEL, guess=11, evidence=settled)
+    by_revise = TestCase("t", {"x": 5}, 11, Origin.MODEL, guess=11, evidence=settled, revised="the code returns 11")
+    assert written.backs_a_claim and not by_revise.backs_a_claim
+    assert not TestCase("t", {"x": 5}, 11, Origin.MODEL, guess=11).backs_a_claim  # not settled yet
