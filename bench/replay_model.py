@@ -32,13 +32,14 @@ Standard library only, so that it runs from any checkout.
 """
 import argparse
 import collections
+import ctypes
 import hashlib
 import http.client
 import json
 import shlex
+import signal
 import socket
 import subprocess
-import signal
 import sys
 import threading
 import time
@@ -196,7 +197,8 @@ def start_upstream(command, llama_args, ready_timeout=300):
     answers 200 (llama-server answers 503 while it loads the model)."""
     port = free_port()
     proc = subprocess.Popen(shlex.split(command) + llama_args + ["--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=killed_with_this_process)
     deadline = time.monotonic() + ready_timeout
     while time.monotonic() < deadline and proc.poll() is None:
         try:
@@ -209,6 +211,15 @@ def start_upstream(command, llama_args, ready_timeout=300):
         time.sleep(0.2)
     stop(proc)
     raise SystemExit(f"replay: the upstream server ({command}) did not become ready")
+
+
+def killed_with_this_process():
+    """In the upstream server before exec: SIGKILL when the replay dies, even by kill -9 (as the bench's
+    own server is; utils/sandbox.die_with_parent, which a script run from bench/ cannot import)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
 
 
 def stop(proc):

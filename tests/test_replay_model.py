@@ -4,6 +4,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -89,3 +90,27 @@ def test_with_an_upstream_a_request_no_run_recorded_is_answered_by_the_real_serv
     assert entries[1]["forwarded"] is True and entries[1]["asked"] == "asked only by the new side"
     with pytest.raises(ProcessLookupError):
         os.kill(upstream_pid, 0)  # the upstream server was stopped (and reaped) with the replay
+
+
+def gone(pid):
+    """The process has exited (a zombie waiting for a reaper counts: it runs nothing)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def test_the_upstream_server_dies_with_the_replay_even_by_kill_9(tmp_path):
+    upstream = f"{sys.executable} {ROOT / 'tests' / 'stub_openai_server.py'}"
+    url, proc, log = start_replay(tmp_path, "--upstream", upstream)
+    upstream_pid = int(proc.stdout.readline().rsplit("pid ", 1)[-1].rstrip(")\n"))
+    assert not gone(upstream_pid)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while not gone(upstream_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    died = gone(upstream_pid)
+    if not died:
+        os.kill(upstream_pid, signal.SIGKILL)  # leave nothing behind when the test fails
+    assert died
