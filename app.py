@@ -219,8 +219,11 @@ def finish(shared, record, out_dir):
     files, current = [], shared["attempts"].get(shared["current"])
     try:
         checker = shared["attempts"].get(shared["checker"])  # the exported tests judge as the run did
-        files = write_outputs(out_dir, current and current.code, shared["test_cases"], shared["output_kind"].any_order,
-                              checker and checker.code)
+        tests = shared["test_cases"]  # and leave out the examples the run could not judge the code on
+        results = (current and current.results) or []
+        unjudged = [case.name for case, result in zip(tests, results) if result.get("unjudged")]
+        files = write_outputs(out_dir, current and current.code, tests, shared["output_kind"].any_order,
+                              checker and checker.code, unjudged)
     except WriteError as exc:
         if shared["status"] != RunStatus.ERROR:
             shared["status"], shared["message"] = RunStatus.ERROR, str(exc)

@@ -91,7 +91,7 @@ def unconfirmed_message(state):
                    "expected value); add tests of your own with --tests FILE")
     if UNCHECKED in lacks:
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
-                   "no output could be judged beyond equality; give one with --checker FILE")
+                   "an output could be judged only by equality with an example's own answer; give one with --checker FILE")
     stopped = f" ({state.message})" if state.message else ""  # the budget or the time ran out before the draw
     return (f"not confirmed{stopped}: attempt {current.id} passes all {current.total} tests that count "
             f"({summary(state.tests)}), but {'; '.join(why)}")

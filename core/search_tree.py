@@ -47,7 +47,7 @@ class Score:
     @classmethod
     def of(cls, results, test_cases):
         counted = [r for r in results if r.get("counted", True)]
-        trusted = [r["passed"] for case, r in zip(test_cases, results) if case.trusted]
+        trusted = [r["passed"] for case, r in zip(test_cases, results) if case.trusted and not r.get("unjudged")]
         passed, total, trusted_passed = sum(r["passed"] for r in counted), len(counted), sum(trusted)
         share = passed / total if total else 0.0
         if trusted:

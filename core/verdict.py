@@ -39,7 +39,8 @@ from dataclasses import dataclass, field, replace
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
 from core.compare import judge
-from core.judges import breaks_a_promise, breaks_the_one_answer, checker_in_use, validator_in_use, wants_a_checker
+from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use, validator_in_use, wants_a_checker,
+                         wrong_outputs)
 from core.output_kind import OutputKind
 from core.search_tree import Score
 from core.vocabulary import Action, AttemptStatus, Author, Source
@@ -122,7 +123,10 @@ def judge_round(facts):
     # several right answers: it judges outputs; one promised: it only finds inputs that break the promise
     checker, promise = (found, None) if facts.kind == OutputKind.ANY_VALID else (None, found)
     tests, dropped = settled_tests(facts, checker, promise)
-    judged = judge_all(attempts, tests, facts.any_order, checker, skip=lambda a: a.status == AttemptStatus.REJECTED)
+    # several right answers and no checker to judge them: an expected value judges only outputs equal to it
+    unchecked = facts.kind == OutputKind.ANY_VALID and checker is None and rules.agreement
+    judged = judge_all(attempts, tests, facts.any_order, checker, skip=lambda a: a.status == AttemptStatus.REJECTED,
+                       unchecked=unchecked)
     scores = {a.id: Score.of(judged[a.id], tests) if a.id in judged else a.scored for a in attempts}
     settled = {a.id: keep_or_reject(a, judged, scores, attempts, rules.anchors)
                for a in attempts if a.status == AttemptStatus.NEW}
@@ -157,7 +161,7 @@ def judge_round(facts):
             tests = [with_solution_guess(case) if i in confirmed else case for i, case in enumerate(tests)]
             accepted, disputed = [tests[i].name for i in confirmed], []
             judged = {**judged, **judge_all(attempts, tests, facts.any_order, checker,
-                                            skip=lambda a: status[a.id] == AttemptStatus.REJECTED)}
+                                            skip=lambda a: status[a.id] == AttemptStatus.REJECTED, unchecked=unchecked)}
             lacking = lacks(tests, disputed, facts, checker)
     solved = None if lacking else claim.id
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
@@ -213,15 +217,18 @@ def settled_tests(facts, checker, promise=None):
     return kept, dropped
 
 
-def judge_all(attempts, tests, any_order, checker, skip):
+def judge_all(attempts, tests, any_order, checker, skip, unchecked=False):
     """attempt id -> its results, for every attempt that answers the problem, was checked and is not skipped."""
-    return {a.id: judge_attempt(a, tests, any_order, checker) for a in attempts
+    return {a.id: judge_attempt(a, tests, any_order, checker, unchecked) for a in attempts
             if a.check is not None and a.source not in JUDGES and not skip(a)}
 
 
-def judge_attempt(attempt, tests, any_order, checker=None):
+def judge_attempt(attempt, tests, any_order, checker=None, unchecked=False):
     """The attempt's verdict on each test, from what it returned; a failed check fails them all. With a
-    checker (several right answers), an output passes when the checker accepts it."""
+    checker (several right answers), an output passes when the checker accepts it. Without one where
+    several are right (`unchecked`), an expected value (an example's, or one programs settled) judges only
+    outputs equal to it or wrong by construction: another output is not judged there (`unjudged`, not
+    counted), where equality would fail a right one. Such a run ends unconfirmed, lacking a checker."""
     results = []
     for case in tests:
         raw = attempt.outputs.get(case.key)
@@ -233,8 +240,18 @@ def judge_attempt(attempt, tests, any_order, checker=None):
                 result["passed"] = checker.accepts(case.input, raw["value"]) is True
         evidence = case.evidence or Evidence(Source(case.origin) if case.trusted else Source.MODEL)
         crashed = bool(raw and not raw["ok"] and not raw.get("timed_out") and evidence.voters >= 1 and not case.is_variant)
+        if unchecked and raw and raw["ok"] and not result["passed"] and case.expected is not None \
+                and not plainly_wrong(raw["value"], case):
+            results.append({**result, "counted": False, "unjudged": True})
+            continue
         results.append({**result, "counted": evidence.counted or crashed})
     return results
+
+
+def plainly_wrong(output, case):
+    """An output that cannot be right where the case's given output is: another type, or one a checker
+    must reject (core/judges.wrong_outputs: None, the answer cut short, an index past the end)."""
+    return type(output) is not type(case.expected) or output in wrong_outputs(case.expected, case.input)
 
 
 def keep_or_reject(attempt, judged, scores, attempts, anchors):

@@ -88,3 +88,15 @@ def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_o
     assert "variant_2" not in text, "a variant one program answered is neither tested nor disputed"
     result = run_pytest(tmp_path)
     assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout
+
+
+def test_an_example_the_code_answers_otherwise_with_no_checker_is_listed_not_tested(tmp_path):
+    # Find Peak Element with no usable checker: example 2 gives index 5, the code returns index 1 (also a peak)
+    first_peak = "def run_code(nums):\n    return next(i for i in range(len(nums)) if nums[i] > nums[i + 1])\n"
+    tests = [case("example_1", {"nums": [1, 2, 3, 1]}, 2, "statement"),
+             case("example_2", {"nums": [1, 2, 1, 3, 5, 6, 4]}, 5, "statement")]
+    write_outputs(str(tmp_path), first_peak, tests, unjudged=["example_2"])
+    text = (tmp_path / "test_solution.py").read_text()
+    assert "#   example_2: run_code(**{\"nums\": [1, 2, 1, 3, 5, 6, 4]}); the statement gives 5" in text
+    result = run_pytest(tmp_path)
+    assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout

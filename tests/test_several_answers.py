@@ -13,6 +13,7 @@ import pytest
 from flow import create_flow
 from tests import scripted_answers as a
 from tests.scripted_answers import code_answer, handed_over
+from tests.stub_openai_server import request_kind
 
 FIND_PEAK = """Find Peak Element
 
@@ -181,3 +182,24 @@ def test_a_yaml_tests_file_can_say_how_outputs_are_judged(tmp_path):
     given = read_user_file(path)
     assert given.output_kind == "any" and given.checker.startswith("def is_valid(nums, output):")
     assert [case.expected for case in given.cases] == [1]
+
+
+ANYTHING = code_answer("def is_valid(nums, output):\n    return True\n")  # refused: it accepts None too
+
+
+def test_with_no_usable_checker_another_right_answer_is_not_failed_and_the_run_ends_unconfirmed(make_shared, stub):
+    # every candidate returns the first peak: index 1 on Example 2, whose statement gives 5
+    stub.route("tests", TESTS)
+    stub.route("code", *[code_answer(FIRST)] * 6)
+    stub.route("oracle", code_answer(HIGHEST))
+    stub.route("checker", ANYTHING, ANYTHING)
+    stub.route("validator", VALIDATOR)
+    shared = make_shared(FIND_PEAK)
+    create_flow(shared["services"].settings).run(shared)
+    asked = " ".join(str(request_kind(request)) for request in stub.requests)
+    assert shared["status"] == "unconfirmed" and shared["iteration"] == 2, (shared["message"], asked)
+    assert "several right answers and no checker" in shared["message"]
+    solution = handed_over(shared)
+    example_2 = [case.name for case in shared["test_cases"]].index("example_2")
+    assert solution.code == FIRST and solution.results[example_2].get("unjudged"), "not failed by the example's 5"
+    assert len(stub.requests) == 11, "two draws (the second asks for a checker again), no revision chasing equality"

@@ -291,6 +291,20 @@ def test_a_checker_that_fails_its_checks_is_not_used_and_nothing_is_claimed(is_v
     assert verdict.action == "unconfirmed" and "no checker" in verdict.lacks
 
 
+def test_without_a_checker_another_right_answer_is_not_failed_by_the_examples_own():
+    # p_7_1's given answer is index 5; index 1 is a peak too. The checker accepts anything, so it is refused:
+    # the example then judges only its own answer and answers that are wrong by construction (-1, a string)
+    round_ = Round(*PEAKS).candidate(1, 1).candidate(5, 3).candidate(-1, 1).candidate("5", 1)
+    verdict = round_.checker(lambda i, out: True).verdict(disputes_drawn=1)
+    assert verdict.checker is None
+    first = [(r["passed"], r["counted"], r.get("unjudged", False)) for r in verdict.judged[1]]
+    assert first[0] == (False, False, True), "another peak is not judged by the example's own answer"
+    assert verdict.judged[2][0]["passed"] and verdict.judged[2][0]["counted"]
+    assert [verdict.judged[k][0]["counted"] for k in (3, 4)] == [True, True], "-1 and '5' fail it"
+    assert not any(verdict.judged[k][0]["passed"] for k in (3, 4))
+    assert verdict.action == "unconfirmed" and "no checker" in verdict.lacks
+
+
 def test_two_right_answers_where_the_statement_promises_one_break_the_promise():
     tests = [pk([1, 2, 1], 1, "statement"), pk([1, 3, 1, 3, 1], 1)]
     round_ = Round(*tests).candidate(1, 1).candidate(1, 3).checker(lambda i, out: peak(i["nums"], out))

@@ -72,11 +72,13 @@ def test_run_code(kwargs, expected):
 '''
 
 
-def pytest_source(test_cases, any_order=False, checker=None):
+def pytest_source(test_cases, any_order=False, checker=None, unjudged=()):
     """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
     expected value came from; disputed inputs are listed in a comment, not tested. With a checker (several
-    right answers) the file carries its source and judges each output with it: `expected` is one right answer."""
-    counted = [case for case in test_cases if case.counted]
+    right answers) the file carries its source and judges each output with it: `expected` is one right answer.
+    `unjudged`: names of examples whose given answer is one of several right ones, where the code returns
+    another and no checker could judge it: listed in a comment, not tested."""
+    counted = [case for case in test_cases if case.counted and case.name not in unjudged]
     disputed = [case for case in test_cases if case.source == Source.DISPUTED]
     cases = "\n".join((f"    # {describe(case.evidence)}\n" if case.evidence else "") +
                       f"    pytest.param({pprint.pformat(case.input, width=10**6)}, "
@@ -85,6 +87,10 @@ def pytest_source(test_cases, any_order=False, checker=None):
     if disputed:
         cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
             f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in disputed)
+    if unjudged:
+        cases += ("\n    # Several answers are right and no checker could judge them; the code returns another answer"
+                  " than these examples give:\n" + "\n".join(f"    #   {case.name}: run_code(**{json.dumps(case.input)}); the "
+                  f"statement gives {json.dumps(case.expected)}" for case in test_cases if case.name in unjudged))
     head = (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n")
     if checker:
@@ -99,14 +105,15 @@ def _guessed(case):
     return f"the model guessed {json.dumps(case.expected)}"
 
 
-def write_outputs(out_dir, function_code, test_cases, any_order=False, checker=None):
+def write_outputs(out_dir, function_code, test_cases, any_order=False, checker=None, unjudged=()):
     """Write whichever of the two files the run has material for; return the paths written. `checker`: the
-    checker's code, when the run judged outputs with one."""
+    checker's code, when the run judged outputs with one; `unjudged`: as pytest_source takes it."""
     written = []
     if function_code:
         written.append(_write(os.path.join(out_dir, "solution.py"), function_code))
     if test_cases:
-        written.append(_write(os.path.join(out_dir, "test_solution.py"), pytest_source(test_cases, any_order, checker)))
+        written.append(_write(os.path.join(out_dir, "test_solution.py"),
+                              pytest_source(test_cases, any_order, checker, unjudged)))
     return written
 
 
