@@ -249,9 +249,12 @@ def judge_attempt(attempt, tests, any_order, checker=None, unchecked=False):
 
 
 def plainly_wrong(output, case):
-    """An output that cannot be right where the case's given output is: another type, or one a checker
-    must reject (core/judges.wrong_outputs: None, the answer cut short, an index past the end)."""
-    return type(output) is not type(case.expected) or output in wrong_outputs(case.expected, case.input)
+    """An output that cannot be right where the case's given output is: another type (a tuple for a list
+    aside, as core/compare.py reads them alike), or one a checker must reject (core/judges.wrong_outputs:
+    None, the answer cut short, an index past the end)."""
+    def kind(value):
+        return list if isinstance(value, (list, tuple)) else type(value)
+    return kind(output) is not kind(case.expected) or output in wrong_outputs(case.expected, case.input)
 
 
 def keep_or_reject(attempt, judged, scores, attempts, anchors):

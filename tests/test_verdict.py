@@ -305,6 +305,13 @@ def test_without_a_checker_another_right_answer_is_not_failed_by_the_examples_ow
     assert verdict.action == "unconfirmed" and "no checker" in verdict.lacks
 
 
+@pytest.mark.parametrize("output, wrong", [((3, 1), False), ([1], True), ("[1, 3]", True), (None, True), ([1, 3, 1], True)],
+                         ids=["a tuple for a list", "cut short", "a string", "None", "one too many"])
+def test_without_a_checker_only_outputs_wrong_by_construction_fail_an_expected_value(output, wrong):
+    from core.verdict import plainly_wrong
+    assert plainly_wrong(output, case("example_1", {"nums": [1, 3]}, [1, 3], "statement")) is wrong
+
+
 def test_two_right_answers_where_the_statement_promises_one_break_the_promise():
     tests = [pk([1, 2, 1], 1, "statement"), pk([1, 3, 1, 3, 1], 1)]
     round_ = Round(*tests).candidate(1, 1).candidate(1, 3).checker(lambda i, out: peak(i["nums"], out))
