@@ -43,6 +43,7 @@ class Score:
     trusted_passed: int = 0
     trusted_total: int = 0
     reward: float = 0.0
+    unjudged: int = 0  # outputs no test could judge (several answers right, no checker): neither passed nor failed
 
     @classmethod
     def of(cls, results, test_cases):
@@ -52,12 +53,18 @@ class Score:
         share = passed / total if total else 0.0
         if trusted:
             share = (share + trusted_passed / len(trusted)) / 2
-        return cls(passed, total, trusted_passed, len(trusted), round(share, 4))
+        return cls(passed, total, trusted_passed, len(trusted), round(share, 4), sum(bool(r.get("unjudged")) for r in results))
 
     def rank(self, lint_findings, attempt_id):
         """Higher is better: trusted tests passed, then all tests passed, then fewer linter findings (ruff),
         then the newer attempt."""
         return self.trusted_passed, self.passed, -lint_findings, attempt_id
+
+    @property
+    def fails_nothing(self):
+        """Every counted test passes, and there was something to judge: a counted test, or an output only a
+        checker could have judged (then no test contradicts the attempt, though none confirms it)."""
+        return self.passed == self.total and (self.total > 0 or self.unjudged > 0)
 
 
 @dataclass

@@ -16,7 +16,8 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
  3. Keep or reject. A new oracle votes and is never handed over; a new revision that fails a counted
     test its parent passes is rejected (an anchor; the person's edit never is).
  4. No tests left (the person deleted them all): the latest candidate that loads, `untested`.
- 5. A claim. Among the attempts that pass every counted test, the one with the most trusted tests,
+ 5. A claim. Among the attempts that pass every counted test (or fail none, where only a checker could
+    have judged their outputs: `unjudged`), the one with the most trusted tests,
     then tests, then programs siding with it on the disputed inputs (CodeT's consensus), then rank.
     It is `success` only when it lacks nothing (`lacks`): no input disputed, a trusted test (a
     statement example or the person's), evidence beyond the statement's examples (a counted input
@@ -138,7 +139,7 @@ def judge_round(facts):
     if not tests and loaded:
         return Verdict(tests, judged=judged, action=Action.UNTESTED, current=loaded[-1].id, **common)
     solving = [a for a in attempts if status[a.id] in (AttemptStatus.KEPT, AttemptStatus.SOLVED)
-               and scores[a.id].passed == scores[a.id].total > 0]
+               and scores[a.id].fails_nothing]
     if not solving:
         action = (Action.EXHAUSTED if iteration >= rules.max_iterations else
                   Action.REDRAW if wants_fresh_candidates(attempts, scores, tests, rules) else Action.FAILURE)
@@ -296,7 +297,8 @@ def plural(count, noun):
 def wants_fresh_candidates(attempts, scores, tests, rules):
     """Draw new candidates, rather than revise, while none passes the trusted tests."""
     draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT})
-    passing = [a for a in attempts if a.is_candidate and scores[a.id].trusted_total
+    # a candidate whose outputs on the examples only a checker could judge (unjudged) fails none of them
+    passing = [a for a in attempts if a.is_candidate and (scores[a.id].trusted_total or scores[a.id].unjudged)
                and scores[a.id].trusted_passed == scores[a.id].trusted_total]
     return rules.agreement and has_trusted(tests) and not passing and draws < rules.max_draws
 

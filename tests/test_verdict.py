@@ -305,6 +305,18 @@ def test_without_a_checker_another_right_answer_is_not_failed_by_the_examples_ow
     assert verdict.action == "unconfirmed" and "no checker" in verdict.lacks
 
 
+def test_without_a_checker_candidates_no_example_can_judge_are_claimed_unconfirmed_not_revised():
+    # both candidates return index 1 on p_7_1 (a peak; the statement gives 5) and differ on p_5_1: no test
+    # fails them and none confirms them. Before, neither counted as passing the examples, and the run drew
+    # and then revised right code, "failing: none" (LeetCode 1968 in the many-answers set: 22 calls)
+    round_ = Round(*PEAKS).candidate(1, 1).candidate(1, 3).checker(lambda i, out: True)
+    first = round_.verdict()
+    assert first.solving == [1, 2] and first.action == "redraw" and first.draw_before_claim, "a draw looks for a checker"
+    last = round_.verdict(disputes_drawn=1)
+    assert last.action == "unconfirmed" and last.solved is None
+    assert {"no checker", "inputs disputed"} <= set(last.lacks)
+
+
 @pytest.mark.parametrize("output, wrong", [((3, 1), False), ([1], True), ("[1, 3]", True), (None, True), ([1, 3, 1], True)],
                          ids=["a tuple for a list", "cut short", "a string", "None", "one too many"])
 def test_without_a_checker_only_outputs_wrong_by_construction_fail_an_expected_value(output, wrong):
