@@ -24,7 +24,7 @@ from core.budget import Budget
 from core.seeds import Seeds
 from core.cases import records
 from core.feedback import passed_count
-from core.output_kind import chosen
+from core.output_kind import OutputKind, chosen
 from core.search_tree import AttemptTree
 from core.vocabulary import RunStatus
 from flow import create_flow
@@ -222,8 +222,9 @@ def finish(shared, record, out_dir):
         tests = shared["test_cases"]  # and leave out the examples the run could not judge the code on
         results = (current and current.results) or []
         unjudged = [case.name for case, result in zip(tests, results) if result.get("unjudged")]
+        several = shared["output_kind"].kind == OutputKind.ANY_VALID
         files = write_outputs(out_dir, current and current.code, tests, shared["output_kind"].any_order,
-                              checker and checker.code, unjudged)
+                              checker and checker.code, unjudged, by_equality=several and checker is None)
     except WriteError as exc:
         if shared["status"] != RunStatus.ERROR:
             shared["status"], shared["message"] = RunStatus.ERROR, str(exc)

@@ -56,7 +56,8 @@ trust and agreement:
 several right answers ("return any of them", --output-kind any):
   The model also writes a checker, is_valid(<the inputs>, output); it is used only if it accepts every
   output of the statement's examples and rejects outputs wrong by construction (None, another type, a
-  list one item short, an index out of range). Then it judges every output; without one the run ends
+  list one item short, an index out of range). Then it judges every output. Without one, equality with
+  an example's answer or the programs' agreed one judges, and code answering otherwise ends
   unconfirmed. --checker FILE gives yours. The exported tests carry the checker.
 
 interactive (--interactive, needs a terminal):
@@ -77,7 +78,7 @@ exit codes:
   0    solved: every test that counts passes, and something beyond the statement's examples backs it
   1    not solved within --max-iterations, not confirmed (the code passes every test that counts, but
        programs disagree on some inputs, only the statement's examples back it, no test is an example
-       or yours, or no checker judged several right answers: check those), untested (no test was left;
+       or yours, or no checker judged its other right answers: check those), untested (no test was left;
        the code loads), or you finished early (--interactive)
   2    bad usage or input (blank problem, missing or binary file, too long, --docs or --tests missing
        or malformed, an output folder that cannot be written, --interactive without a terminal)

@@ -758,8 +758,10 @@ class Finish(Step):
         self.status = status
 
     def prep(self, shared):
+        by_equality = (shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is None
+                       and shared["services"].settings.agreement)
         return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
-                        shared["message"], shared["dispute_draws"], shared["lacks"])
+                        shared["message"], shared["dispute_draws"], shared["lacks"], by_equality)
 
     def exec(self, state):
         return conclude(self.status, state)

@@ -34,13 +34,14 @@ class RunState:
     message: str = ""
     dispute_draws: int = 0
     lacks: list | None = None  # what the last claim lacked (core/verdict.lacks)
+    by_equality: bool = False  # several answers are right and no checker judged them: equality did
 
 
 def conclude(status, state):
     """A run stopped by its budget or time while a claim waited for a draw ends unconfirmed with that claim,
     not unsolved: the last verdict had a version passing every counted test (state.lacks says what else)."""
     current = state.attempts.get(state.current) if state.current is not None else None
-    if status == RunStatus.UNSOLVED and state.lacks and current is not None and current.passed == current.total > 0:
+    if status == RunStatus.UNSOLVED and state.lacks and current is not None and current.scored.fails_nothing:
         status = RunStatus.UNCONFIRMED
     kept = None if status in KEEPS_CURRENT else state.attempts.best()
     return Outcome(status, closing_message(status, state, kept), kept and kept.id)
@@ -54,7 +55,10 @@ def closing_message(status, state, kept):
         return f"the model failed: {state.message}"
     if status == RunStatus.SOLVED:
         solved = next(a for a in state.attempts if a.status == "solved")
-        return f"solved: all {solved.total} tests pass ({summary(state.tests)}) after {state.iteration} iteration(s)"
+        equality = ("; several answers are right and no checker passed its checks, so its outputs were judged by "
+                    "equality with the examples' and the agreeing programs' answers, as test_solution.py judges them"
+                    if state.by_equality else "")
+        return f"solved: all {solved.total} tests pass ({summary(state.tests)}) after {state.iteration} iteration(s){equality}"
     if status == RunStatus.UNCONFIRMED:
         return unconfirmed_message(state)
     lead = "stopped by the user" if status == RunStatus.STOPPED else "not solved"

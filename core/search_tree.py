@@ -84,6 +84,7 @@ class Attempt:
     trusted_passed: int = 0
     trusted_total: int = 0
     reward: float = 0.0
+    unjudged: int = 0
     visits: int = 0
     value: float = 0.0
     broke: list = field(default_factory=list)  # "test N" for each anchor it broke
@@ -94,11 +95,11 @@ class Attempt:
         self.results = list(results)
         scored = Score.of(self.results, test_cases)
         self.passed, self.total, self.reward = scored.passed, scored.total, scored.reward
-        self.trusted_passed, self.trusted_total = scored.trusted_passed, scored.trusted_total
+        self.trusted_passed, self.trusted_total, self.unjudged = scored.trusted_passed, scored.trusted_total, scored.unjudged
 
     @property
     def scored(self):
-        return Score(self.passed, self.total, self.trusted_passed, self.trusted_total, self.reward)
+        return Score(self.passed, self.total, self.trusted_passed, self.trusted_total, self.reward, self.unjudged)
 
     def rank(self):
         return self.scored.rank(len(self.lint or ()), self.id)

@@ -149,12 +149,12 @@ def judge_round(facts):
         return Verdict(tests, judged=judged, action=Action.EXHAUSTED if hopeless else action, given_up=hopeless,
                        current=by_person[-1].id if by_person else None, **common)
     disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
-    lacking = lacks(tests, disputed, facts, checker)
-    draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
-                      and iteration < rules.max_iterations and facts.affords_a_draw)
     backing = backing_on(disputed, attempts, scores, tests, facts.any_order)
     claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
                                         scores[a.id].rank(len(a.lint or ()), a.id)))
+    lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
+    draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
+                      and iteration < rules.max_iterations and facts.affords_a_draw)
     accepted = []
     if disputed and not draw_first:
         confirmed = confirmed_by_guess(outputs_on(claim, tests), tests, disputed, facts.any_order)
@@ -163,7 +163,7 @@ def judge_round(facts):
             accepted, disputed = [tests[i].name for i in confirmed], []
             judged = {**judged, **judge_all(attempts, tests, facts.any_order, checker,
                                             skip=lambda a: status[a.id] == AttemptStatus.REJECTED, unchecked=unchecked)}
-            lacking = lacks(tests, disputed, facts, checker)
+            lacking = lacks(tests, disputed, facts, Score.of(judged[claim.id], tests).unjudged)
     solved = None if lacking else claim.id
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
     return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
@@ -171,11 +171,14 @@ def judge_round(facts):
                    lacks=lacking, **common)
 
 
-def lacks(tests, disputed, facts, checker):
+def lacks(tests, disputed, facts, unjudged=0):
     """What a claim of these tests lacks, in words; [] when nothing: no input disputed, a trusted test (a
     statement example or the person's), evidence beyond the examples (an input programs settled or that
-    the guess settled uncontested, or one of the person's), and for several right answers a checker. With agreement off (--model-expected) the
-    model's values are the truth, as before."""
+    the guess settled uncontested, or one of the person's), and a checker where the claim gave another
+    answer than a test's that only a checker could judge (`unjudged`, several answers right). A claim
+    equal to the examples' answers and to independent programs' is as backed as on one right answer
+    (the many-answers set: docs/benchmarks.md). With agreement off (--model-expected) the model's values
+    are the truth, as before."""
     if not facts.rules.agreement:
         return []
     missing = [DISPUTED] if disputed else []
@@ -183,7 +186,7 @@ def lacks(tests, disputed, facts, checker):
         missing.append(UNTRUSTED)
     elif not any(case.backs_a_claim for case in tests):
         missing.append(UNBACKED)
-    if facts.kind == OutputKind.ANY_VALID and checker is None:
+    if unjudged:
         missing.append(UNCHECKED)
     return missing
 

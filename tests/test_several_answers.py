@@ -203,3 +203,21 @@ def test_with_no_usable_checker_another_right_answer_is_not_failed_and_the_run_e
     example_2 = [case.name for case in shared["test_cases"]].index("example_2")
     assert solution.code == FIRST and solution.results[example_2].get("unjudged"), "not failed by the example's 5"
     assert len(stub.requests) == 11, "two draws (the second asks for a checker again), no revision chasing equality"
+
+
+def test_with_no_usable_checker_code_that_gives_the_examples_answers_and_agrees_is_solved_by_equality(make_shared, stub, tmp_path):
+    # every program returns the highest element, which is each example's own answer: the examples judge it by
+    # equality, the programs agree on every written input, and the run and its exported tests say how it was judged
+    from utils.export import write_outputs
+    stub.route("tests", TESTS)
+    stub.route("code", *[code_answer(HIGHEST)] * 3)
+    stub.route("oracle", code_answer(HIGHEST))
+    stub.route("checker", ANYTHING, ANYTHING)
+    stub.route("validator", VALIDATOR)
+    shared = make_shared(FIND_PEAK)
+    create_flow(shared["services"].settings).run(shared)
+    assert shared["status"] == "solved" and shared["checker"] is None, shared["message"]
+    assert "judged by equality" in shared["message"]
+    write_outputs(str(tmp_path), handed_over(shared).code, shared["test_cases"], by_equality=True)
+    assert "another\n# right program may fail a test here" in (tmp_path / "test_solution.py").read_text()
+    assert exported_result(tmp_path, HIGHEST).returncode == 0 and exported_result(tmp_path, WRONG["a valley"]).returncode != 0

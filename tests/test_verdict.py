@@ -288,7 +288,18 @@ def test_a_checker_that_fails_its_checks_is_not_used_and_nothing_is_claimed(is_v
     # both candidates return the example's own answer, so they pass it by equality, the fallback
     verdict = Round(*PEAKS).candidate(5, 1).candidate(5, 3).checker(is_valid).verdict(disputes_drawn=1)
     assert verdict.checker is None and verdict.refused == [f"checker 3: {why}"]
-    assert verdict.action == "unconfirmed" and "no checker" in verdict.lacks
+    assert verdict.action == "unconfirmed" and verdict.solved is None
+
+
+def test_without_a_checker_code_equal_to_the_examples_and_to_independent_programs_is_solved():
+    # several answers are right, but both candidates give p_7_1's own answer and agree on p_5_1: as backed
+    # as code for one right answer (LeetCode 905: unconfirmed for want of a checker, right on the hidden tests)
+    verdict = Round(*PEAKS).candidate(5, 1).candidate(5, 1).checker(lambda i, out: True).verdict(disputes_drawn=1)
+    assert verdict.checker is None and sources(verdict)[1] == ("p_5_1", "majority", 1, True)
+    assert outcome(verdict) == {"action": "success", "current": 2, "solved": 2} and verdict.lacks == []
+    # where the claim gives another answer than the example's, nothing judged it there: a checker is lacking
+    other = Round(*PEAKS).candidate(1, 1).candidate(1, 1).checker(lambda i, out: True).verdict(disputes_drawn=1)
+    assert other.action == "unconfirmed" and "no checker" in other.lacks
 
 
 def test_without_a_checker_another_right_answer_is_not_failed_by_the_examples_own():

@@ -72,12 +72,13 @@ def test_run_code(kwargs, expected):
 '''
 
 
-def pytest_source(test_cases, any_order=False, checker=None, unjudged=()):
+def pytest_source(test_cases, any_order=False, checker=None, unjudged=(), by_equality=False):
     """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
     expected value came from; disputed inputs are listed in a comment, not tested. With a checker (several
     right answers) the file carries its source and judges each output with it: `expected` is one right answer.
     `unjudged`: names of examples whose given answer is one of several right ones, where the code returns
-    another and no checker could judge it: listed in a comment, not tested."""
+    another and no checker could judge it: listed in a comment, not tested. `by_equality`: several answers
+    are right and no checker judged them, which the file says at its head."""
     counted = [case for case in test_cases if case.counted and case.name not in unjudged]
     disputed = [case for case in test_cases if case.source == Source.DISPUTED]
     cases = "\n".join((f"    # {describe(case.evidence)}\n" if case.evidence else "") +
@@ -93,6 +94,10 @@ def pytest_source(test_cases, any_order=False, checker=None, unjudged=()):
                   f"statement gives {json.dumps(case.expected)}" for case in test_cases if case.name in unjudged))
     head = (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n")
+    if by_equality and not checker:
+        head += ("\n# Several answers are right, and no checker passed codeloop's checks: each expected value is the"
+                 "\n# answer the statement gives or independent programs agreed on, compared by equality, so another"
+                 "\n# right program may fail a test here. Give a checker (codeloop --checker FILE) to judge any answer.\n")
     if checker:
         head += (f"\n# The checker: is_valid(<the inputs>, {output_name(test_cases)}) is True for a right output\n"
                  f"CHECKER_SOURCE = {checker_source(checker)!r}\nOUTPUT_NAME = {output_name(test_cases)!r}\n")
@@ -105,15 +110,15 @@ def _guessed(case):
     return f"the model guessed {json.dumps(case.expected)}"
 
 
-def write_outputs(out_dir, function_code, test_cases, any_order=False, checker=None, unjudged=()):
+def write_outputs(out_dir, function_code, test_cases, any_order=False, checker=None, unjudged=(), by_equality=False):
     """Write whichever of the two files the run has material for; return the paths written. `checker`: the
-    checker's code, when the run judged outputs with one; `unjudged`: as pytest_source takes it."""
+    checker's code, when the run judged outputs with one; `unjudged`, `by_equality`: as pytest_source takes them."""
     written = []
     if function_code:
         written.append(_write(os.path.join(out_dir, "solution.py"), function_code))
     if test_cases:
         written.append(_write(os.path.join(out_dir, "test_solution.py"),
-                              pytest_source(test_cases, any_order, checker, unjudged)))
+                              pytest_source(test_cases, any_order, checker, unjudged, by_equality)))
     return written
 
 
