@@ -187,15 +187,22 @@ def test_a_yaml_tests_file_can_say_how_outputs_are_judged(tmp_path):
 ANYTHING = code_answer("def is_valid(nums, output):\n    return True\n")  # refused: it accepts None too
 
 
-def test_with_no_usable_checker_another_right_answer_is_not_failed_and_the_run_ends_unconfirmed(make_shared, stub):
-    # every candidate returns the first peak: index 1 on Example 2, whose statement gives 5
+def run_with_no_usable_checker(make_shared, stub, candidate, drawn):
+    """Find Peak with every candidate `candidate`, the highest element as the oracle, and only checkers that
+    accept anything (refused); the run's store once it ends."""
     stub.route("tests", TESTS)
-    stub.route("code", *[code_answer(FIRST)] * 6)
+    stub.route("code", *[code_answer(candidate)] * drawn)
     stub.route("oracle", code_answer(HIGHEST))
     stub.route("checker", ANYTHING, ANYTHING)
     stub.route("validator", VALIDATOR)
     shared = make_shared(FIND_PEAK)
     create_flow(shared["services"].settings).run(shared)
+    return shared
+
+
+def test_with_no_usable_checker_another_right_answer_is_not_failed_and_the_run_ends_unconfirmed(make_shared, stub):
+    # every candidate returns the first peak: index 1 on Example 2, whose statement gives 5
+    shared = run_with_no_usable_checker(make_shared, stub, FIRST, drawn=6)
     asked = " ".join(str(request_kind(request)) for request in stub.requests)
     assert shared["status"] == "unconfirmed" and shared["iteration"] == 2, (shared["message"], asked)
     assert "several right answers and no checker" in shared["message"]
@@ -209,13 +216,7 @@ def test_with_no_usable_checker_code_that_gives_the_examples_answers_and_agrees_
     # every program returns the highest element, which is each example's own answer: the examples judge it by
     # equality, the programs agree on every written input, and the run and its exported tests say how it was judged
     from utils.export import write_outputs
-    stub.route("tests", TESTS)
-    stub.route("code", *[code_answer(HIGHEST)] * 3)
-    stub.route("oracle", code_answer(HIGHEST))
-    stub.route("checker", ANYTHING, ANYTHING)
-    stub.route("validator", VALIDATOR)
-    shared = make_shared(FIND_PEAK)
-    create_flow(shared["services"].settings).run(shared)
+    shared = run_with_no_usable_checker(make_shared, stub, HIGHEST, drawn=3)
     assert shared["status"] == "solved" and shared["checker"] is None, shared["message"]
     assert "judged by equality" in shared["message"]
     write_outputs(str(tmp_path), handed_over(shared).code, shared["test_cases"], by_equality=True)
