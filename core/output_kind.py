@@ -48,7 +48,8 @@ ANY_VALID = re.compile(
     r"\bany (?:valid )?answer\b[^.]*\b(?:will be|is) (?:judged as )?(?:correct|accepted)\b", re.IGNORECASE)
 TOLERANCE = re.compile(r"10\s*\^?\s*-\s*\d+[^.]*\b(?:accepted|correct)\b|\b(?:accepted|correct)\b[^.]*10\s*\^?\s*-\s*\d+",
                        re.IGNORECASE)
-ANY_ORDER = re.compile(r"\bin any order\b", re.IGNORECASE)
+# "The input is not given in any order", "the points are given in any order": the input's order, not the answer's
+ANY_ORDER = re.compile(r"(?<!\bnot )(?<!\bgiven )\bin any order\b", re.IGNORECASE)
 
 
 def output_kind(statement):

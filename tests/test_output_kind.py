@@ -7,6 +7,8 @@ KINDS = [
     ("You may return the answer in **any order**.", "unordered"),
     ("You can return the answer in any order.", "unordered"),
     ("Return the indices in increasing order.", "exact"),
+    ("The input is not given in any order.", "exact"),  # LeetCode 593, Valid Square: the input's order
+    ("The edges are given in any order. Return the nodes sorted.", "exact"),
     ("If the array contains multiple peaks, return the index to **any of the peaks**.", "any_valid"),
     ("Your function can return either index number 1 or index number 5.", "any_valid"),
     ("If there are multiple answers, return *any of them*.", "any_valid"),
