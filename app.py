@@ -220,8 +220,7 @@ def finish(shared, record, out_dir):
     try:
         checker = shared["attempts"].get(shared["checker"])  # the exported tests judge as the run did
         tests = shared["test_cases"]  # and leave out the examples the run could not judge the code on
-        results = (current and current.results) or []
-        unjudged = [case.name for case, result in zip(tests, results) if result.get("unjudged")]
+        unjudged = current.unjudged_tests(tests) if current else []
         several = shared["output_kind"].kind == OutputKind.ANY_VALID
         files = write_outputs(out_dir, current and current.code, tests, shared["output_kind"].any_order,
                               checker and checker.code, unjudged, by_equality=several and checker is None)

@@ -97,9 +97,9 @@ def unconfirmed_message(state):
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
                    "an output could be judged only by equality with an example's own answer; give one with --checker FILE")
     stopped = f" ({state.message})" if state.message else ""  # the budget or the time ran out before the draw
-    unjudged = [case.name for case, result in zip(state.tests, current.results or []) if result.get("unjudged")]
     passes = (f"passes all {current.total} tests that count ({summary(state.tests)})" if current.total else
-              f"fails no test, yet no test judged it: it answers {', '.join(unjudged)} otherwise than given")
+              f"fails no test, yet no test judged it: it answers {', '.join(current.unjudged_tests(state.tests))} "
+              "otherwise than given")
     return f"not confirmed{stopped}: attempt {current.id} {passes}, but {'; '.join(why)}"
 
 

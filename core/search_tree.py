@@ -97,6 +97,10 @@ class Attempt:
         self.passed, self.total, self.reward = scored.passed, scored.total, scored.reward
         self.trusted_passed, self.trusted_total, self.unjudged = scored.trusted_passed, scored.trusted_total, scored.unjudged
 
+    def unjudged_tests(self, test_cases):
+        """Names of the tests whose output only a checker could have judged (Score.unjudged)."""
+        return [case.name for case, result in zip(test_cases, self.results or []) if result.get("unjudged")]
+
     @property
     def scored(self):
         return Score(self.passed, self.total, self.trusted_passed, self.trusted_total, self.reward, self.unjudged)

@@ -232,7 +232,7 @@ def judge_attempt(attempt, tests, any_order, checker=None, unchecked=False):
     checker (several right answers), an output passes when the checker accepts it. Without one where
     several are right (`unchecked`), an expected value (an example's, or one programs settled) judges only
     outputs equal to it or wrong by construction: another output is not judged there (`unjudged`, not
-    counted), where equality would fail a right one. Such a run ends unconfirmed, lacking a checker."""
+    counted), where equality would fail a right one; a claim with such an output lacks a checker (lacks)."""
     results = []
     for case in tests:
         raw = attempt.outputs.get(case.key)
