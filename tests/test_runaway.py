@@ -123,3 +123,16 @@ def test_real_code_and_prose_do_not_squeeze_like_a_loop():
         windows = [text[i:i + SQUEEZE_WINDOW] for i in range(0, len(text) - SQUEEZE_WINDOW, 200)]
         assert windows and not any(squeezes_like_a_loop(window) for window in windows), path
     assert not squeezes_like_a_loop(a.TESTS + a.GOOD_CODE + a.BRUTE_FORCE)
+
+
+COUNTING_REASONING = "```yaml\nreasoning: Edge cases include " + ", ".join(
+    f"n={n}, k={n + 1}, target={n + 2}" for n in range(60))  # as the embedded model wrote it for LeetCode 1155
+
+
+def test_reasoning_that_counts_on_before_any_test_is_a_runaway():
+    from utils.runaway import REASONING_CHARS
+    assert not looping(COUNTING_REASONING), "no unit repeats to the letter"
+    (kept, reason), at = first_cut(watch_tests(8), COUNTING_REASONING)
+    assert reason == "repetition" and REASONING_CHARS < at <= REASONING_CHARS + 8
+    long_but_whole = "```yaml\nreasoning: " + " ".join(f"Case {n} checks a bound." for n in range(30)) + "\ntest_cases:\n" + TEST.format(n=1)
+    assert first_cut(watch_tests(8), long_but_whole)[0] is None, "reasoning under the limit, then tests"

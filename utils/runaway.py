@@ -97,12 +97,24 @@ def watch_code():
     return watch
 
 
+REASONING_CHARS = 1000  # a test list's reasoning (one or two sentences asked) this long, before any test, runs away
+
+
 def watch_tests(max_tests):
-    """For a list of tests: stop after `max_tests` complete items, or at a loop, keeping complete items."""
+    """For a list of tests: stop after `max_tests` complete items, or at a loop, keeping complete items.
+
+    Also stopped: reasoning that goes on for REASONING_CHARS before the first test. The embedded model
+    enumerated "edge cases" in it ("n=1, k=2, target=2, n=2, k=3, ...", "k == n + 1, k == n + 2, ...")
+    until the token cap: a unit that changes each time round, which `looping` does not see and which
+    compresses no better than a real list of tests. In the records of seven LeetCode benchmark folders
+    (docs/benchmarks.md) all 4 such test answers ran past 1,100 characters of reasoning, and the 40 that
+    ended on their own stayed under 760."""
     def watch(text):
         starts = [match.start() for match in ITEM.finditer(text)]
         if len(starts) > max_tests:
             return text[:starts[max_tests]].rstrip() + "\n", "stop"
+        if not starts and len(text) > REASONING_CHARS:
+            return text, "repetition"
         if looping(text):
             if len(starts) >= 2:  # the items before the one that loops are whole
                 return text[:starts[-1]].rstrip() + "\n", "stop"
