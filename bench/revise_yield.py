@@ -8,6 +8,7 @@ for revisions, ImplementFunction's for candidates (the oracle and the judges ask
 Prints, per folder and dataset: revisions, fixes, breaks, tokens per fix; candidates, passing ones,
 tokens per passing candidate. Reads records and runs code in the sandbox; asks no model.
 """
+import argparse
 import json
 import sys
 from collections import Counter
@@ -22,7 +23,8 @@ KNOWN_SETS = ("humaneval", "leetcode", "leetcode-any", "leetcode-pasted")
 
 def problems_of(dataset, cache={}):
     if dataset not in cache:
-        cache[dataset] = {problem.id: problem for problem in load(dataset)[0]} if dataset in KNOWN_SETS else {}
+        known = dataset in KNOWN_SETS or (dataset.endswith(".jsonl") and Path(dataset).is_file())
+        cache[dataset] = {problem.id: problem for problem in load(dataset)[0]} if known else {}
     return cache[dataset]
 
 
@@ -53,11 +55,16 @@ def tally_run(record, problem, isolation, tally):
     tally["draw tokens"] += tokens(record["model_calls"], "ImplementFunction")
 
 
-def main(folders):
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.revise_yield", description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", metavar="DIR", help="benchmark folders (--out of python -m bench)")
+    parser.add_argument("--strategies", default="full", help="the strategies' runs to count, comma-separated")
+    args = parser.parse_args(argv)
+    strategies = args.strategies.split(",")
     isolation = best_isolation()
     print(f"{'folder and set':<36} {'revisions':>9} {'fixes':>5} {'breaks':>6} {'tok/fix':>8} "
           f"{'candidates':>10} {'passing':>7} {'tok/passing':>11}")
-    for folder in folders:
+    for folder in args.folders:
         tallies = {}
         for line in (Path(folder) / "results.jsonl").read_text().splitlines():
             row = json.loads(line)
@@ -66,10 +73,10 @@ def main(folders):
                 problem = problems_of(row["dataset"]).get(row["id"])
             except DatasetError:
                 problem = None
-            if row["strategy"] != "full" or problem is None or not record.exists():
+            if row["strategy"] not in strategies or problem is None or not record.exists():
                 continue
             tally_run(json.loads(record.read_text()), problem, isolation,
-                      tallies.setdefault(f"{Path(folder).name} {row['dataset']}", Counter()))
+                      tallies.setdefault(f"{Path(folder).name} {Path(row['dataset']).stem} {row['strategy']}", Counter()))
         for name, t in tallies.items():
             per_fix = t["revise tokens"] / t["fixes"] if t["fixes"] else float("inf")
             per_pass = t["draw tokens"] / t["passing candidates"] if t["passing candidates"] else float("inf")
@@ -79,6 +86,4 @@ def main(folders):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: python -m bench.revise_yield DIR [DIR ...]")
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
