@@ -358,3 +358,15 @@ def test_the_packages_folder_is_importable_and_its_pth_files_are_not_run(isolati
     result = run_batch("import sys\ndef run_code():\n    return hasattr(sys, 'codeloop_pth_ran')\n",
                        [{}], FAST, isolation, packages=packages_folder)[0]
     assert result["ok"] and result["value"] is False
+
+
+def test_closing_a_program_that_died_with_unread_bytes_on_its_stdin_does_not_raise(isolation):
+    # bench.pass_at_k died of this: a hidden-test server whose interpreter had exited, our end of its stdin
+    # still holding what send() could not flush, and close() flushing it into the broken pipe
+    from utils.sandbox import SandboxProgram
+    program = SandboxProgram("import sys\nsys.exit(0)\n", Limits(), isolation)
+    program.proc.wait(timeout=30)
+    program.send(b"x" * 100)  # buffered by our end; the flush fails quietly
+    assert program.proc.stdin.closed is False, "the bytes wait in the buffer, as they did in the benchmark"
+    program.close()  # flushes them into a pipe nobody reads: EPIPE, which close() takes
+    assert program.proc.returncode is not None

@@ -597,7 +597,10 @@ def _kill_tree(proc):
     _kill_group(proc)
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream and not stream.closed:
-            stream.close()
+            try:
+                stream.close()
+            except OSError:  # stdin still held bytes the dead process never read: closing flushes them, EPIPE
+                pass
     try:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
