@@ -23,14 +23,14 @@ import app
 from bench.datasets import load, select
 from bench.hidden_tests import judge_hidden
 from core.compare import outputs_match
-from core.prompts import conversation, implement_python_request, implement_request, problem_context
+from core.prompts import conversation, implement_request, implement_yaml_request, problem_context
 from core.statement_examples import statement_examples
 from utils.call_llm import ModelBackendError, call_llm
 from utils.runaway import watch_code
 from utils.sandbox import Limits, best_isolation, run_batch
 from utils.yaml_answer import AnswerError, parse_code_answer
 
-REQUESTS = {"yaml": implement_request, "python": implement_python_request}
+REQUESTS = {"yaml": implement_yaml_request, "python": implement_request}
 CODE_TOKENS = 900  # as ImplementFunction asks
 
 

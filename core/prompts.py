@@ -78,6 +78,18 @@ test_cases:
 
 
 def implement_request(test_cases):
+    """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
+    (bench/pass_at_k.py, LeetCode seed 2, 48 samples each at temperature 0.7; docs/benchmarks.md): pass@1
+    on hidden tests 0.21 against 0.15, 4.8 s a sample against 8.5 s, 2 unusable answers against 9."""
+    must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
+    return f"""Implement run_code so that it solves the problem.{must_pass}
+
+This time reply with the complete Python code of run_code in one ```python block, not YAML, and nothing
+after the block."""
+
+
+def implement_yaml_request(test_cases):
+    """implement_request as it was until the measurement above: kept for bench/pass_at_k.py's comparison."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Implement run_code so that it solves the problem.{must_pass}
 
@@ -89,27 +101,15 @@ function_code: |
 ```"""
 
 
-def implement_python_request(test_cases):
-    """implement_request answered as plain code: one fenced python block (bench/pass_at_k.py compares the two)."""
-    must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
-    return f"""Implement run_code so that it solves the problem.{must_pass}
-
-This time reply with the complete Python code of run_code in one ```python block, not YAML, and nothing
-after the block."""
-
-
 def oracle_request(test_cases):
+    """The oracle answers like a candidate: plain code (see implement_request)."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Write the simplest program that is obviously correct for this problem, as run_code: try every
 possibility (brute force, exhaustive search, direct simulation), with no care for speed; it only runs on
 small inputs. Prefer plain loops over clever tricks.{must_pass}
 
-Reply in this form, with the whole function under function_code:
-```yaml
-reasoning: <the brute-force approach, in one sentence>
-function_code: |
-  <the complete Python code of run_code>
-```"""
+This time reply with the complete Python code of run_code in one ```python block, not YAML, and nothing
+after the block."""
 
 
 def signature(function, test_cases, *more):

@@ -302,3 +302,13 @@ def test_yaml_too_deep_or_too_large_is_refused(answer, complaint, monkeypatch):
     monkeypatch.setattr("utils.yaml_answer.MAX_ITEMS", 1000)  # the real bound, 1,000,000, takes PyYAML a minute to reach
     with pytest.raises(AnswerError, match=complaint):
         parse_tests_answer(answer, 8)
+
+
+def test_an_answer_without_code_is_told_what_was_asked_for_in_its_own_form():
+    # candidates are asked for a python block, judges for YAML: the reason sent back must fit the answer
+    with pytest.raises(AnswerError, match="no ```python block that defines run_code"):
+        parse_code_answer("I would loop over the array and keep a map of what I saw.")
+    with pytest.raises(AnswerError, match="does not parse"):
+        parse_code_answer("```yaml\nreasoning: [unclosed\n```")
+    with pytest.raises(AnswerError, match="no function_code key"):
+        parse_code_answer("```yaml\nreasoning: loop\n```")

@@ -285,7 +285,9 @@ def parse_code_answer(text):
         for lang, body in FENCE.findall(text or ""):
             if lang.lower() in ("python", "py", "") and "def " in body:
                 return {"reasoning": "", "function_code": check_function_code(body)}
-        raise yaml_problem or AnswerError("The answer has no function_code key.")
+        if yaml_problem is None or "```yaml" in (text or ""):  # the answer was YAML: say what is wrong with it
+            raise yaml_problem or AnswerError("The answer has no function_code key.")
+        raise AnswerError("The answer has no ```python block that defines run_code.")
     return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
 
 
