@@ -1,4 +1,6 @@
-"""Model answers for Two Sum, as a model would write them, for the scripted flow and CLI tests."""
+"""Model answers for Two Sum, as a model would write them, for the scripted flow and CLI tests: candidates and
+oracles a python block (as they are asked), the other steps YAML."""
+from textwrap import dedent
 
 TWO_SUM = """Given an array of integers nums and an integer target, return the indices of the two numbers
 that add up to target, in increasing order. Example: Input: nums = [2,7,11,15], target = 9 Output: [0,1]"""
@@ -30,23 +32,22 @@ GOOD_FUNCTION = """  def run_code(nums, target):
           seen[n] = i
 """
 
-GOOD_CODE = f"""```yaml
-reasoning: One pass with a map from value to index.
-function_code: |
-{GOOD_FUNCTION}```"""
+GOOD_CODE = f"""```python
+{dedent(GOOD_FUNCTION)}```"""
 
 # reuses an element: fails when the target is twice an element that appears once before the pair
-BUGGY_CODE = """```yaml
-reasoning: Check every pair.
-function_code: |
-  def run_code(nums, target):
-      for i in range(len(nums)):
-          for j in range(len(nums)):
-              if nums[i] + nums[j] == target:
-                  return [i, j]
+BUGGY_CODE = """```python
+def run_code(nums, target):
+    for i in range(len(nums)):
+        for j in range(len(nums)):
+            if nums[i] + nums[j] == target:
+                return [i, j]
 ```"""
 
-REVISE_CODE = GOOD_CODE.replace("One pass", "The code reused an element; one pass")
+REVISE_CODE = f"""```yaml
+reasoning: The code reused an element; one pass with a map from value to index.
+function_code: |
+{GOOD_FUNCTION}```"""
 
 REVISE_TEST = """```yaml
 reasoning: Test 3 is wrong; the two 3s are at indices 0 and 1.
@@ -90,12 +91,10 @@ test_cases:
   3: {name: duplicates, input: {nums: [3, 3], target: 6}, expected: [1, 0]}
 ```"""
 
-NUMPY_CODE = """```yaml
-reasoning: numpy makes it short.
-function_code: |
-  import numpy as np
-  def run_code(nums, target):
-      return [0, 1]
+NUMPY_CODE = """```python
+import numpy as np
+def run_code(nums, target):
+    return [0, 1]
 ```"""
 
 REFLECTION = """```yaml
@@ -122,23 +121,19 @@ test_cases:
     expected: -2
 ```"""
 
-SUM_OF_EVENS_CODE = """```yaml
-reasoning: Add the numbers divisible by two.
-function_code: |
-  def run_code(nums):
-      return sum(n for n in nums if n % 2 == 0)
+SUM_OF_EVENS_CODE = """```python
+def run_code(nums):
+    return sum(n for n in nums if n % 2 == 0)
 ```"""
 
 # An oracle as the model writes one: every pair, no care for speed
-BRUTE_FORCE = """```yaml
-reasoning: Try every pair of positions.
-function_code: |
-  def run_code(nums, target):
-      for i in range(len(nums)):
-          for j in range(i + 1, len(nums)):
-              if nums[i] + nums[j] == target:
-                  return [i, j]
-      return []
+BRUTE_FORCE = """```python
+def run_code(nums, target):
+    for i in range(len(nums)):
+        for j in range(i + 1, len(nums)):
+            if nums[i] + nums[j] == target:
+                return [i, j]
+    return []
 ```"""
 
 # Settings for a test that scripts one answer per model step, as the flow ran before expected values came
@@ -155,15 +150,13 @@ def route_defaults(stub, tests=TESTS, candidates=(GOOD_CODE,), oracle=BRUTE_FORC
     if oracle is not None:
         stub.route("oracle", oracle)
 
-SUM_OF_EVENS_ORACLE = """```yaml
-reasoning: Look at every number.
-function_code: |
-  def run_code(nums):
-      total = 0
-      for n in nums:
-          if n % 2 == 0:
-              total = total + n
-      return total
+SUM_OF_EVENS_ORACLE = """```python
+def run_code(nums):
+    total = 0
+    for n in nums:
+        if n % 2 == 0:
+            total = total + n
+    return total
 ```"""
 
 

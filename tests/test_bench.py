@@ -108,7 +108,7 @@ def test_an_unconfirmed_run_claims_nothing_and_counts_as_correct_but_not_trusted
     renamed = [code.replace("seen", "seen_again") for code in (a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)]
     # [3, 3]: two draws of three candidates split two, two and two; the oracle raises on pairs
     a.route_defaults(stub, tests=GUESS_NOBODY_RETURNS, candidates=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS],
-                     oracle=a.BRUTE_FORCE.replace("for i in", "assert len(nums) > 2\n      for i in"))
+                     oracle=a.BRUTE_FORCE.replace("for i in", "assert len(nums) > 2\n    for i in"))
     stub.route("code", *renamed)
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--out", str(out), stub=stub)
@@ -482,4 +482,4 @@ def test_revise_yield_counts_fixes_and_passing_candidates_on_the_hidden_tests(tm
     result = subprocess.run([sys.executable, "-m", "bench.revise_yield", str(tmp_path)], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[1].split()[2:] == ["1", "1", "0", "400", "2", "1", "150"]
+    assert result.stdout.splitlines()[1].split()[2:] == ["full", "1", "1", "0", "400", "2", "1", "150"]

@@ -203,7 +203,7 @@ def test_the_import_check_fails_before_any_test_with_its_own_feedback(make_share
 
 
 def test_the_execution_check_catches_code_that_fails_while_loading(make_shared, stub):
-    stub.add(a.TESTS, a.GOOD_CODE.replace("  def run_code", "  print(run_code([1], 2))\n  def run_code"), a.REVISE_CODE)
+    stub.add(a.TESTS, a.GOOD_CODE.replace("def run_code", "print(run_code([1], 2))\ndef run_code"), a.REVISE_CODE)
     shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
     assert shared["status"] == "solved" and shared["attempts"][0].check["check"] == "execution"
     assert "fails while loading, before any test runs: NameError" in stub.requests[2]["messages"][-1]["content"]
@@ -227,7 +227,7 @@ def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
     assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == answer_tokens_for_tests(7), "7 tests to write"
 
 
-GOOD_BUT_LINTY = a.GOOD_CODE.replace("function_code: |\n", "function_code: |\n  import os\n  unused = []\n")
+GOOD_BUT_LINTY = a.GOOD_CODE.replace("```python\n", "```python\nimport os\nunused = []\n")
 
 
 def test_among_passing_candidates_the_one_with_fewer_linter_findings_is_handed_over(make_shared, stub):
@@ -246,8 +246,8 @@ def test_without_lint_the_newer_passing_candidate_wins_the_tie(make_shared, stub
 
 
 def test_linter_findings_reach_the_revision_prompt(make_shared, stub):
-    misspelt = a.BUGGY_CODE.replace("                  return [i, j]",
-                                    "                  return [i, j]\n      return [totl]")
+    misspelt = a.BUGGY_CODE.replace("                return [i, j]",
+                                    "                return [i, j]\n    return [totl]")
     stub.add(a.TESTS, misspelt, a.REVISE_CODE)
     shared = run_flow(make_shared(**a.MODEL_TESTS))
     assert shared["status"] == "solved"
@@ -356,8 +356,8 @@ def test_an_oracle_that_fails_a_statement_example_settles_nothing(make_shared, s
 
 
 # Right except on two numbers / on three numbers: each agrees with the oracle where the other does not.
-WRONG_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [1, 0]\n      seen = {}")
-WRONG_ON_TRIPLES = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 3: return [2, 1]\n      seen = {}")
+WRONG_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [1, 0]\n    seen = {}")
+WRONG_ON_TRIPLES = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 3: return [2, 1]\n    seen = {}")
 MAKE_TESTS_FIT = """```yaml
 reasoning: Tests 2 and 3 expect the wrong order.
 test_cases:
@@ -380,7 +380,7 @@ def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shar
     assert any("Test 2 is trusted" in text for text in revision["ignored"])
 
 
-ZERO_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [0, 0]\n      seen = {}")
+ZERO_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [0, 0]\n    seen = {}")
 GUESS_NOBODY_RETURNS = a.TESTS.replace("""    input: {nums: [3, 3], target: 6}
     expected: [0, 1]""", """    input: {nums: [3, 3], target: 6}
     expected: [5, 5]""")
@@ -451,7 +451,7 @@ def test_a_revision_that_differs_from_the_guess_on_an_input_no_other_program_ans
     assert "no second program confirms its output on pair_at_the_end, duplicates" in shared["message"]
 
 
-RAISES_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [nums[5]]\n      seen = {}")
+RAISES_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [nums[5]]\n    seen = {}")
 
 
 def test_code_that_raises_on_a_disputed_input_where_others_return_a_value_fails_it(make_shared, stub):
@@ -482,8 +482,8 @@ def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_
 
 
 def test_an_input_every_program_raises_on_is_dropped(make_shared, stub):
-    strict = a.GOOD_CODE.replace("seen = {}", "if len(nums) > 4: raise ValueError('too long')\n      seen = {}")
-    brute = a.BRUTE_FORCE.replace("for i in range", "if len(nums) > 4: raise ValueError('too long')\n      for i in range")
+    strict = a.GOOD_CODE.replace("seen = {}", "if len(nums) > 4: raise ValueError('too long')\n    seen = {}")
+    brute = a.BRUTE_FORCE.replace("for i in range", "if len(nums) > 4: raise ValueError('too long')\n    for i in range")
     long_input = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3, 3, 1, 2, 0], target: 6}")
     a.route_defaults(stub, tests=long_input, candidates=[strict], oracle=brute)
     shared = run_flow(make_shared(a.TWO_SUM))

@@ -132,7 +132,7 @@ def test_end_of_input_finishes_like_q(make_shared, stub):
 
 
 def test_with_every_test_deleted_the_code_is_still_checked(make_shared, stub):
-    stub.add(NO_QUESTION, a.TESTS, a.NUMPY_CODE, a.GOOD_CODE)
+    stub.add(NO_QUESTION, a.TESTS, a.NUMPY_CODE, a.REVISE_CODE)
     shared = interactive_run(make_shared, "d 1 2 3\na\na\n")
     assert shared["test_cases"] == [] and shared["status"] == "untested"
     assert shared["message"].startswith("no tests to run: the code parses, imports and loads")
