@@ -79,8 +79,9 @@ test_cases:
 
 def implement_request(test_cases):
     """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
-    (bench/pass_at_k.py, LeetCode seed 2, 48 samples each at temperature 0.7; docs/benchmarks.md): pass@1
-    on hidden tests 0.21 against 0.15, 4.8 s a sample against 8.5 s, 2 unusable answers against 9."""
+    (bench/pass_at_k.py, LeetCode seed 2, 120 samples each at temperatures 0.2, 0.7 and 1.0;
+    docs/benchmarks.md): as often right (23 of 120 pass the hidden tests either way) in about half the
+    time (4.8-7.1 s a sample against 8.5-13.4 s), and 2 unusable answers against 13 (each a retry)."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Implement run_code so that it solves the problem.{must_pass}
 
