@@ -55,12 +55,12 @@ strategy("model-tests", "the defaults before expected values came from execution
                          "retries; the model's expected values are the truth")(looping({"samples": 2, "oracle": False,
                                                                                          "agreement": False}))
 strategy("full", "main.py's defaults: 3 candidates and an oracle at once, expected values settled by execution "
-                 "(oracle, majority, the model's guess as tie-breaker), a fresh draw while no candidate passes "
-                 "the statement's examples, then UCT revision")(looping({}))
+                 "(oracle, majority, the model's guess as tie-breaker), up to four draws while no candidate passes "
+                 "the statement's examples, then UCT revision (one round of it while none does)")(looping({}))
 strategy("no-oracle", "full without the oracle: candidates' agreement alone settles expected values")(looping({"oracle": False}))
 strategy("no-lint", "full without ruff: no linter findings in the feedback or among the tie-breaks")(looping({"lint": False}))
-strategy("waves", "full, but fresh candidates in up to four waves while none passes the statement's examples, "
-                  "and then at most one round of revision before giving up")(looping({"max_draws": 4, "revise_rounds": 1}))
+strategy("revise-more", "full as it was before issue 28: two draws while no candidate passes the statement's "
+                        "examples, then revision to the last round")(looping({"max_draws": 2, "revise_rounds": None}))
 strategy("more-draws", "full, but up to three fresh draws (not one) before a claim that lacks evidence ends "
                        "unconfirmed")(looping({"dispute_draws": 3}))
 strategy("no-model-tests", "full without the model's own tests where the statement has examples: the examples "

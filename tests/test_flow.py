@@ -690,3 +690,21 @@ def test_without_model_tests_the_examples_and_their_variants_are_the_tests(make_
     assert shared["status"] == "solved", shared["message"]
     assert {case.origin for case in shared["test_cases"]} == {"statement", "variant"}
     assert not any("test cases for run_code" in r["messages"][-1]["content"] for r in stub.requests)
+
+
+def wrong_on_the_example(k):
+    return f"```python\ndef run_code(nums, target):\n    return [{k}, {k}]\n```"  # the example wants [0, 1]
+
+
+def test_with_the_shipped_defaults_a_problem_no_draw_gets_right_ends_after_four_draws_and_one_revision(make_shared, stub):
+    # issue 28 (docs/benchmarks.md): fresh draws find the rare right program, revisions of programs that fail
+    # the statement's examples did not; so up to four draws, then one round of revision, then the run ends
+    stub.route("tests", a.TESTS)
+    stub.route("code", *[wrong_on_the_example(k) for k in range(12)])
+    stub.route("oracle", *[wrong_on_the_example(k) for k in range(20, 24)])
+    stub.route("revise", *[a.REVISE_USELESS.replace("[0, 0]", f"[{k}, {k}]") for k in range(30, 33)])
+    shared = run_flow(make_shared(a.TWO_SUM))
+    kinds = [request_kind(request) for request in stub.requests]
+    assert (kinds.count("code"), kinds.count("oracle"), kinds[-3:]) == (12, 4, ["revise"] * 3), kinds
+    assert shared["status"] == "unsolved" and shared["iteration"] == 5
+    assert shared["message"].startswith("not solved after 5 iteration(s): the best version")
