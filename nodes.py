@@ -469,20 +469,22 @@ class InstallPackages(Step):
 
 
 class CheckCode(Step, ParallelBatchNode):
-    """The import check and the execution check, in the sandbox, for each new attempt before its tests;
-    and the linter (ruff, outside the sandbox: it only reads the code)."""
+    """The signature check (solutions only), the import check and the execution check (utils/code_checks.py,
+    in the sandbox) for each new attempt before its tests; and the linter (ruff, outside the sandbox: it only
+    reads the code)."""
     working = "checking that the code imports and loads"
 
     def prep(self, shared):
         settings = shared["services"].settings
         return [{"id": a.id, "code": a.code, "limits": settings.limits, "isolation": settings.isolation,
-                 "lint": settings.lint, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
+                 "lint": settings.lint, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
+                 "solution": a.is_candidate}
                 for a in shared["attempts"] if a.status == AttemptStatus.NEW]
 
     def exec(self, item):
         findings = lint(item["code"]) if item["lint"] else None
         return item["id"], check_code(item["code"], item["limits"], item["isolation"], item["packages"],
-                                      item["sandboxes"]), findings
+                                      item["sandboxes"], item["solution"]), findings
 
     def post(self, shared, items, checked):
         for attempt_id, failure, findings in checked:

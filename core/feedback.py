@@ -25,7 +25,7 @@ def classify(result):
         return "passed"
     if result.get("check") == "import":
         return "import_error"
-    if result.get("check") == "execution":
+    if result.get("check") in ("execution", "signature"):
         return "load_error"
     if result["timed_out"]:
         return "timeout"
@@ -49,8 +49,11 @@ def failure_line(number, case, result, code, test_timeout):
 
 
 def check_failure(result, code):
-    """What the import check or the execution check found, said once instead of once per test."""
+    """What the signature, import or execution check found, said once instead of once per test."""
     error = f"{result['error_type']}: {result['message'][:200]}"
+    if result.get("check") == "signature":
+        return (f"The signature check failed: {result['message']}. Write def run_code(<the parameters of the "
+                "problem's function, by name>); callers pass them by position as well as by keyword.")
     if result.get("check") == "import":
         return (f"The import check failed: {error}. That module is not available here; "
                 "rewrite run_code with the Python standard library.")

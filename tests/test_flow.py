@@ -202,6 +202,19 @@ def test_the_import_check_fails_before_any_test_with_its_own_feedback(make_share
     assert "No test ran (3 tests)" in prompt
 
 
+def test_a_solution_taking_only_keyword_arguments_is_sent_back_before_its_tests(make_shared, stub):
+    # LeetCode 1155 was claimed with def run_code(**params): right by keyword, as codeloop's tests call it,
+    # a TypeError for every caller passing the arguments by position (the benchmark's hidden tests)
+    by_keyword_only = "```python\ndef run_code(**params):\n    nums, target = params['nums'], params['target']\n" \
+        "    seen = {}\n    for i, n in enumerate(nums):\n        if target - n in seen:\n" \
+        "            return [seen[target - n], i]\n        seen[n] = i\n```"
+    stub.add(a.TESTS, by_keyword_only, a.REVISE_CODE)
+    shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
+    assert shared["attempts"][0].check["check"] == "signature" and shared["attempts"][0].passed == 0
+    assert "The signature check failed: run_code takes **params" in stub.requests[2]["messages"][-1]["content"]
+    assert shared["status"] == "solved" and handed_over(shared).code.startswith("def run_code(nums, target)")
+
+
 def test_the_execution_check_catches_code_that_fails_while_loading(make_shared, stub):
     stub.add(a.TESTS, a.GOOD_CODE.replace("def run_code", "print(run_code([1], 2))\ndef run_code"), a.REVISE_CODE)
     shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))

@@ -1,6 +1,9 @@
-"""Two checks on a new version of run_code before its tests, each run in the sandbox, each with its own
-feedback (as the LangGraph code assistant checks imports, then execution):
+"""Checks on a new version of run_code before its tests, each with its own feedback (as the LangGraph code
+assistant checks imports, then execution):
 
+  signature check   (read, not run; for solutions only) does run_code name its parameters? `def
+                    run_code(**params)` passes codeloop's tests, which call it by keyword, and fails every
+                    caller that passes arguments by position (LeetCode 1155 was claimed so, issue 28)
   import check      only the code's import statements: does every module it needs exist here?
   execution check   the whole file, without calling run_code: does it load (module-level code included)?
 
@@ -18,10 +21,15 @@ from utils.sandbox import Limits, run_batch
 STAND_IN = "\n\n\ndef run_code():  # codeloop's check: loading the code is the whole test\n    return None\n"
 
 
-def check_code(code, limits=Limits(), isolation=None, packages=None, group=None):
-    """None when both checks pass, else {"check": "import" or "execution", error_type, message, traceback}.
-    `packages`: the run's folder of installed third-party packages (--allow-install), if any; `group` the
-    run's SandboxGroup."""
+def check_code(code, limits=Limits(), isolation=None, packages=None, group=None, solution=False):
+    """None when the checks pass, else {"check": "signature", "import" or "execution", error_type, message,
+    traceback}. `packages`: the run's folder of installed third-party packages (--allow-install), if any;
+    `group` the run's SandboxGroup; `solution`: the code is a solution (not a judge, whose run_code is
+    codeloop's own shim taking **arguments), so its signature is checked too."""
+    unnamed = solution and unnamed_parameters(code)
+    if unnamed:
+        return {"check": "signature", "error_type": "TypeError", "traceback": "",
+                "message": f"run_code takes {unnamed} instead of naming the problem's parameters"}
     imports = import_lines(code)
     if imports:
         failure = _load(imports, limits, isolation, packages, group)
@@ -40,6 +48,24 @@ def import_lines(code):
                for node in ast.walk(handler) if isinstance(node, (ast.Import, ast.ImportFrom))}
     return "\n".join(ast.unparse(node) for node in ast.walk(tree)
                      if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in guarded and not getattr(node, "level", 0))
+
+
+def unnamed_parameters(code):
+    """'*args' or '**params' when the function run_code is bound to takes only those, else ''."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return ""  # the execution check says where
+    functions = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    name = "run_code"
+    for node in tree.body:  # `run_code = solve`: the repair that binds the answer's own function
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "run_code" for t in node.targets) \
+                and isinstance(node.value, ast.Name):
+            name = node.value.id
+    args = functions[name].args if name in functions else None
+    if args is None or args.posonlyargs or args.args or args.kwonlyargs:
+        return ""
+    return " and ".join(f"{star}{a.arg}" for star, a in (("*", args.vararg), ("**", args.kwarg)) if a)
 
 
 def _load(source, limits, isolation, packages, group):
