@@ -136,3 +136,7 @@ def test_reasoning_that_counts_on_before_any_test_is_a_runaway():
     assert reason == "repetition" and REASONING_CHARS < at <= REASONING_CHARS + 8
     long_but_whole = "```yaml\nreasoning: " + " ".join(f"Case {n} checks a bound." for n in range(30)) + "\ntest_cases:\n" + TEST.format(n=1)
     assert first_cut(watch_tests(8), long_but_whole)[0] is None, "reasoning under the limit, then tests"
+    flow_style = HEAD + "".join(f"  - {{name: t{n}, input: {{nums: {list(range(n, n + 30))}}}, expected: {n}}}\n"
+                                for n in range(1, 9))
+    assert len(flow_style) > REASONING_CHARS and first_cut(watch_tests(8), flow_style)[0] is None, \
+        "tests written one per line are tests, though no item starts with a key"

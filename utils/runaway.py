@@ -98,12 +98,13 @@ def watch_code():
 
 
 REASONING_CHARS = 1000  # a test list's reasoning (one or two sentences asked) this long, before any test, runs away
+TESTS_KEY = re.compile(r"^[ \t]*test_cases[ \t]*:", re.MULTILINE)
 
 
 def watch_tests(max_tests):
     """For a list of tests: stop after `max_tests` complete items, or at a loop, keeping complete items.
 
-    Also stopped: reasoning that goes on for REASONING_CHARS before the first test. The embedded model
+    Also stopped: reasoning that goes on for REASONING_CHARS before the test_cases key. The embedded model
     enumerated "edge cases" in it ("n=1, k=2, target=2, n=2, k=3, ...", "k == n + 1, k == n + 2, ...")
     until the token cap: a unit that changes each time round, which `looping` does not see and which
     compresses no better than a real list of tests. In the records of seven LeetCode benchmark folders
@@ -113,7 +114,7 @@ def watch_tests(max_tests):
         starts = [match.start() for match in ITEM.finditer(text)]
         if len(starts) > max_tests:
             return text[:starts[max_tests]].rstrip() + "\n", "stop"
-        if not starts and len(text) > REASONING_CHARS:
+        if len(text) > REASONING_CHARS and not TESTS_KEY.search(text):  # items may be flow style: ask for the key
             return text, "repetition"
         if looping(text):
             if len(starts) >= 2:  # the items before the one that loops are whole
