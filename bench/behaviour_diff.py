@@ -31,20 +31,12 @@ from tests import test_flow as pasted
 from tests import test_several_answers as several
 from tests.scripted_answers import code_answer
 from tests.stub_openai_server import StubOpenAIServer
+from tests.test_flow import (AGAIN, GUESS_NOBODY_RETURNS, MAKE_TESTS_FIT, RAISES_ON_PAIRS, WRONG_ON_PAIRS,
+                             WRONG_ON_TRIPLES, ZERO_ON_PAIRS)
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Answers used by several scenarios (as in tests/test_flow.py)
-WRONG_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [1, 0]\n    seen = {}")
-WRONG_ON_TRIPLES = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 3: return [2, 1]\n    seen = {}")
-ZERO_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [0, 0]\n    seen = {}")
-RAISES_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [nums[5]]\n    seen = {}")
-GUESS_NOBODY_RETURNS = a.TESTS.replace("    input: {nums: [3, 3], target: 6}\n    expected: [0, 1]",
-                                       "    input: {nums: [3, 3], target: 6}\n    expected: [5, 5]")
-MAKE_TESTS_FIT = ("```yaml\nreasoning: Tests 2 and 3 expect the wrong order.\ntest_cases:\n"
-                  "  2: {name: pair_at_the_end, input: {nums: [3, 2, 4], target: 6}, expected: [2, 1]}\n"
-                  "  3: {name: duplicates, input: {nums: [3, 3], target: 6}, expected: [1, 0]}\n"
-                  "function_code: |\n" + a.GOOD_FUNCTION + "```")
+# Answers used by several scenarios; those tests/test_flow.py has are imported from it as they are
 PRIME_TESTS = ("```yaml\nreasoning: Primes are not products of three primes.\ntest_cases:\n"
                "  - {name: two, input: {a: 2}, expected: false}\n  - {name: three, input: {a: 3}, expected: false}\n"
                "  - {name: seven, input: {a: 7}, expected: false}\n```")
@@ -55,7 +47,6 @@ TOO_SHORT = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: 
 CONSTRAINED = a.TWO_SUM + "\n\nConstraints:\n- 2 <= nums.length <= 10^4\n- -10^9 <= nums[i] <= 10^9\n"
 TWO_EXAMPLES = a.TWO_SUM + "\nExample 2: Input: nums = [3, 2, 4], target = 6 Output: [1, 2]"
 USER_TESTS = "- {name: mine, input: {nums: [1, 5, 3], target: 8}, expected: [1, 2]}\n"
-AGAIN = [a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)]
 BACKWARDS_DRAWS = [a.BACKWARDS_CODE.replace("seen", f"seen_{k}") for k in range(15)]  # five draws at most, each program written apart
 # An input validator for Two Sum's "exactly one solution" (asked before 8531976; a checker is asked since)
 ONE_PAIR = code_answer("def is_valid_input(nums, target):\n    return sum(nums[i] + nums[j] == target for i in "
