@@ -6,7 +6,8 @@ examples shown, one request, no retry), at each temperature of `--temperatures` 
 seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox. Prints
 per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen et al.
 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens and
-seconds per sample; writes every sample to --out/samples.jsonl (a rerun skips what is there).
+seconds per sample; writes every sample to --out/samples.jsonl (a rerun skips what is there, and a
+finished folder is summarized without a model); `--plot FILE.svg` draws the pass@k curves.
 
     python -m bench.pass_at_k --dataset leetcode --seed 2 --limit 12 --out bench-results/passk-lc2
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 import app
 from bench.datasets import load, select
 from bench.hidden_tests import judge_hidden
+from bench.report import line_chart
 from core.compare import outputs_match
 from core.prompts import conversation, implement_request, implement_yaml_request, problem_context
 from core.statement_examples import statement_examples
@@ -64,21 +66,38 @@ def pass_at_k(n, c, k):
     return 1.0 - math.prod((n - c - i) / (n - i) for i in range(k))
 
 
-def summary(lines, samples):
+def groups_of(lines):
+    """{(format, temperature): {problem id: [its samples]}}."""
     groups = {}
     for line in lines:
         groups.setdefault((line["format"], line["temperature"]), {}).setdefault(line["id"], []).append(line)
+    return dict(sorted(groups.items()))
+
+
+def curve(problems, samples):
+    """pass@1 .. pass@samples on the hidden tests, averaged over the problems (up to the fewest samples
+    a problem has: pass@k of n < k samples is not known)."""
+    top = min([samples] + [len(runs) for runs in problems.values()])
+    return [statistics.mean(pass_at_k(len(runs), sum(r["hidden_pass"] for r in runs), k) for runs in problems.values())
+            for k in range(1, top + 1)]
+
+
+def summary(lines, samples):
     print(f"{'format':<7} {'T':>4} {'problems':>8} " + " ".join(f"pass@{k:<3}" for k in range(1, samples + 1))
           + "  examples->hidden  tok/sample  s/sample")
-    for (fmt, temperature), problems in sorted(groups.items()):
-        rates = [statistics.mean(pass_at_k(len(runs), sum(r["hidden_pass"] for r in runs), k) for runs in problems.values())
-                 for k in range(1, samples + 1)]
+    for (fmt, temperature), problems in groups_of(lines).items():
         flat = [r for runs in problems.values() for r in runs]
         passing = [r for r in flat if r["examples_pass"]]
         held = f"{sum(r['hidden_pass'] for r in passing)}/{len(passing)}"
-        print(f"{fmt:<7} {temperature:>4} {len(problems):>8} " + " ".join(f"{rate:<8.2f}" for rate in rates)
+        print(f"{fmt:<7} {temperature:>4} {len(problems):>8} " + " ".join(f"{rate:<8.2f}" for rate in curve(problems, samples)).ljust(9 * samples - 1)
               + f"  {held:>16}  {statistics.mean(r.get('tokens', 0) for r in flat):>10.0f}"
               f"  {statistics.mean(r['seconds'] for r in flat):>8.1f}")
+
+
+def plot(lines, samples, title):
+    """The pass@k curves as an SVG line chart, one line per (format, temperature)."""
+    series = {f"{fmt} T={temperature:g}": curve(problems, samples) for (fmt, temperature), problems in groups_of(lines).items()}
+    return line_chart(title, "k (fresh samples)", "pass@k, hidden tests", series)
 
 
 def main(argv=None):
@@ -90,6 +109,7 @@ def main(argv=None):
     parser.add_argument("--formats", default="yaml,python")
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--plot", metavar="SVG", help="also draw the pass@k curves into this SVG file")
     args = parser.parse_args(argv)
     problems = select(load(args.dataset)[0], seed=args.seed, limit=args.limit)
     out = Path(args.out)
@@ -97,22 +117,23 @@ def main(argv=None):
     path = out / "samples.jsonl"
     lines = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
     done = {(line["id"], line["format"], line["temperature"], line["k"]) for line in lines}
-    endpoint, embedded = app.choose_endpoint()
-    isolation = best_isolation()
-    with app.model_server(endpoint, embedded, lambda text: print(text, file=sys.stderr)) as (model, _):
-        for problem in problems:
-            for fmt in args.formats.split(","):
-                for temperature in map(float, args.temperatures.split(",")):
-                    for k in range(args.samples):
-                        if (problem.id, fmt, temperature, k) in done:
-                            continue
-                        line = sample(problem, fmt, temperature, k, model, isolation)
-                        lines.append(line)
-                        with path.open("a") as f:
-                            f.write(json.dumps(line) + "\n")
-                        print(f"{problem.id} {fmt} T={temperature} #{k}: examples {line['examples_pass']}, "
-                              f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
+    todo = [(problem, fmt, temperature, k) for problem in problems for fmt in args.formats.split(",")
+            for temperature in map(float, args.temperatures.split(",")) for k in range(args.samples)
+            if (problem.id, fmt, temperature, k) not in done]
+    if todo:  # a finished folder is summarized (and plotted) without starting a model
+        endpoint, embedded = app.choose_endpoint()
+        isolation = best_isolation()
+        with app.model_server(endpoint, embedded, lambda text: print(text, file=sys.stderr)) as (model, _):
+            for problem, fmt, temperature, k in todo:
+                line = sample(problem, fmt, temperature, k, model, isolation)
+                lines.append(line)
+                with path.open("a") as f:
+                    f.write(json.dumps(line) + "\n")
+                print(f"{problem.id} {fmt} T={temperature} #{k}: examples {line['examples_pass']}, "
+                      f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
     summary(lines, args.samples)
+    if args.plot:
+        Path(args.plot).write_text(plot(lines, args.samples, f"pass@k, {args.dataset} seed {args.seed}, {len(problems)} problems"))
     return 0
 
 

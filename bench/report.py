@@ -128,6 +128,37 @@ def bar_chart(title, labels, values, unit=""):
     return "\n".join(parts + ["</svg>\n"])
 
 
+COLOURS = ["#4a78b5", "#d9822b", "#3a9a4a", "#b54a6a", "#7a5ab5", "#8a8a2a"]
+
+
+def line_chart(title, x_label, y_label, series):
+    """A line chart as SVG text: `series` maps a label to its y values at x = 1, 2, ...; y from 0 to 1."""
+    width, height, left, right, top, bottom = 560, 330, 56, 150, 34, 44
+    longest = max(len(values) for values in series.values())
+    x_of = lambda k: left + (width - left - right) * ((k - 1) / max(longest - 1, 1))  # noqa: E731
+    y_of = lambda v: top + (height - top - bottom) * (1 - v)  # noqa: E731
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+             f'font-size="13"><rect width="100%" height="100%" fill="white"/>',
+             f'<text x="10" y="20" font-size="15" font-weight="bold">{escape(title)}</text>']
+    for tick in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<line x1="{left}" y1="{y_of(tick):.1f}" x2="{width - right}" y2="{y_of(tick):.1f}" stroke="#ddd"/>')
+        parts.append(f'<text x="{left - 6}" y="{y_of(tick) + 4:.1f}" text-anchor="end">{tick:g}</text>')
+    for k in range(1, longest + 1):
+        parts.append(f'<text x="{x_of(k):.1f}" y="{height - bottom + 18}" text-anchor="middle">{k}</text>')
+    parts.append(f'<text x="{(left + width - right) / 2:.0f}" y="{height - 8}" text-anchor="middle">{escape(x_label)}</text>')
+    parts.append(f'<text x="14" y="{(top + height - bottom) / 2:.0f}" text-anchor="middle" '
+                 f'transform="rotate(-90 14 {(top + height - bottom) / 2:.0f})">{escape(y_label)}</text>')
+    for i, (label, values) in enumerate(series.items()):
+        colour = COLOURS[i % len(COLOURS)]
+        points = " ".join(f"{x_of(k):.1f},{y_of(v):.1f}" for k, v in enumerate(values, 1))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        parts += [f'<circle cx="{x_of(k):.1f}" cy="{y_of(v):.1f}" r="3" fill="{colour}"/>' for k, v in enumerate(values, 1)]
+        y = top + 10 + 20 * i
+        parts.append(f'<line x1="{width - right + 12}" y1="{y}" x2="{width - right + 32}" y2="{y}" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'<text x="{width - right + 38}" y="{y + 4}">{escape(label)}</text>')
+    return "\n".join(parts + ["</svg>\n"])
+
+
 CHARTS = [("solve_rate.svg", "Solve rate on hidden tests", "solve_rate", "{:.0%}"),
           ("false_successes.svg", "False successes (self-reported pass, hidden fail)", "false_successes", "{:d}"),
           ("tokens_per_solved.svg", "Tokens per solved problem", "tokens_per_solved", "{:,.0f}"),

@@ -12,6 +12,7 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -462,6 +463,21 @@ def test_pass_at_k_samples_fresh_candidates_and_judges_each_on_the_examples_and_
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:]}
     assert rows["yaml"][3:5] == rows["python"][3:5] == ["0.50", "1.00"], result.stdout
     assert rows["yaml"][5] == "1/2" and rows["python"][5] == "1/1", "how often passing the examples held"
+
+    asked = len(stub.requests)
+    plotted = subprocess.run([sys.executable, "-m", "bench.pass_at_k", "--dataset", str(tmp_path / "p.jsonl"), "--samples", "2",
+                              "--temperatures", "0.7", "--out", str(out), "--plot", str(tmp_path / "curves.svg")],
+                             capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert plotted.returncode == 0, plotted.stderr
+    assert len(stub.requests) == asked and "embedded model" not in plotted.stderr, "a finished folder asks no model"
+    assert plotted.stdout == result.stdout
+    svg = ElementTree.parse(tmp_path / "curves.svg").getroot()
+    labels = [text.text for text in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert labels[-2:] == ["python T=0.7", "yaml T=0.7"], "the legend, in the order the curves are drawn"
+    curves = [polyline.get("points").split() for polyline in svg.iter("{http://www.w3.org/2000/svg}polyline")]
+    python, yaml = [[float(point.split(",")[1]) for point in curve] for curve in curves]
+    assert yaml[0] > yaml[1], "pass@2 (1.00) drawn above pass@1 (0.50)"
+    assert python == yaml, "one right sample of two in each format: the same curve"
 
 
 def test_revise_yield_counts_fixes_and_passing_candidates_on_the_hidden_tests(tmp_path):
