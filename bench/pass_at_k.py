@@ -2,12 +2,13 @@
 
 For each problem, `--samples` candidates are asked exactly as ImplementFunction asks one (the statement's
 examples shown, one request, no retry), at each temperature of `--temperatures` and in each `--formats`
-(yaml: today's {reasoning, function_code}; python: one fenced code block), each with its own sampling
-seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox. Prints
-per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen et al.
-2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens and
-seconds per sample; writes every sample to --out/samples.jsonl (a rerun skips what is there, and a
-finished folder is summarized without a model); `--plot FILE.svg` draws the pass@k curves.
+(yaml: the {reasoning, function_code} answer; python: one fenced code block, as the flow asks; plan: the
+same block opening with the plan as comments), each with its own sampling seed. Each sample is judged on
+the statement's examples and on the hidden tests in the sandbox. Prints per (format, temperature):
+pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen et al. 2021 over n samples), how
+often a sample that passes the examples passes the hidden tests, tokens and seconds per sample; writes
+every sample to --out/samples.jsonl (a rerun skips what is there, and a finished folder is summarized
+without a model); `--plot FILE.svg` draws the pass@k curves.
 
     python -m bench.pass_at_k --dataset leetcode --seed 2 --limit 12 --out bench-results/passk-lc2
 """
@@ -32,7 +33,16 @@ from utils.runaway import watch_code
 from utils.sandbox import Limits, best_isolation, run_batch
 from utils.yaml_answer import AnswerError, parse_code_answer
 
-REQUESTS = {"yaml": implement_yaml_request, "python": implement_request}
+
+
+def implement_plan_request(test_cases):
+    """The python block, asked to open with its plan as comments: a small model thinks in the code's
+    comments instead of a YAML reasoning key (measured here before anything in the flow asks it)."""
+    return implement_request(test_cases).replace(
+        "in one ```python block,", "in one ```python block that opens with the plan in two or three comment lines,")
+
+
+REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request}
 CODE_TOKENS = 900  # as ImplementFunction asks
 
 
