@@ -245,6 +245,12 @@ def retry_request(error):
             "Reply again with the complete answer as one ```yaml block.")
 
 
+def runaway_retry_request():
+    """Sent after the first request again, without the looping answer (utils/ask_model.py)."""
+    return ("Your answer could not be used: it started repeating itself and was stopped. Reply again from the "
+            "start, shorter, and leave out the reasoning.")
+
+
 PROMPT_TESTS = 12  # tests listed in a prompt; a long --tests file would not fit a small model's context
 
 

@@ -140,3 +140,16 @@ def test_reasoning_that_counts_on_before_any_test_is_a_runaway():
                                 for n in range(1, 9))
     assert len(flow_style) > REASONING_CHARS and first_cut(watch_tests(8), flow_style)[0] is None, \
         "tests written one per line are tests, though no item starts with a key"
+
+
+def test_a_runaway_is_not_shown_back_the_first_request_is_asked_again_with_a_note(stub):
+    stub.add({"text": COUNTING_REASONING}, {"text": "no yaml here"}, {"text": list_of_tests(2)})
+    config = ModelConfig(model="stub", base_url=stub.base_url, max_retries=0, timeout_s=5)
+    asked = [{"role": "system", "content": "rules"}, {"role": "user", "content": "tests"}]
+    answer = ask_for_yaml(asked, lambda text: parse_tests_answer(text, 8), config, lambda call: None, watch=watch_tests(8))
+    assert [case["name"] for case in answer["test_cases"]] == ["t1", "t2"]
+    second, third = (request["messages"] for request in stub.requests[1:])
+    assert second[:2] == asked and [m["role"] for m in second] == ["system", "user", "user"], "the loop left out"
+    assert "repeating itself" in second[2]["content"] and "n=1, k=2" not in str(second)
+    assert third[:3] == second and third[3] == {"role": "assistant", "content": "no yaml here"}, \
+        "an answer that is merely unusable is still shown back with what is wrong with it"
