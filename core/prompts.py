@@ -78,10 +78,11 @@ test_cases:
 
 
 def implement_request(test_cases):
-    """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
-    (bench/pass_at_k.py, LeetCode seed 2, 120 samples each at temperatures 0.2, 0.7 and 1.0;
-    docs/benchmarks.md): as often right (23 of 120 pass the hidden tests either way) in about half the
-    time (4.8-7.1 s a sample against 8.5-13.4 s), and 2 unusable answers against 13 (each a retry)."""
+    """The first candidate (and the oracle) is asked for plain code; the others with a reasoning first
+    (implement_yaml_request). Measured with bench/pass_at_k.py (docs/benchmarks.md): one sample of plain
+    code is as often right or more (pass@1 0.51 against 0.46 on HumanEval seed 2; 23 of 120 samples
+    either way on LeetCode seed 2) in about half the time, with fewer unusable answers; but its samples
+    are alike, where the reasoning makes them differ: pass@4 on HumanEval seed 2 0.62 against 0.83."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Implement run_code so that it solves the problem.{must_pass}
 
@@ -90,7 +91,7 @@ after the block."""
 
 
 def implement_yaml_request(test_cases):
-    """implement_request as it was until the measurement above: kept for bench/pass_at_k.py's comparison."""
+    """Every candidate after the first: the reasoning it writes first makes the samples differ (above)."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Implement run_code so that it solves the problem.{must_pass}
 
