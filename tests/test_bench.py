@@ -499,3 +499,27 @@ def test_revise_yield_counts_fixes_and_passing_candidates_on_the_hidden_tests(tm
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1].split()[2:] == ["full", "1", "1", "0", "400", "2", "1", "150"]
+
+
+def test_runaway_retry_asks_each_recorded_runaway_again_in_each_form_and_counts_usable_lists(stub, tmp_path):
+    loop = "```yaml\nreasoning: Edge cases include " + ", ".join(f"n={n}, k={n + 1}" for n in range(80))
+    first = [{"role": "system", "content": "rules"}, {"role": "user", "content": "Write 2 to 5 more test cases for run_code"
+                                                     "\n\nReply in this form:\n```yaml\nreasoning: <one or two sentences>\ntest_cases:\n"}]
+    shown_back = first + [{"role": "assistant", "content": loop}, {"role": "user", "content": "write a shorter answer"}]
+    calls = [{"node": "GenerateTestCases", "messages": first}, {"node": "GenerateTestCases", "messages": shown_back}]
+    run = tmp_path / "837-new_21_game"
+    run.mkdir()
+    (run / "run.json").write_text(json.dumps({"model_calls": calls}))
+    good = "```yaml\ntest_cases:\n  - name: t1\n    input: {n: 1}\n    expected: 1\n```"
+    stub.add({"text": loop}, good, good, good)  # shown back: loops again; the three other forms: a usable list
+    out = tmp_path / "retries.jsonl"
+    result = subprocess.run([sys.executable, "-m", "bench.runaway_retry", str(run), "--seeds", "7", "--out", str(out)],
+                            capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "shown-back    0/1 usable lists" in result.stdout and "afresh        1/1 usable lists" in result.stdout
+    assert "no-reasoning  1/1 usable lists" in result.stdout
+    sent = [request["messages"] for request in stub.requests]
+    assert sent[0] == shown_back and sent[1][:2] == first and "repeating itself" in sent[1][2]["content"]
+    assert "reasoning:" not in sent[3][-1]["content"], "the form without its reasoning line"
+    assert all(request["temperature"] == 0.5 and request["seed"] == 7 for request in stub.requests)
+    assert [json.loads(line)["form"] for line in out.read_text().splitlines()] == ["shown-back", "afresh", "afresh-yaml", "no-reasoning"]
