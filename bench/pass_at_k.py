@@ -2,13 +2,13 @@
 
 For each problem, `--samples` candidates are asked exactly as ImplementFunction asks one (the statement's
 examples shown, one request, no retry), at each temperature of `--temperatures` and in each `--formats`
-(yaml: the {reasoning, function_code} answer; python: one fenced code block, as the flow asks; plan: the
-same block opening with the plan as comments), each with its own sampling seed. Each sample is judged on
-the statement's examples and on the hidden tests in the sandbox. Prints per (format, temperature):
-pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen et al. 2021 over n samples), how
-often a sample that passes the examples passes the hidden tests, tokens and seconds per sample; writes
-every sample to --out/samples.jsonl (a rerun skips what is there, and a finished folder is summarized
-without a model); `--plot FILE.svg` draws the pass@k curves.
+(python: one fenced code block, as the flow asks its first candidate; yaml: {reasoning, function_code},
+as it asks the others; plan: the python block opening with the plan as comments), each with its own
+sampling seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox.
+Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
+et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens
+and seconds per sample; writes every sample to --out/samples.jsonl (a rerun skips what is there, and a
+finished folder is summarized without a model); `--plot FILE.svg` draws the pass@k curves.
 
     python -m bench.pass_at_k --dataset leetcode --seed 2 --limit 12 --out bench-results/passk-lc2
 """
