@@ -30,9 +30,8 @@ from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_i
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
 from core.prompts import (checker_request, clarify_request, classified_results, conversation, explain_request,
-                          failure_reflection_request, format_results, implement_request, implement_yaml_request,
-                          oracle_request, problem_context, reflect_request, revise_request, validator_request,
-                          write_tests_request)
+                          failure_reflection_request, format_results, implement_request, oracle_request,
+                          problem_context, reflect_request, revise_request, validator_request, write_tests_request)
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
@@ -109,21 +108,19 @@ class ModelStep(Step):
             if end:
                 end()
 
-    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None, all_hot=False, others=None):
+    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None, all_hot=False):
         """`samples` answers to `request`, asked at the same time (up to settings.requests_at_once): the
         first at the configured temperature, the others sampled hotter so they differ. `extra` are more
         (request, parse) pairs asked alongside (the oracle), each answered or None. An unusable sample
         is dropped, as is one the endpoint or the budget refused while another was usable; only when no
         sample is usable does the step fail. Every answer holds code: utils/runaway.watch_code stops it early
         when it runs away. `all_hot`: every answer sampled hot (a second draw of the same
-        request, whose first answer at the configured temperature would only repeat the first draw's).
-        `others`: the request of every sample after the first, when it differs."""
+        request, whose first answer at the configured temperature would only repeat the first draw's)."""
         settings = inputs["settings"]
         hot = max(settings.model.temperature, SAMPLE_TEMPERATURE)
         first = hot if all_hot else None
         several = settings.samples > 1
-        asked = [request] + [others or request] * (settings.samples - 1)
-        jobs = [partial(self.ask, inputs, asked[k], parse, first if k == 0 else hot, max_tokens,
+        jobs = [partial(self.ask, inputs, request, parse, first if k == 0 else hot, max_tokens,
                         f"candidate {k + 1}" if several else "", watch_code()) for k in range(settings.samples)]
         jobs += [partial(self.ask, inputs, more_request, more_parse, first, max_tokens, more_label, watch_code())
                  for more_request, more_parse, more_label in extra]
@@ -393,9 +390,8 @@ class ImplementFunction(ModelStep):
 
     def exec(self, inputs):
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
-        shown = inputs["test_cases"]
-        return self.ask_samples(inputs, implement_request(shown), parse_code_answer, extra, max_tokens=CODE_TOKENS,
-                                all_hot=inputs["redraw"], others=implement_yaml_request(shown))
+        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra,
+                                max_tokens=CODE_TOKENS, all_hot=inputs["redraw"])
 
     def use_answer(self, shared, inputs, answers):
         candidates, judged_by = answers

@@ -2,8 +2,8 @@
 
 For each problem, `--samples` candidates are asked exactly as ImplementFunction asks one (the statement's
 examples shown, one request, no retry), at each temperature of `--temperatures` and in each `--formats`
-(python: one fenced code block, as the flow asks its first candidate; yaml: {reasoning, function_code},
-as it asks the others; plan: the python block opening with the plan as comments), each with its own
+(python: one fenced code block, as the flow asks candidates; yaml: {reasoning, function_code}, as it
+asked them until 60da0dd; plan: the python block opening with the plan as comments), each with its own
 sampling seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox.
 Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
 et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens

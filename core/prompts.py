@@ -78,11 +78,11 @@ test_cases:
 
 
 def implement_request(test_cases):
-    """The first candidate (and the oracle) is asked for plain code; the others with a reasoning first
-    (implement_yaml_request). Measured with bench/pass_at_k.py (docs/benchmarks.md): one sample of plain
-    code is as often right or more (pass@1 0.51 against 0.46 on HumanEval seed 2; 23 of 120 samples
-    either way on LeetCode seed 2) in about half the time, with fewer unusable answers; but its samples
-    are alike, where the reasoning makes them differ: pass@4 on HumanEval seed 2 0.62 against 0.83."""
+    """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
+    (bench/pass_at_k.py; docs/benchmarks.md): as often right at one sample (23 of 120 either way on
+    LeetCode seed 2; pass@1 0.51 against 0.46 on HumanEval seed 2) in about half the time, with fewer
+    unusable answers. Its samples of one problem are more alike (HumanEval seed 2 pass@4 0.62 against
+    0.83), but reasoned later candidates (b1a1038) did not raise the scored sets' solve rate."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Implement run_code so that it solves the problem.{must_pass}
 
@@ -91,7 +91,7 @@ after the block."""
 
 
 def implement_yaml_request(test_cases):
-    """Every candidate after the first: the reasoning it writes first makes the samples differ (above)."""
+    """implement_request as it was until the measurement above: kept for bench/pass_at_k.py's comparison."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Implement run_code so that it solves the problem.{must_pass}
 
