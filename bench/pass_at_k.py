@@ -34,7 +34,6 @@ from utils.sandbox import Limits, best_isolation, run_batch
 from utils.yaml_answer import AnswerError, parse_code_answer
 
 
-
 def implement_plan_request(test_cases):
     """The python block, asked to open with its plan as comments: a small model thinks in the code's
     comments instead of a YAML reasoning key (measured here before anything in the flow asks it)."""

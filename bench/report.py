@@ -135,8 +135,13 @@ def line_chart(title, x_label, y_label, series):
     """A line chart as SVG text: `series` maps a label to its y values at x = 1, 2, ...; y from 0 to 1."""
     width, height, left, right, top, bottom = 560, 330, 56, 150, 34, 44
     longest = max(len(values) for values in series.values())
-    x_of = lambda k: left + (width - left - right) * ((k - 1) / max(longest - 1, 1))  # noqa: E731
-    y_of = lambda v: top + (height - top - bottom) * (1 - v)  # noqa: E731
+
+    def x_of(k):
+        return left + (width - left - right) * ((k - 1) / max(longest - 1, 1))
+
+    def y_of(v):
+        return top + (height - top - bottom) * (1 - v)
+
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
              f'font-size="13"><rect width="100%" height="100%" fill="white"/>',
              f'<text x="10" y="20" font-size="15" font-weight="bold">{escape(title)}</text>']

@@ -77,8 +77,9 @@ def main(argv=None):
                             "seconds": round(reply.latency_ms / 1000, 1)}
                     print(json.dumps(line), flush=True)
                     out.write(json.dumps(line) + "\n")
-                    total = totals[form]
-                    total[0], total[1], total[2] = total[0] + 1, total[1] + (line["tests"] > 0), total[2] + line["seconds"]
+                    totals[form][0] += 1
+                    totals[form][1] += line["tests"] > 0
+                    totals[form][2] += line["seconds"]
     for form, (answers, usable, seconds) in totals.items():
         print(f"{form:<13} {usable}/{answers} usable lists, {seconds / answers:.1f} s an answer")
     return 0
