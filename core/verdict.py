@@ -13,8 +13,9 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     evidence is disputed or unchecked, except that code raising on a disputed written input where other
     programs return a value fails it (whichever value is right, raising is wrong; not on a variant, which
     may break a precondition). Code whose import or execution check failed fails every test.
- 3. Keep or reject. A new oracle votes and is never handed over; a new revision that fails a counted
-    test its parent passes is rejected (an anchor; the person's edit never is).
+ 3. Keep or reject. A new oracle votes and never claims (an unsolved run may hand it over: core/outcome.py);
+    a new revision that fails a counted test its parent passes is rejected (an anchor; the person's edit
+    never is).
  4. No tests left (the person deleted them all): the latest candidate that loads, `untested`.
  5. A claim. Among the attempts that pass every counted test (or fail none, where only a checker could
     have judged their outputs: `unjudged`), the one with the most trusted tests,

@@ -69,7 +69,7 @@ class Author(Word):
     IMPLEMENT = "implement"  # ImplementFunction: a candidate, an independent vote
     REVISE = "revise"        # Revise: a child of the attempt it revised
     USER = "user"            # the person's edit (--interactive)
-    ORACLE = "oracle"        # ImplementFunction's brute-force program: settles values, never handed over
+    ORACLE = "oracle"        # ImplementFunction's brute-force program: settles values, never claims
     CHECKER = "checker"      # is_valid(<inputs>, output): judges outputs where several are right (core/judges.py)
     VALIDATOR = "validator"  # is_valid_input(<inputs>): judges inputs against the statement's promises
 

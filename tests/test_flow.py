@@ -721,3 +721,14 @@ def test_with_the_shipped_defaults_a_problem_no_draw_gets_right_ends_after_four_
     assert (kinds.count("code"), kinds.count("oracle"), kinds[-3:]) == (12, 4, ["revise"] * 3), kinds
     assert shared["status"] == "unsolved" and shared["iteration"] == 5
     assert shared["message"].startswith("not solved after 5 iteration(s): the best version")
+
+
+def test_where_no_candidate_passes_the_example_the_oracle_that_does_is_handed_over_unsolved(make_shared, stub):
+    a.route_defaults(stub, candidates=[a.BACKWARDS_CODE], oracle=a.BRUTE_FORCE)
+    shared = run_flow(make_shared(a.TWO_SUM, max_draws=1, revise_rounds=0))
+    assert shared["status"] == "unsolved", "the oracle is no claim: only it backs its outputs"
+    kept = handed_over(shared)
+    assert kept.source == "oracle" and kept.code.strip() == a.BRUTE_FORCE.strip("`\npython")
+    assert "no candidate passes the statement examples, so the oracle (attempt " in shared["message"]
+    assert "1 of 1 statement examples" in shared["message"], shared["message"]
+

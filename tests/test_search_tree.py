@@ -2,6 +2,7 @@
 up the tree, and each policy's choice."""
 import random
 
+from core.outcome import handed_over
 from core.search_tree import AttemptTree
 from core.verdict import keep_or_reject
 from tests.scripted_answers import case
@@ -99,3 +100,22 @@ def test_render_draws_children_under_their_parent():
     assert lines[0].startswith("attempt 1 (implement, round 0): tests 1/4, statement 1/1, score 0.62")
     assert lines[1].startswith("├─ attempt 2 (revise") and lines[2].startswith("└─ attempt 3 (revise")
     assert lines[2].endswith("rejected, broke test 1")
+
+
+def oracle(tree, passes):
+    attempt = tree.add(f"def run_code():\n    return 'oracle {len(tree)}'\n", None, "oracle", 0)
+    attempt.check = "ok"
+    attempt.score(results(passes), TESTS)
+    tree.settle(attempt, keep_or_reject(attempt, {}, {attempt.id: attempt.scored}, list(tree), False))
+    return attempt
+
+
+def test_an_unsolved_run_hands_over_the_oracle_only_where_it_passes_the_examples_and_no_candidate_does():
+    tree = AttemptTree()
+    grow(tree, None, [False, True, True, True])
+    wrong_oracle = oracle(tree, [False, True, True, True])
+    assert handed_over(tree).source == "implement", "an oracle failing an example is no better"
+    right_oracle = oracle(tree, [True, True, False, False])
+    assert handed_over(tree) is right_oracle is not wrong_oracle, "it passes the example no candidate passes"
+    grow(tree, None, [True, False, False, False])
+    assert handed_over(tree).source == "implement", "a candidate passing the example is handed over before it"
