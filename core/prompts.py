@@ -241,9 +241,12 @@ question: <one short question, or none>
 ```"""
 
 
-def retry_request(error):
+def retry_request(error, request=""):
+    """After an unusable answer: the error, and the block the request asked for (a python block for code,
+    else yaml): asked for yaml after a python-block request, the model would switch formats mid-run."""
+    block = "python" if "one ```python block" in request else "yaml"
     return (f"Your answer could not be used: {error}\n"
-            "Reply again with the complete answer as one ```yaml block.")
+            f"Reply again with the complete answer as one ```{block} block.")
 
 
 def runaway_retry_request():

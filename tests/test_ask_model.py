@@ -1,6 +1,7 @@
 """utils/ask_model.py: unusable answers are sent back with the error until one is usable, within a bound."""
 import pytest
 
+from core.prompts import implement_request, oracle_request
 from tests import scripted_answers as answers
 from utils.ask_model import InvalidAnswers, ask_for_yaml
 from utils.call_llm import ModelBackendError, ModelConfig
@@ -52,3 +53,15 @@ def test_a_backend_failure_is_journaled_then_raised(stub):
     with pytest.raises(ModelBackendError):
         ask_for_yaml([{"role": "user", "content": "x"}], parse_code_answer, config, calls.append)
     assert calls[0]["answer"] is None and "HTTP 500" in calls[0]["error"]
+
+
+@pytest.mark.parametrize("request_text, block", [
+    (implement_request([]), "```python"), (oracle_request([]), "```python"),
+    ("Write the tests. Reply with one ```yaml block.", "```yaml"),
+], ids=["candidate", "oracle", "yaml"])
+def test_the_retry_asks_for_the_block_the_request_asked_for(stub, request_text, block):
+    stub.add(answers.GARBAGE, answers.GOOD_CODE)
+    config = ModelConfig(model="stub", base_url=stub.base_url, max_retries=0, max_tokens=300)
+    ask_for_yaml([{"role": "user", "content": request_text}], parse_code_answer, config, lambda call: None)
+    retry = stub.requests[1]["messages"][-1]["content"]
+    assert retry.endswith(f"as one {block} block."), retry

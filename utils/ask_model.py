@@ -62,7 +62,7 @@ def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None, watc
             conversation = list(messages) + [{"role": "user", "content": runaway_retry_request()}]
         else:
             conversation = conversation + [{"role": "assistant", "content": reply.text},
-                                           {"role": "user", "content": retry_request(error)}]
+                                           {"role": "user", "content": retry_request(error, messages[-1]["content"])}]
     raise InvalidAnswers(f"the model gave no usable answer in {attempts} attempts; the last one: {error.splitlines()[0]}")
 
 
