@@ -75,7 +75,8 @@ SCENARIOS = [
     scenario("no_worked_example_unconfirmed", "Return the indices of two numbers in nums that add up to target.",
              tests=[a.TESTS], code=[a.GOOD_CODE] * 3, oracle=[a.BRUTE_FORCE]),
     # no candidate passes the example in four draws nor after a revision; the oracle does, and is handed over
-    scenario("oracle_handed_over_unsolved", a.TWO_SUM, NO_VARIANTS, tests=[a.TESTS], code=[a.BACKWARDS_CODE.replace("seen", f"seen_{k}") for k in range(12)], oracle=[a.BRUTE_FORCE],
+    scenario("oracle_handed_over_unsolved", a.TWO_SUM, NO_VARIANTS, tests=[a.TESTS],
+             code=[a.BACKWARDS_CODE.replace("seen", f"seen_{k}") for k in range(12)], oracle=[a.BRUTE_FORCE],
              revise=[a.REVISE_USELESS] * 3),
     scenario("redraw_when_no_candidate_passes", a.TWO_SUM, tests=[a.TESTS], code=[a.BACKWARDS_CODE] * 3 + [a.GOOD_CODE] * 3,
              oracle=[a.BRUTE_FORCE]),
