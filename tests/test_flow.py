@@ -728,7 +728,7 @@ def test_where_no_candidate_passes_the_example_the_oracle_that_does_is_handed_ov
     shared = run_flow(make_shared(a.TWO_SUM, max_draws=1, revise_rounds=0))
     assert shared["status"] == "unsolved", "the oracle is no claim: only it backs its outputs"
     kept = handed_over(shared)
-    assert kept.source == "oracle" and kept.code.strip() == a.BRUTE_FORCE.strip("`\npython")
+    assert kept.source == "oracle" and "for j in range(i + 1, len(nums))" in kept.code, kept.code
     assert "no candidate passes the statement examples, so the oracle (attempt " in shared["message"]
     assert "1 of 1 statement examples" in shared["message"], shared["message"]
 
