@@ -369,7 +369,7 @@ class ImplementFunction(ModelStep):
 
     def prep(self, shared):
         settings, attempts, tests = shared["services"].settings, shared["attempts"], shared["test_cases"]
-        valid_oracle = any(a.source == Author.ORACLE and a.trusted_passed == a.trusted_total and a.check == "ok"
+        valid_oracle = any(a.source == Author.ORACLE and a.scored.passes_trusted and a.check == "ok"
                            for a in attempts)
         shown = [case for case in tests if case.trusted] if settings.agreement else tests
         judges = []

@@ -55,10 +55,10 @@ def handed_over(attempts):
     one wrong on them: in the bench's records the oracle passed the hidden tests where no candidate did
     (HumanEval/129, LeetCode 995 and 2492; docs/benchmarks.md, "the oracle handed over")."""
     best = attempts.best()
-    if best is not None and best.trusted_passed == best.trusted_total:
+    if best is not None and best.scored.passes_trusted:
         return best
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok" and a.results is not None
-               and a.trusted_total and a.trusted_passed == a.trusted_total]
+               and a.trusted_total and a.scored.passes_trusted]
     return oracles[-1] if oracles else best
 
 

@@ -61,6 +61,11 @@ class Score:
         return self.trusted_passed, self.passed, -lint_findings, attempt_id
 
     @property
+    def passes_trusted(self):
+        """Every trusted test (a statement example, the person's) passes; true when there is none."""
+        return self.trusted_passed == self.trusted_total
+
+    @property
     def fails_nothing(self):
         """Every counted test passes, and there was something to judge: a counted test, or an output only a
         checker could have judged (then no test contradicts the attempt, though none confirms it)."""

@@ -287,7 +287,7 @@ def hopeless_after(attempts, scores, rules):
         return ""
     revisions = len({a.round for a in attempts if a.source == Author.REVISE})
     draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT})
-    passing = any(a.is_candidate and scores[a.id].trusted_passed == scores[a.id].trusted_total for a in attempts)
+    passing = any(a.is_candidate and scores[a.id].passes_trusted for a in attempts)
     if revisions < rules.revise_rounds or passing:
         return ""
     return (f"no version passes the statement's examples after {plural(draws, 'draw')} of candidates and "
@@ -303,7 +303,7 @@ def wants_fresh_candidates(attempts, scores, tests, rules):
     draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT})
     # a candidate whose outputs on the examples only a checker could judge (unjudged) fails none of them
     passing = [a for a in attempts if a.is_candidate and (scores[a.id].trusted_total or scores[a.id].unjudged)
-               and scores[a.id].trusted_passed == scores[a.id].trusted_total]
+               and scores[a.id].passes_trusted]
     return rules.agreement and has_trusted(tests) and not passing and draws < rules.max_draws
 
 
@@ -311,7 +311,7 @@ def backing_on(indices, attempts, scores, tests, any_order):
     """attempt -> how many independent programs (candidates that pass the trusted tests, the valid oracle)
     return what it returns on the inputs `indices`."""
     voters = [a for a in attempts if a.source in (Author.IMPLEMENT, Author.ORACLE) and a.check == "ok"
-              and scores[a.id].trusted_passed == scores[a.id].trusted_total]
+              and scores[a.id].passes_trusted]
     outputs = {a.id: outputs_on(a, tests) for a in voters}
 
     def backing(attempt):
