@@ -77,6 +77,11 @@ test_cases:
 ```"""
 
 
+PYTHON_BLOCK = "one ```python block"  # how a code answer is asked for; retry_request asks for it again
+CODE_ANSWER = (f"This time reply with the complete Python code of run_code in {PYTHON_BLOCK}, not YAML, and nothing\n"
+               "after the block.")
+
+
 def implement_request(test_cases):
     """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
     (bench/pass_at_k.py; docs/benchmarks.md): as often right at one sample (23 of 120 either way on
@@ -86,8 +91,7 @@ def implement_request(test_cases):
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     return f"""Implement run_code so that it solves the problem.{must_pass}
 
-This time reply with the complete Python code of run_code in one ```python block, not YAML, and nothing
-after the block."""
+{CODE_ANSWER}"""
 
 
 def implement_yaml_request(test_cases):
@@ -110,8 +114,7 @@ def oracle_request(test_cases):
 possibility (brute force, exhaustive search, direct simulation), with no care for speed; it only runs on
 small inputs. Prefer plain loops over clever tricks.{must_pass}
 
-This time reply with the complete Python code of run_code in one ```python block, not YAML, and nothing
-after the block."""
+{CODE_ANSWER}"""
 
 
 def signature(function, test_cases, *more):
@@ -244,7 +247,7 @@ question: <one short question, or none>
 def retry_request(error, request=""):
     """After an unusable answer: the error, and the block the request asked for (a python block for code,
     else yaml): asked for yaml after a python-block request, the model would switch formats mid-run."""
-    block = "python" if "one ```python block" in request else "yaml"
+    block = "python" if PYTHON_BLOCK in request else "yaml"
     return (f"Your answer could not be used: {error}\n"
             f"Reply again with the complete answer as one ```{block} block.")
 
