@@ -5,10 +5,11 @@ Slow (a minute or two on 2 cores). Run alone:  python -m pytest -m real_model
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -32,14 +33,18 @@ def no_endpoint_env():
     return {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODELOOP_MODEL"))}
 
 
-def llama_servers():
-    return subprocess.run(["pgrep", "-x", "llama-server"], capture_output=True, text=True).stdout.split()
+def still_listening(record):
+    """Whether anything still accepts connections at the embedded server's address in the run record: the
+    test follows the server its own run started (by its port), not every llama-server on the machine."""
+    address = urlparse(record["settings"]["model"]["base_url"])
+    with socket.socket() as probe:
+        probe.settimeout(2)
+        return probe.connect_ex((address.hostname, address.port)) == 0
 
 
 def test_the_embedded_model_drives_the_whole_loop(tmp_path):
     # Whether a 1.5B model solves even this is the benchmark's question (its tests are often wrong);
     # this test proves the path: real answers, parsed, run, judged, recorded, exported, server stopped.
-    before = llama_servers()
     result = subprocess.run([sys.executable, "main.py", SMALL_PROBLEM, "--out", str(tmp_path), "--max-iterations", "2"],
                             cwd=ROOT, env=no_endpoint_env(), capture_output=True, text=True, timeout=900)
     assert result.returncode in (0, 1), result.stderr
@@ -54,14 +59,18 @@ def test_the_embedded_model_drives_the_whole_loop(tmp_path):
     assert any(call["server_timings"] for call in calls)
     runs = [event for event in record["events"] if event["kind"] == "test_run"]
     assert runs and runs[-1]["total"] >= 1 and record["final"]["tests_passed"] == runs[-1]["passed"]
+    # The exported file holds the tests the verdict counted: it passes exactly when the handed-over code
+    # passed them all, which an unsolved run can too (unconfirmed: only the statement's examples back it;
+    # or the oracle handed over, passing every example where no candidate did)
     exported = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
                               cwd=tmp_path, capture_output=True, text=True)
-    assert exported.returncode == (0 if result.returncode == 0 else 1), exported.stdout
-    assert llama_servers() == before, "the embedded server outlived the run"
+    passed_all = record["final"]["tests_passed"] == record["final"]["tests_total"]
+    assert exported.returncode == (0 if passed_all else 1), exported.stdout
+    assert result.returncode == 1 or passed_all, "a solved run passes every test it counted"
+    assert not still_listening(record), "the embedded server outlived the run"
 
 
 def test_ctrl_c_stops_the_embedded_server(tmp_path):
-    before = llama_servers()
     proc = subprocess.Popen([sys.executable, "main.py", SMALL_PROBLEM, "--out", str(tmp_path)], cwd=ROOT,
                             env=no_endpoint_env(), stderr=subprocess.PIPE, text=True,
                             preexec_fn=ctrl_c_as_at_a_terminal)
@@ -72,6 +81,6 @@ def test_ctrl_c_stops_the_embedded_server(tmp_path):
         seen += line
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=30) == 130
-    time.sleep(0.5)
-    assert llama_servers() == before
-    assert json.loads((tmp_path / "run.json").read_text())["status"] == "interrupted"
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["status"] == "interrupted"
+    assert not still_listening(record), "the embedded server outlived the interrupted run"
