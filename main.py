@@ -160,6 +160,11 @@ def judging_flags(parser):
                        "in the sandbox")
     group.add_argument("--test-timeout", type=float, default=Limits.test_timeout, metavar="SECONDS",
                        help=f"time limit per test (default {Limits.test_timeout:g})")
+    group.add_argument("--speed-limit", type=float, default=Settings.speed_limit, metavar="SECONDS",
+                       help="before a claim, the solution runs once on the statement's largest input (every integer "
+                       "argument at its stated bound) and must return within this long, else another version passing "
+                       f"the same tests that does is handed over, or none is claimed; 0 for no check (default "
+                       f"{Settings.speed_limit:g})")
     group.add_argument("--samples", type=int, default=Settings.samples, metavar="N",
                        help=f"candidates per code-writing step, asked at the same time (default {Settings.samples})")
     group.add_argument("--no-oracle", dest="oracle", action="store_false",
@@ -204,6 +209,7 @@ def terminal_flags(parser):
 def options(args):
     """The parsed flags as app.prepare()'s options: the same names, less those about the terminal."""
     chosen = {name: value for name, value in vars(args).items() if name not in TERMINAL_ONLY}
+    chosen["speed_limit"] = chosen["speed_limit"] or None  # 0: no check
     old_budget = chosen.pop("max_tokens")
     if old_budget is not None:
         say("codeloop: note: --max-tokens is now --token-budget (a budget for the whole run); "

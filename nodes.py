@@ -27,6 +27,7 @@ from core.constraints import violations
 from core.feedback import check_failure, trusted_label
 from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, output_name,
                          promises_one_answer, validator_in_use, wants_a_checker)
+from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
 from core.prompts import (checker_request, clarify_request, classified_results, conversation, explain_request,
@@ -646,6 +647,60 @@ def draw_reason(verdict):
 
 def plural(count, noun):
     return f"{count} {noun}{'s' * (count != 1)}"
+
+
+class TimeLargestInput(Step):
+    """A claim's last check, on time alone: the solution on the statement's largest input (core/largest_input.py),
+    with settings.speed_limit seconds to return. When it does not, another version passing the same tests that
+    does is handed over instead (up to two are tried, in the order ranked); when none does, the run ends
+    unconfirmed, saying so. What it returns is not judged: the input has no expected value, and one that
+    breaks a promise made in words may make a right program raise. Nothing to do where no such input is read."""
+    working = None  # quick when the solution is; its line says when it was not
+
+    def prep(self, shared):
+        settings, attempts, tests = shared["services"].settings, shared["attempts"], shared["test_cases"]
+        examples = [case.input for case in tests if case.origin == Origin.STATEMENT] or [case.input for case in tests]
+        made = largest_input(shared["problem"], examples[0]) if settings.speed_limit and examples else None
+        if made is None:
+            return None
+        current = attempts.get(shared["current"])
+        others = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != current.id), key=lambda a: a.rank())
+        limits = replace(settings.limits, test_timeout=settings.speed_limit, batch_timeout=settings.speed_limit + 10)
+        return {"input": made, "versions": [(a.id, a.code) for a in [current, *others[:2]]], "limits": limits,
+                "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
+
+    def exec(self, job):
+        """[(attempt id, sandbox result)] up to the first version that returned in time."""
+        timed = []
+        for attempt_id, code in job["versions"] if job else ():
+            result = run_batch(code, [job["input"]], job["limits"], job["isolation"], job["packages"], job["sandboxes"])[0]
+            timed.append((attempt_id, result))
+            if not result["timed_out"]:
+                break
+        return timed
+
+    def post(self, shared, job, timed):
+        if not timed:
+            return Action.SUCCESS
+        record, limit = shared["services"].record, shared["services"].settings.speed_limit
+        first, (last, result) = timed[0][0], timed[-1]
+        where = f"the statement's largest input ({shown(job['input'])})"
+        times = {attempt_id: (None if r["timed_out"] else round(r["ms"] / 1000, 3)) for attempt_id, r in timed}
+        seconds = [{"attempt": attempt_id, "seconds": taken} for attempt_id, taken in times.items()]  # None: timed out
+        if not result["timed_out"] and last == first:
+            record.event("speed_check", input=job["input"], seconds=seconds, handed_over=first)
+            return Action.SUCCESS
+        slow = f"attempt {first} did not return within {limit:g} s on {where}"
+        if not result["timed_out"]:
+            shared["attempts"].hand_over(last)
+            shared["current"] = last
+            record.event("speed_check", say=f"  {slow}; attempt {last}, passing the same tests, returned in "
+                         f"{times[last]:g} s and is handed over instead", input=job["input"], seconds=seconds, handed_over=last)
+            return Action.SUCCESS
+        others = f", nor did {plural(len(timed) - 1, 'other version')} passing the same tests" if len(timed) > 1 else ""
+        shared["lacks"], shared["message"] = [TOO_SLOW], f"{slow}{others}"
+        record.event("speed_check", say=f"  {slow}{others}", input=job["input"], seconds=seconds, handed_over=None)
+        return Action.UNCONFIRMED
 
 
 class ReflectOnFailure(ModelStep):

@@ -33,6 +33,7 @@ from tests.scripted_answers import code_answer
 from tests.stub_openai_server import StubOpenAIServer
 from tests.test_flow import (AGAIN, GUESS_NOBODY_RETURNS, MAKE_TESTS_FIT, RAISES_ON_PAIRS, WRONG_ON_PAIRS,
                              WRONG_ON_TRIPLES, ZERO_ON_PAIRS)
+from tests.test_largest_input import ENUMERATE, FAST, SLOW, TREE_TESTS, TREES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,6 +79,10 @@ SCENARIOS = [
     scenario("oracle_handed_over_unsolved", a.TWO_SUM, NO_VARIANTS, tests=[a.TESTS],
              code=[a.BACKWARDS_CODE.replace("seen", f"seen_{k}") for k in range(12)], oracle=[a.BRUTE_FORCE],
              revise=[a.REVISE_USELESS] * 3),
+    # every version passes the tests; the newest, claimed, is exponential: at n = 19 (the stated bound) it does not
+    # return within the default --speed-limit, the older one does and is handed over
+    scenario("too_slow_at_the_stated_bounds", TREES, NO_VARIANTS, tests=[TREE_TESTS], code=[FAST, SLOW, SLOW],
+             oracle=[ENUMERATE]),
     scenario("redraw_when_no_candidate_passes", a.TWO_SUM, tests=[a.TESTS], code=[a.BACKWARDS_CODE] * 3 + [a.GOOD_CODE] * 3,
              oracle=[a.BRUTE_FORCE]),
     scenario("invalid_oracle_disputed", a.TWO_SUM, tests=[a.TESTS_WITH_A_WRONG_ONE], code=[a.GOOD_CODE] * 6,

@@ -116,7 +116,7 @@ def constraints(statement):
 
 def violations(statement, inputs):
     """What in `inputs` (run_code's arguments) breaks the statement's constraints: Violations, [] if nothing."""
-    by_name = {_normal(name): value for name, value in inputs.items()}
+    by_name = {normal_name(name): value for name, value in inputs.items()}
     broken = []
     for constraint in constraints(statement):
         for a in _values(constraint.left, by_name):
@@ -152,7 +152,7 @@ def _term(piece):
     piece = piece.strip()
     match = TERM.match(piece.replace(" ", ""))
     if match and match.group("name") not in ("e",):
-        return Name(_normal(match.group("name")), match.group("index").count("["), bool(match.group("length")))
+        return Name(normal_name(match.group("name")), match.group("index").count("["), bool(match.group("length")))
     return _number(piece)
 
 
@@ -206,7 +206,7 @@ def _values(term, by_name):
     return [value for value in values if isinstance(value, (int, float)) and not isinstance(value, bool)]
 
 
-def _normal(name):
+def normal_name(name):
     return name.replace("_", "").lower()
 
 

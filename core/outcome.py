@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from core.agreement import summary
 from core.cases import has_trusted
+from core.largest_input import TOO_SLOW
 from core.verdict import UNBACKED, UNCHECKED
 from core.vocabulary import Author, Origin, RunStatus, Source
 
@@ -111,6 +112,8 @@ def unconfirmed_message(state):
         why.append("only the statement's examples back this code: no input beyond them was settled by independent "
                    "programs (an oracle, a majority, a checker, or the only program to answer returning the model's own "
                    "expected value); add tests of your own with --tests FILE")
+    if TOO_SLOW in lacks:
+        why.append("a judge's test at the stated bounds would time out: a faster algorithm is needed there")
     if UNCHECKED in lacks:
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
                    "an output could be judged only by equality with an example's own answer; give one with --checker FILE")

@@ -196,6 +196,13 @@ class AttemptTree:
         if verdict.solved is not None:
             self.get(verdict.solved).status = AttemptStatus.SOLVED
 
+    def hand_over(self, attempt_id):
+        """Another version passing the same tests becomes the one a solved run hands over (the speed check)."""
+        for attempt in self.attempts:
+            if attempt.status == AttemptStatus.SOLVED:
+                attempt.status = AttemptStatus.KEPT
+        self.get(attempt_id).status = AttemptStatus.SOLVED
+
     def settle(self, attempt, settlement):
         """A new attempt kept, rejected (its parent hears which anchor it broke) or an oracle; its reward then
         counts on the attempt and each of its ancestors (an oracle's counts nowhere)."""
