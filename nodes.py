@@ -652,7 +652,7 @@ def plural(count, noun):
 class TimeLargestInput(Step):
     """A claim's last check, on time alone: the solution on the statement's largest input (core/largest_input.py),
     with settings.speed_limit seconds to return. When it does not, another version passing the same tests that
-    does is handed over instead (up to two are tried, in the order ranked); when none does, the run ends
+    does is handed over instead (up to two, the best ranked first); when none does, the run ends
     unconfirmed, saying so. What it returns is not judged: the input has no expected value, and one that
     breaks a promise made in words may make a right program raise. Nothing to do where no such input is read."""
     working = None  # quick when the solution is; its line says when it was not
@@ -664,7 +664,8 @@ class TimeLargestInput(Step):
         if made is None:
             return None
         current = attempts.get(shared["current"])
-        others = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != current.id), key=lambda a: a.rank())
+        others = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != current.id),
+                        key=lambda a: a.rank(), reverse=True)
         limits = replace(settings.limits, test_timeout=settings.speed_limit, batch_timeout=settings.speed_limit + 10)
         return {"input": made, "versions": [(a.id, a.code) for a in [current, *others[:2]]], "limits": limits,
                 "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}

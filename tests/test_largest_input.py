@@ -143,3 +143,13 @@ def test_a_fast_claim_stands_and_its_time_is_recorded(make_shared, stub):
 def test_no_speed_check_when_switched_off(make_shared, stub):
     shared = run_trees(make_shared, stub, [SLOW], speed_limit=None)
     assert shared["status"] == "solved" and not speed_checks(shared)
+
+
+def test_of_the_versions_passing_the_same_tests_the_best_ranked_is_tried_first(make_shared, stub):
+    # the same tests passed and no linter finding between them: the newer ranks higher (Score.rank)
+    fast_again = FAST.replace("counts", "ways")
+    shared = run_trees(make_shared, stub, [FAST, fast_again, SLOW])
+    assert shared["status"] == "solved", shared["message"]
+    assert "ways = [1] * (n + 1)" in handed_over(shared).code
+    [check] = speed_checks(shared)
+    assert len(check["seconds"]) == 2, "the first version tried after the slow claim returned"
