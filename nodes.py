@@ -651,9 +651,9 @@ def plural(count, noun):
 
 class TimeLargestInput(Step):
     """A claim's last check, on time alone: the solution on the statement's largest input (core/largest_input.py),
-    with settings.speed_limit seconds to return. When it does not, another version passing the same tests that
-    does is handed over instead (up to two, the best ranked first); when none does, the run ends
-    unconfirmed, saying so. What it returns is not judged: the input has no expected value, and one that
+    with settings.speed_limit seconds to return (less if --time-limit leaves less). When it does not, another
+    version passing the same tests that does is handed over instead (up to two, the best ranked first); when
+    none does, the run ends unconfirmed, saying so. What it returns is not judged: the input has no expected value, and one that
     breaks a promise made in words may make a right program raise. Nothing to do where no such input is read."""
     working = None  # quick when the solution is; its line says when it was not
 
@@ -666,9 +666,13 @@ class TimeLargestInput(Step):
         current = attempts.get(shared["current"])
         others = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != current.id),
                         key=lambda a: a.rank(), reverse=True)
-        limits = replace(settings.limits, test_timeout=settings.speed_limit, batch_timeout=settings.speed_limit + 10)
+        budget = shared["services"].budget
+        left = budget.seconds_left()  # within --time-limit: a try gets at most what is left of the run, 1 s at least
+        limit = settings.speed_limit if left is None else round(max(1.0, min(settings.speed_limit, left)), 1)
+        limits = replace(settings.limits, test_timeout=limit, batch_timeout=limit + 10)
         return {"input": made, "versions": [(a.id, a.code) for a in [current, *others[:2]]], "limits": limits,
-                "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
+                "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
+                "stopped": budget.stopped}
 
     def exec(self, job):
         """[(attempt id, sandbox result)] up to the first version that returned in time."""
@@ -676,31 +680,33 @@ class TimeLargestInput(Step):
         for attempt_id, code in job["versions"] if job else ():
             result = run_batch(code, [job["input"]], job["limits"], job["isolation"], job["packages"], job["sandboxes"])[0]
             timed.append((attempt_id, result))
-            if not result["timed_out"]:
+            if not result["timed_out"] or job["stopped"]():
                 break
         return timed
 
     def post(self, shared, job, timed):
         if not timed:
             return Action.SUCCESS
-        record, limit = shared["services"].record, shared["services"].settings.speed_limit
+        record, limit = shared["services"].record, job["limits"].test_timeout
         first, (last, result) = timed[0][0], timed[-1]
         where = f"the statement's largest input ({shown(job['input'])})"
         times = {attempt_id: (None if r["timed_out"] else round(r["ms"] / 1000, 3)) for attempt_id, r in timed}
         seconds = [{"attempt": attempt_id, "seconds": taken} for attempt_id, taken in times.items()]  # None: timed out
         if not result["timed_out"] and last == first:
-            record.event("speed_check", input=job["input"], seconds=seconds, handed_over=first)
+            record.event("speed_check", input=job["input"], limit_s=limit, seconds=seconds, handed_over=first)
             return Action.SUCCESS
         slow = f"attempt {first} did not return within {limit:g} s on {where}"
         if not result["timed_out"]:
             shared["attempts"].hand_over(last)
             shared["current"] = last
             record.event("speed_check", say=f"  {slow}; attempt {last}, passing the same tests, returned in "
-                         f"{times[last]:g} s and is handed over instead", input=job["input"], seconds=seconds, handed_over=last)
+                         f"{times[last]:g} s and is handed over instead", input=job["input"], limit_s=limit, seconds=seconds,
+                         handed_over=last)
             return Action.SUCCESS
         others = f", nor did {plural(len(timed) - 1, 'other version')} passing the same tests" if len(timed) > 1 else ""
         shared["lacks"], shared["message"] = [TOO_SLOW], f"{slow}{others}"
-        record.event("speed_check", say=f"  {slow}{others}", input=job["input"], seconds=seconds, handed_over=None)
+        record.event("speed_check", say=f"  {slow}{others}", input=job["input"], limit_s=limit, seconds=seconds,
+                     handed_over=None)
         return Action.UNCONFIRMED
 
 

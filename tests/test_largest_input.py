@@ -153,3 +153,10 @@ def test_of_the_versions_passing_the_same_tests_the_best_ranked_is_tried_first(m
     assert "ways = [1] * (n + 1)" in handed_over(shared).code
     [check] = speed_checks(shared)
     assert len(check["seconds"]) == 2, "the first version tried after the slow claim returned"
+
+
+def test_the_check_takes_no_more_than_the_time_limit_leaves(make_shared, stub):
+    shared = run_trees(make_shared, stub, [SLOW], speed_limit=60, time_limit=10)
+    [check] = speed_checks(shared)
+    assert check["limit_s"] < 10 and check["handed_over"] is None, check
+    assert shared["status"] == "unconfirmed" and f"did not return within {check['limit_s']:g} s" in shared["message"]
