@@ -17,6 +17,7 @@ from xml.etree import ElementTree
 import pytest
 
 from tests import scripted_answers as a
+from tests.test_largest_input import FAST, SLOW
 from tests.test_main import cli_env
 from tests.processes import ctrl_c_as_at_a_terminal
 
@@ -523,3 +524,16 @@ def test_runaway_retry_asks_each_recorded_runaway_again_in_each_form_and_counts_
     assert "reasoning:" not in sent[3][-1]["content"], "the form without its reasoning line"
     assert all(request["temperature"] == 0.5 and request["seed"] == 7 for request in stub.requests)
     assert [json.loads(line)["form"] for line in out.read_text().splitlines()] == ["shown-back", "afresh", "afresh-yaml", "no-reasoning"]
+
+
+def test_the_speed_check_replay_runs_each_recorded_claim_at_the_stated_bounds(tmp_path):
+    code = {"slow": SLOW.split("```python\n")[1].rstrip("`\n"), "fast": FAST.split("```python\n")[1].rstrip("`\n")}
+    rows = [{"id": "96-unique_binary_search_trees", "status": "solved", "hidden_pass": hidden, "code": code[name]}
+            for name, hidden in (("slow", False), ("fast", True))]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    result = subprocess.run([sys.executable, "-m", "bench.speed_check_replay", "--limit", "1", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count('{"n": 19}') == 2 and "TIMEOUT" in result.stdout, result.stdout
+    assert "claims TIMEOUT: 1, 0 of them pass the hidden tests" in result.stdout
+    assert "claims returned: 1, 1 of them pass the hidden tests" in result.stdout
