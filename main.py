@@ -209,7 +209,6 @@ def terminal_flags(parser):
 def options(args):
     """The parsed flags as app.prepare()'s options: the same names, less those about the terminal."""
     chosen = {name: value for name, value in vars(args).items() if name not in TERMINAL_ONLY}
-    chosen["speed_limit"] = chosen["speed_limit"] or None  # 0: no check
     old_budget = chosen.pop("max_tokens")
     if old_budget is not None:
         say("codeloop: note: --max-tokens is now --token-budget (a budget for the whole run); "

@@ -50,7 +50,7 @@ class Settings:
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
     max_calls: int | None = None    # model calls in all; checked before every request
     time_limit: float | None = None  # seconds for the run (--time-limit), the embedded model's start aside
-    speed_limit: float | None = 10.0  # seconds a solution may take on the statement's largest input (core/largest_input.py); None: no check
+    speed_limit: float | None = 10.0  # seconds a solution may take on the statement's largest input (core/largest_input.py); 0 or None: no check
     seed: int | None = None         # sampling seeds sent with every request (core/seeds.py), to repeat a run
     token_budget: int | None = None  # prompt + completion tokens in all; checked the same way
     docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
@@ -84,8 +84,8 @@ class Settings:
         if not 0.1 <= self.limits.test_timeout <= 600:  # below 0.1 s not even the interpreter starts
             raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
         if self.speed_limit is not None and (isinstance(self.speed_limit, bool) or not isinstance(self.speed_limit, (int, float))
-                                             or not 0.1 <= self.speed_limit <= 600):
-            raise SettingsError(f"speed_limit must be seconds from 0.1 to 600, or None, not {self.speed_limit!r}")
+                                             or not (self.speed_limit == 0 or 0.1 <= self.speed_limit <= 600)):
+            raise SettingsError(f"--speed-limit must be seconds from 0.1 to 600 (0 or None: no check), not {self.speed_limit!r}")
         _one_of("search", self.search, POLICIES)
         if self.output_kind is not None:
             _one_of("output_kind", self.output_kind, OUTPUT_KINDS)

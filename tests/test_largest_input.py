@@ -140,8 +140,9 @@ def test_a_fast_claim_stands_and_its_time_is_recorded(make_shared, stub):
     assert check["handed_over"] == handed_over(shared).id and seconds(check)[check["handed_over"]] < 1
 
 
-def test_no_speed_check_when_switched_off(make_shared, stub):
-    shared = run_trees(make_shared, stub, [SLOW], speed_limit=None)
+@pytest.mark.parametrize("off", [None, 0])  # 0 as --speed-limit 0 gives it
+def test_no_speed_check_when_switched_off(make_shared, stub, off):
+    shared = run_trees(make_shared, stub, [SLOW], speed_limit=off)
     assert shared["status"] == "solved" and not speed_checks(shared)
 
 

@@ -225,6 +225,7 @@ def test_docs_go_to_the_model_with_the_problem(stub, tmp_path):
     (["--search", "random"], "argument --search: invalid choice: 'random'"),
     (["--token-budget", "lots"], "argument --token-budget: invalid int value: 'lots'"),
     (["--token-budget", "0"], "--token-budget must be a whole number from 1 to 1,000,000,000, not 0"),
+    (["--speed-limit", "-1"], "--speed-limit must be seconds from 0.1 to 600 (0 or None: no check), not -1.0"),
 ])
 def test_bad_search_and_docs_options_exit_2_with_one_line(tmp_path, args, message):
     result = codeloop(a.TWO_SUM, "--out", str(tmp_path), *args, env=cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1"))
