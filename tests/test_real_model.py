@@ -59,12 +59,15 @@ def test_the_embedded_model_drives_the_whole_loop(tmp_path):
     assert any(call["server_timings"] for call in calls)
     runs = [event for event in record["events"] if event["kind"] == "test_run"]
     assert runs and runs[-1]["total"] >= 1 and record["final"]["tests_passed"] == runs[-1]["passed"]
-    # The exported file holds the tests the verdict counted: it passes exactly when the handed-over code
-    # passed them all, which an unsolved run can too (unconfirmed: only the statement's examples back it;
-    # or the oracle handed over, passing every example where no candidate did)
+    # The exported file holds the tests the verdict counted (not the disputed or unchecked ones tests_total
+    # also holds): it passes exactly when the handed-over code passed them all, which an unsolved run can too
+    # (unconfirmed: only the statement's examples back it; or the oracle handed over, passing every example
+    # where no candidate did). On the 58 bench runs of 2026-11-26 this predicts the exported file's exit every
+    # time; tests_passed == tests_total did not on 13 of them.
     exported = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
                               cwd=tmp_path, capture_output=True, text=True)
-    passed_all = record["final"]["tests_passed"] == record["final"]["tests_total"]
+    passed_all = all(outcome["passed"] for outcome in record["final"]["test_results"]
+                     if outcome.get("counted", True) and not outcome.get("unjudged"))
     assert exported.returncode == (0 if passed_all else 1), exported.stdout
     assert result.returncode == 1 or passed_all, "a solved run passes every test it counted"
     assert not still_listening(record), "the embedded server outlived the run"
