@@ -653,8 +653,9 @@ class TimeLargestInput(Step):
     """A claim's last check, on time alone: the solution on the statement's largest input (core/largest_input.py),
     with settings.speed_limit seconds to return (less if --time-limit leaves less). When it does not, another
     version passing the same tests that does is handed over instead (up to two, the best ranked first); when
-    none does, the run ends unconfirmed, saying so. What it returns is not judged: the input has no expected value, and one that
-    breaks a promise made in words may make a right program raise. Nothing to do where no such input is read."""
+    none does, the run ends unconfirmed, saying so. What it returns is not judged: the input has no expected
+    value, and one that breaks a promise made in words may make a right program raise. Nothing to do where no
+    such input is read."""
     working = None  # quick when the solution is; its line says when it was not
 
     def prep(self, shared):
@@ -687,27 +688,25 @@ class TimeLargestInput(Step):
     def post(self, shared, job, timed):
         if not timed:
             return Action.SUCCESS
-        record, limit = shared["services"].record, job["limits"].test_timeout
+        limit = job["limits"].test_timeout
         first, (last, result) = timed[0][0], timed[-1]
-        where = f"the statement's largest input ({shown(job['input'])})"
-        times = {attempt_id: (None if r["timed_out"] else round(r["ms"] / 1000, 3)) for attempt_id, r in timed}
-        seconds = [{"attempt": attempt_id, "seconds": taken} for attempt_id, taken in times.items()]  # None: timed out
-        if not result["timed_out"] and last == first:
-            record.event("speed_check", input=job["input"], limit_s=limit, seconds=seconds, handed_over=first)
-            return Action.SUCCESS
-        slow = f"attempt {first} did not return within {limit:g} s on {where}"
-        if not result["timed_out"]:
+        seconds = [{"attempt": attempt_id, "seconds": None if r["timed_out"] else round(r["ms"] / 1000, 3)}  # None: timed out
+                   for attempt_id, r in timed]
+        slow = f"attempt {first} did not return within {limit:g} s on the statement's largest input ({shown(job['input'])})"
+        if result["timed_out"]:
+            others = f", nor did {plural(len(timed) - 1, 'other version')} passing the same tests" if len(timed) > 1 else ""
+            shared["lacks"], shared["message"] = [TOO_SLOW], f"{slow}{others}"
+            say, handed_over, action = f"  {slow}{others}", None, Action.UNCONFIRMED
+        elif last != first:
             shared["attempts"].hand_over(last)
             shared["current"] = last
-            record.event("speed_check", say=f"  {slow}; attempt {last}, passing the same tests, returned in "
-                         f"{times[last]:g} s and is handed over instead", input=job["input"], limit_s=limit, seconds=seconds,
-                         handed_over=last)
-            return Action.SUCCESS
-        others = f", nor did {plural(len(timed) - 1, 'other version')} passing the same tests" if len(timed) > 1 else ""
-        shared["lacks"], shared["message"] = [TOO_SLOW], f"{slow}{others}"
-        record.event("speed_check", say=f"  {slow}{others}", input=job["input"], limit_s=limit, seconds=seconds,
-                     handed_over=None)
-        return Action.UNCONFIRMED
+            say, handed_over, action = (f"  {slow}; attempt {last}, passing the same tests, returned in "
+                                        f"{seconds[-1]['seconds']:g} s and is handed over instead"), last, Action.SUCCESS
+        else:
+            say, handed_over, action = None, first, Action.SUCCESS  # the claim returned in time: nothing to say
+        shared["services"].record.event("speed_check", say=say, input=job["input"], limit_s=limit, seconds=seconds,
+                                        handed_over=handed_over)
+        return action
 
 
 class ReflectOnFailure(ModelStep):

@@ -78,14 +78,12 @@ class Settings:
             _whole("token_budget", self.token_budget, 1, 10**9)
         if self.seed is not None:
             _whole("seed", self.seed, 0, 2**31 - 1)
-        if self.time_limit is not None and (isinstance(self.time_limit, bool) or not isinstance(self.time_limit, (int, float))
-                                            or not 1 <= self.time_limit <= 86_400):
-            raise SettingsError(f"--time-limit must be seconds from 1 to 86,400, not {self.time_limit!r}")
+        if self.time_limit is not None:
+            _seconds("time_limit", self.time_limit, 1, 86_400)
         if not 0.1 <= self.limits.test_timeout <= 600:  # below 0.1 s not even the interpreter starts
             raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
-        if self.speed_limit is not None and (isinstance(self.speed_limit, bool) or not isinstance(self.speed_limit, (int, float))
-                                             or not (self.speed_limit == 0 or 0.1 <= self.speed_limit <= 600)):
-            raise SettingsError(f"--speed-limit must be seconds from 0.1 to 600 (0 or None: no check), not {self.speed_limit!r}")
+        if self.speed_limit is not None and (isinstance(self.speed_limit, bool) or self.speed_limit != 0):  # 0: no check
+            _seconds("speed_limit", self.speed_limit, 0.1, 600, " (0 or None: no check)")
         _one_of("search", self.search, POLICIES)
         if self.output_kind is not None:
             _one_of("output_kind", self.output_kind, OUTPUT_KINDS)
@@ -117,6 +115,11 @@ def flag(name):
 def _whole(name, value, low, high):
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise SettingsError(f"{flag(name)} must be a whole number from {low:,} to {high:,}, not {value!r}")
+
+
+def _seconds(name, value, low, high, note=""):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise SettingsError(f"{flag(name)} must be seconds from {low:,g} to {high:,}{note}, not {value!r}")
 
 
 def _one_of(name, value, choices):
