@@ -77,7 +77,7 @@ test_cases:
 ```"""
 
 
-PYTHON_BLOCK = "one ```python block"  # how a code answer is asked for; retry_request asks for it again
+PYTHON_BLOCK = "one ```python block"  # how a code answer is asked for; afresh_retry_request asks for it again
 CODE_ANSWER = (f"This time reply with the complete Python code of run_code in {PYTHON_BLOCK}, not YAML, and nothing\n"
                "after the block.")
 
@@ -244,12 +244,13 @@ question: <one short question, or none>
 ```"""
 
 
-def retry_request(error, request=""):
-    """After an unusable answer: the error, and the block the request asked for (a python block for code,
-    else yaml): asked for yaml after a python-block request, the model would switch formats mid-run."""
+def afresh_retry_request(error, request=""):
+    """Sent after the first request again, without the unusable answer (utils/ask_model.py: shown its own
+    answer, the small model copies it, error and all), and naming the block the request asked for: asked
+    for yaml after a python-block request, the model would switch formats mid-run."""
     block = "python" if PYTHON_BLOCK in request else "yaml"
     return (f"Your answer could not be used: {error}\n"
-            f"Reply again with the complete answer as one ```{block} block.")
+            f"Reply again from the start with the complete answer as one ```{block} block.")
 
 
 def runaway_retry_request():

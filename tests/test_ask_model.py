@@ -1,4 +1,4 @@
-"""utils/ask_model.py: unusable answers are sent back with the error until one is usable, within a bound."""
+"""utils/ask_model.py: an unusable answer is asked again, afresh with its error, until one is usable, within a bound."""
 import pytest
 
 from core.prompts import implement_request, oracle_request
@@ -22,15 +22,25 @@ def test_a_good_first_answer_is_one_call(stub):
     assert result["function_code"].startswith("def run_code") and len(calls) == 1 and calls[0]["error"] is None
 
 
-def test_garbage_then_recovery_feeds_the_error_back(stub):
+def test_garbage_then_recovery_asks_afresh_with_the_error_not_the_answer(stub):
     stub.add(answers.GARBAGE, answers.GOOD_CODE)
     result, calls = ask(stub)
     assert result["function_code"].startswith("def run_code")
     assert [bool(c["error"]) for c in calls] == [True, False]
     assert stub.requests[0]["temperature"] == 0 and stub.requests[1]["temperature"] == 0.5
-    second = stub.requests[1]["messages"]
-    assert second[-2] == {"role": "assistant", "content": answers.GARBAGE}
-    assert "could not be used" in second[-1]["content"]
+    first, second = (request["messages"] for request in stub.requests)
+    assert second[:-1] == first and second[-1]["role"] == "user", "the first request again, and one note"
+    assert answers.GARBAGE not in str(second), "the unusable answer is not shown back: the model would copy it"
+    assert second[-1]["content"].startswith("Your answer could not be used: " + calls[0]["error"].splitlines()[0])
+
+
+def test_every_retry_is_the_first_request_and_the_last_error(stub):
+    stub.add({"text": answers.GOOD_CODE[:60], "finish_reason": "length"}, answers.GARBAGE, answers.GOOD_CODE)
+    result, calls = ask(stub)
+    assert [bool(c["error"]) for c in calls] == [True, True, False]
+    second, third = (request["messages"][-1]["content"] for request in stub.requests[1:])
+    assert "cut off at the 300-token limit" in second and "cut off" not in third
+    assert all(len(request["messages"]) == 2 for request in stub.requests[1:])
 
 
 def test_an_answer_cut_at_the_token_cap_is_retried(stub):

@@ -526,6 +526,36 @@ def test_runaway_retry_asks_each_recorded_runaway_again_in_each_form_and_counts_
     assert [json.loads(line)["form"] for line in out.read_text().splitlines()] == ["shown-back", "afresh", "afresh-yaml", "no-reasoning"]
 
 
+def test_error_retry_asks_each_unusable_answer_again_shown_back_and_afresh_and_counts_usable_ones(stub, tmp_path):
+    broken = "```python\ndef run_code(nums:\n    return 0\n```"
+    first = [{"role": "system", "content": "rules"},
+             {"role": "user", "content": "Write run_code. Reply with the complete Python code of run_code in one ```python block"}]
+    shown_back = first + [{"role": "assistant", "content": broken}, {"role": "user", "content": "fix it"}]
+    error = "function_code has a syntax error at line 1: '(' was never closed"
+    calls = [{"node": "ImplementFunction", "attempt": 1, "messages": first, "answer": broken, "error": error,
+              "finish_reason": "stop"},
+             {"node": "ImplementFunction", "attempt": 2, "messages": shown_back, "answer": broken, "error": error,
+              "finish_reason": "stop"},
+             {"node": "ImplementFunction", "attempt": 1, "messages": first, "answer": broken, "error": error,
+              "finish_reason": "repetition"}]  # a runaway's retry is bench.runaway_retry's question, not this one's
+    run = tmp_path / "833-find_and_replace_in_string"
+    run.mkdir()
+    (run / "run.json").write_text(json.dumps({"model_calls": calls}))
+    stub.add(broken, a.GOOD_CODE, a.GOOD_CODE)  # shown back: the same again; afresh (both): usable
+    out = tmp_path / "retries.jsonl"
+    result = subprocess.run([sys.executable, "-m", "bench.error_retry", str(run), "--seeds", "7", "--out", str(out)],
+                            capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "shown-back  0/1 usable, 1 the unusable answer again" in result.stdout, result.stdout
+    assert "afresh      1/1 usable, 0 the unusable answer again" in result.stdout
+    assert "afresh-hot  1/1 usable" in result.stdout
+    sent = [request["messages"] for request in stub.requests]
+    assert len(sent) == 3 and sent[0] == shown_back
+    assert sent[1][:2] == first and len(sent[1]) == 3 and error in sent[1][2]["content"] and broken not in str(sent[1])
+    assert [request["temperature"] for request in stub.requests] == [0.5, 0.5, 0.8]
+    assert [json.loads(line)["form"] for line in out.read_text().splitlines()] == ["shown-back", "afresh", "afresh-hot"]
+
+
 def test_the_speed_check_replay_runs_each_recorded_claim_at_the_stated_bounds(tmp_path):
     code = {"slow": SLOW.split("```python\n")[1].rstrip("`\n"), "fast": FAST.split("```python\n")[1].rstrip("`\n")}
     rows = [{"id": "96-unique_binary_search_trees", "status": "solved", "hidden_pass": hidden, "code": code[name]}

@@ -1,18 +1,20 @@
 """Ask the model for a structured (YAML) answer, sending the problem back until the answer is usable.
 
 An answer that was cut off at the token cap, does not parse, or breaks its schema costs one more
-attempt with the error in the conversation, up to `attempts` in all; then InvalidAnswers. Every call,
-good or bad, is handed to `on_call` as soon as it returns, so the run record has it even if the run
-is interrupted a moment later.
+attempt, up to `attempts` in all; then InvalidAnswers. Every call, good or bad, is handed to `on_call` as
+soon as it returns, so the run record has it even if the run is interrupted a moment later.
 
-An answer stopped as a runaway (a loop, utils/runaway.py) is not sent back: the retry is the first request
-again with a note. Retrying four recorded test-list runaways (LeetCode 837, 1155, 210, HumanEval/44; every
-live retry of them had looped), 3 seeds each: shown its own loop and asked for "a shorter answer", the
-embedded model looped again in 10 of 12; asked afresh with the note, 12 of 12 answered a usable list, in
-about 9 s against 14 (docs/benchmarks.md).
+The retry is the first request again with a note that says what was wrong; the unusable answer is not
+shown back, because the small model copies what it is shown. A runaway (a loop, utils/runaway.py): four
+recorded test-list runaways retried 3 times each, shown their loop, looped again 10 times in 12; asked
+afresh, 12 of 12 answered a usable list. A whole answer with an error (a syntax error, no run_code, YAML
+that does not parse): the 20 recorded ones (code and revisions) asked again twice each, shown back,
+gave a usable answer 11 times in 40 and the same broken answer word for word 17 times; asked afresh,
+29 times in 40 (`python -m bench.error_retry`, docs/benchmarks.md).
 
 Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at SAMPLE_TEMPERATURE): at
-temperature 0 a small model, shown its error, was seen to repeat the very same answer three times.
+temperature 0 a small model, shown its error, was seen to repeat the very same answer three times. Asked
+afresh, hotter did no better: 27 usable in 40 at SAMPLE_TEMPERATURE.
 
 `budget` (core/budget.py), when given, is asked before every request (the first and each retry): it
 raises BudgetSpent when the run's call, token or time budget is spent, and may lower the answer's cap;
@@ -22,7 +24,7 @@ with the next seed (--seed): the same seed would give the same answer again.
 from dataclasses import replace
 
 from utils.call_llm import ModelBackendError, call_llm
-from core.prompts import retry_request, runaway_retry_request
+from core.prompts import afresh_retry_request, runaway_retry_request
 from utils.yaml_answer import AnswerError
 
 
@@ -58,11 +60,10 @@ def ask_for_yaml(messages, parse, config, on_call, attempts=3, budget=None, watc
                 budget.release(held)
         if error is None:
             return parsed
-        if reply.finish_reason == "repetition":  # a runaway is not shown back: it would be continued
-            conversation = list(messages) + [{"role": "user", "content": runaway_retry_request()}]
-        else:
-            conversation = conversation + [{"role": "assistant", "content": reply.text},
-                                           {"role": "user", "content": retry_request(error, messages[-1]["content"])}]
+        # the first request again with a note: an unusable answer is never shown back (see the docstring)
+        note = runaway_retry_request() if reply.finish_reason == "repetition" else \
+            afresh_retry_request(error, messages[-1]["content"])
+        conversation = list(messages) + [{"role": "user", "content": note}]
     raise InvalidAnswers(f"the model gave no usable answer in {attempts} attempts; the last one: {error.splitlines()[0]}")
 
 
