@@ -24,6 +24,7 @@ from core.agreement import summary
 from core.budget import BudgetSpent
 from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
+from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
 from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, output_name,
                          promises_one_answer, validator_in_use, wants_a_checker)
@@ -647,6 +648,53 @@ def draw_reason(verdict):
 
 def plural(count, noun):
     return f"{count} {noun}{'s' * (count != 1)}"
+
+
+class TryEmptyInputs(Step):
+    """A claim's check that it does not raise where others return: the solution on the statement's first input
+    with one list or string emptied (core/empty_inputs.py), where the statement allows that. When it raises
+    on more of them than another version passing the same tests, that version is handed over (up to two are
+    tried, the best ranked first). It never blocks a claim: what a version returns there is not judged (the
+    input has no expected value), only whether it returns."""
+    working = None  # a sandbox start or two
+
+    def prep(self, shared):
+        attempts, tests = shared["attempts"], shared["test_cases"]
+        examples = [case.input for case in tests if case.origin == Origin.STATEMENT] or [case.input for case in tests]
+        made = emptied_inputs(shared["problem"], examples[0]) if examples else []
+        if not made:
+            return None
+        settings, current = shared["services"].settings, attempts.get(shared["current"])
+        others = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != current.id),
+                        key=lambda a: a.rank(), reverse=True)
+        return {"inputs": made, "versions": [(a.id, a.code) for a in [current, *others[:2]]], "limits": settings.limits,
+                "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
+
+    def exec(self, job):
+        """[(attempt id, how many of the inputs it raised on)], the claim first, up to the first version that
+        raised on fewer than the claim."""
+        raised = []
+        for attempt_id, code in job["versions"] if job else ():
+            results = run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"])
+            raised.append((attempt_id, sum(not result["ok"] for result in results)))
+            if raised[-1][1] < raised[0][1] or not raised[0][1]:
+                break
+        return raised
+
+    def post(self, shared, job, raised):
+        if not raised:
+            return Action.SUCCESS
+        (claim, claim_raised), (last, last_raised) = raised[0], raised[-1]
+        handed_over, say = claim, None
+        if last_raised < claim_raised:
+            shared["attempts"].hand_over(last)
+            shared["current"] = handed_over = last
+            say = (f"  attempt {claim} raised on {plural(claim_raised, 'input')} with an emptied list or string "
+                   f"({'; '.join(shown(inputs) for inputs in job['inputs'])}); attempt {last}, passing the same tests, "
+                   f"raised on {last_raised} and is handed over instead")
+        shared["services"].record.event("empty_check", say=say, inputs=job["inputs"], handed_over=handed_over,
+                                        raised=[{"attempt": attempt_id, "raised": count} for attempt_id, count in raised])
+        return Action.SUCCESS
 
 
 class TimeLargestInput(Step):

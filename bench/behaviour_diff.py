@@ -31,6 +31,8 @@ from tests import test_flow as pasted
 from tests import test_several_answers as several
 from tests.scripted_answers import code_answer
 from tests.stub_openai_server import StubOpenAIServer
+from tests.test_empty_inputs import GUARDED, RUNNING_MAX, RUNNING_MAX_TESTS, STARTS_AT_FIRST
+from tests.test_empty_inputs import ORACLE as RUNNING_MAX_ORACLE
 from tests.test_flow import (AGAIN, GUESS_NOBODY_RETURNS, MAKE_TESTS_FIT, RAISES_ON_PAIRS, WRONG_ON_PAIRS,
                              WRONG_ON_TRIPLES, ZERO_ON_PAIRS)
 from tests.test_largest_input import ENUMERATE, FAST, SLOW, TREE_TESTS, TREES
@@ -83,6 +85,10 @@ SCENARIOS = [
     # return within the default --speed-limit, the older one does and is handed over
     scenario("too_slow_at_the_stated_bounds", TREES, NO_VARIANTS, tests=[TREE_TESTS], code=[FAST, SLOW, SLOW],
              oracle=[ENUMERATE]),
+    # every version passes the tests; the newest, claimed, raises on an empty list where the older one returns
+    # [], which is handed over
+    scenario("raises_on_an_emptied_list", RUNNING_MAX, NO_VARIANTS, tests=[RUNNING_MAX_TESTS],
+             code=[GUARDED, STARTS_AT_FIRST, STARTS_AT_FIRST], oracle=[RUNNING_MAX_ORACLE]),
     scenario("redraw_when_no_candidate_passes", a.TWO_SUM, tests=[a.TESTS], code=[a.BACKWARDS_CODE] * 3 + [a.GOOD_CODE] * 3,
              oracle=[a.BRUTE_FORCE]),
     scenario("invalid_oracle_disputed", a.TWO_SUM, tests=[a.TESTS_WITH_A_WRONG_ONE], code=[a.GOOD_CODE] * 6,

@@ -556,6 +556,27 @@ def test_error_retry_asks_each_unusable_answer_again_shown_back_and_afresh_and_c
     assert [json.loads(line)["form"] for line in out.read_text().splitlines()] == ["shown-back", "afresh", "afresh-hot"]
 
 
+def test_the_empty_check_replay_finds_the_claim_that_raises_on_an_empty_list_and_what_it_would_hand_over(tmp_path):
+    raises = "def run_code(numbers):\n    best, out = numbers[0], []\n    for x in numbers:\n        best = max(best, x)\n" \
+             "        out.append(best)\n    return out\n"
+    guarded = raises.replace("    best, out", "    if not numbers:\n        return []\n    best, out")
+    attempts = [{"id": i, "source": "implement", "status": status, "code": code, "passed": 2, "total": 2,
+                 "trusted_passed": 1, "trusted_total": 1, "lint": []}
+                for i, status, code in ((1, "kept", guarded), (2, "solved", raises))]
+    tests = [{"name": "example_1", "input": {"numbers": [1, 3, 2]}, "expected": [1, 3, 3], "origin": "statement"}]
+    run_dir = tmp_path / "runs" / "HumanEval_9"
+    run_dir.mkdir(parents=True)
+    (run_dir / "run.json").write_text(json.dumps({"problem": "Return the running maximum of a list of integers.",
+                                                  "final": {"attempt": 2, "attempts": attempts, "test_cases": tests}}))
+    (tmp_path / "results.jsonl").write_text(json.dumps({"dataset": "humaneval", "id": "HumanEval/9", "status": "solved",
+                                                        "run_dir": str(run_dir)}) + "\n")
+    result = subprocess.run([sys.executable, "-m", "bench.empty_check_replay", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "attempt 2 (hidden False) raised on [{\"numbers\": []}], attempt 1 (hidden True) would be handed over" in result.stdout
+    assert "runs: 1; with an emptied input: 1; the check changes 1; a failing hand-over made passing: 1" in result.stdout
+
+
 def test_the_speed_check_replay_runs_each_recorded_claim_at_the_stated_bounds(tmp_path):
     code = {"slow": SLOW.split("```python\n")[1].rstrip("`\n"), "fast": FAST.split("```python\n")[1].rstrip("`\n")}
     rows = [{"id": "96-unique_binary_search_trees", "status": "solved", "hidden_pass": hidden, "code": code[name]}
