@@ -1,13 +1,11 @@
 """core/empty_inputs.py and the check it feeds (TryEmptyInputs): a claim that raises on an emptied list or
 string, where another version passing the same tests returns, is not the one handed over."""
-import warnings
-
 import pytest
 
 from core.empty_inputs import emptied_inputs
-from flow import create_flow
 from tests import scripted_answers as a
 from tests.scripted_answers import handed_over
+from tests.test_flow import run_flow
 
 
 def statement(*lines):
@@ -83,10 +81,7 @@ def run_running_max(make_shared, stub, candidates, problem=RUNNING_MAX):
     a.route_defaults(stub, tests=RUNNING_MAX_TESTS, candidates=candidates, oracle=ORACLE)
     # one request at a time, so the attempts are numbered as listed: the newest that passes is the claim
     shared = make_shared(problem, variants=0, parallel=1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        create_flow(shared["services"].settings).run(shared)
-    return shared
+    return run_flow(shared)
 
 
 def empty_checks(shared):

@@ -1,12 +1,10 @@
 """core/largest_input.py and the speed check it feeds (TimeLargestInput): a claim's code at the statement's bounds."""
-import warnings
-
 import pytest
 
 from core.largest_input import largest_input
-from flow import create_flow
 from tests import scripted_answers as a
 from tests.scripted_answers import handed_over
+from tests.test_flow import run_flow
 
 
 def statement(*lines):
@@ -97,10 +95,7 @@ def run_trees(make_shared, stub, candidates, **overrides):
     a.route_defaults(stub, tests=TREE_TESTS, candidates=candidates, oracle=ENUMERATE)
     # one request at a time, so the attempts are numbered as listed: the newest that passes is the claim
     shared = make_shared(TREES, **{"variants": 0, "speed_limit": 1, "parallel": 1, **overrides})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        create_flow(shared["services"].settings).run(shared)
-    return shared
+    return run_flow(shared)
 
 
 def speed_checks(shared):
