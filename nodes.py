@@ -650,6 +650,23 @@ def plural(count, noun):
     return f"{count} {noun}{'s' * (count != 1)}"
 
 
+def first_input(tests):
+    """The input a claim's last checks start from: the statement's first example, else the first test's; None
+    without tests."""
+    inputs = [case.input for case in tests if case.origin == Origin.STATEMENT] or [case.input for case in tests]
+    return inputs[0] if inputs else None
+
+
+def claim_then_others(shared, others):
+    """[(attempt id, code)]: the claim, then up to `others` other versions passing every counted test, the best
+    ranked first: what a claim's last checks try."""
+    attempts = shared["attempts"]
+    claim = attempts.get(shared["current"])
+    passing = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != claim.id), key=lambda a: a.rank(),
+                     reverse=True)
+    return [(a.id, a.code) for a in [claim, *passing[:others]]]
+
+
 class TryEmptyInputs(Step):
     """A claim's check that it does not raise where others return: the solution on the statement's first input
     with one list or string emptied (core/empty_inputs.py), where the statement allows that. When it raises
@@ -659,15 +676,11 @@ class TryEmptyInputs(Step):
     working = None  # a sandbox start or two
 
     def prep(self, shared):
-        attempts, tests = shared["attempts"], shared["test_cases"]
-        examples = [case.input for case in tests if case.origin == Origin.STATEMENT] or [case.input for case in tests]
-        made = emptied_inputs(shared["problem"], examples[0]) if examples else []
+        made = emptied_inputs(shared["problem"], first_input(shared["test_cases"]))
         if not made:
             return None
-        settings, current = shared["services"].settings, attempts.get(shared["current"])
-        others = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != current.id),
-                        key=lambda a: a.rank(), reverse=True)
-        return {"inputs": made, "versions": [(a.id, a.code) for a in [current, *others[:2]]], "limits": settings.limits,
+        settings = shared["services"].settings
+        return {"inputs": made, "versions": claim_then_others(shared, 2), "limits": settings.limits,
                 "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
 
     def exec(self, job):
@@ -707,19 +720,15 @@ class TimeLargestInput(Step):
     working = None  # quick when the solution is; its line says when it was not
 
     def prep(self, shared):
-        settings, attempts, tests = shared["services"].settings, shared["attempts"], shared["test_cases"]
-        examples = [case.input for case in tests if case.origin == Origin.STATEMENT] or [case.input for case in tests]
-        made = largest_input(shared["problem"], examples[0]) if settings.speed_limit and examples else None
+        settings = shared["services"].settings
+        made = largest_input(shared["problem"], first_input(shared["test_cases"])) if settings.speed_limit else None
         if made is None:
             return None
-        current = attempts.get(shared["current"])
-        others = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != current.id),
-                        key=lambda a: a.rank(), reverse=True)
         budget = shared["services"].budget
         left = budget.seconds_left()  # within --time-limit: a try gets at most what is left of the run, 1 s at least
         limit = settings.speed_limit if left is None else round(max(1.0, min(settings.speed_limit, left)), 1)
         limits = replace(settings.limits, test_timeout=limit, batch_timeout=limit + 10)
-        return {"input": made, "versions": [(a.id, a.code) for a in [current, *others[:2]]], "limits": limits,
+        return {"input": made, "versions": claim_then_others(shared, 2), "limits": limits,
                 "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
                 "stopped": budget.stopped}
 

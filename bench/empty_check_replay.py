@@ -2,8 +2,8 @@
 
 For every result line in the benchmark folders given (their results.jsonl) whose run.json is still there and
 whose problem allows an emptied input (core/empty_inputs.py), the version handed over and up to two other
-versions that passed the same tests (the best ranked first, as the node tries them) run on the emptied
-inputs in the sandbox. Prints one line per run the check would change: the version handed over now and the
+versions that passed the same tests (the best ranked first) run on the emptied inputs in the sandbox, by
+the node's own exec. Prints one line per run the check would change: the version handed over now and the
 one it would hand over, each with whether it passes the hidden tests; then how many runs it looked at, how
 many it would change, and how many of those changes turn a failing hand-over into a passing one. No model is
 needed.
@@ -18,7 +18,8 @@ import os
 from bench.datasets import load
 from bench.hidden_tests import judge_hidden
 from core.empty_inputs import emptied_inputs
-from utils.sandbox import Limits, best_isolation, run_batch
+from nodes import TryEmptyInputs
+from utils.sandbox import Limits, best_isolation
 
 SOLVING = ("kept", "solved")
 
@@ -35,12 +36,9 @@ def would_hand_over(run, isolation):
     others = sorted((a for a in attempts if a["source"] in ("implement", "revise", "user") and a["status"] in SOLVING
                      and a["total"] and a["passed"] == a["total"] and a["id"] != claim["id"]),
                     key=lambda a: (a["trusted_passed"], a["passed"], -len(a.get("lint") or ()), a["id"]), reverse=True)
-    raised = []
-    for attempt in [claim, *others[:2]]:
-        results = run_batch(attempt["code"], made, Limits(test_timeout=2, batch_timeout=20), isolation)
-        raised.append((attempt["id"], sum(not result["ok"] for result in results)))
-        if raised[-1][1] < raised[0][1] or not raised[0][1]:
-            break
+    raised = TryEmptyInputs().exec({"inputs": made, "versions": [(a["id"], a["code"]) for a in [claim, *others[:2]]],
+                                    "limits": Limits(test_timeout=2, batch_timeout=20), "isolation": isolation,
+                                    "packages": None, "sandboxes": None})
     return claim["id"], raised[-1][0] if raised[-1][1] < raised[0][1] else claim["id"], made
 
 
