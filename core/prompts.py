@@ -126,19 +126,24 @@ def signature(function, test_cases, *more):
 
 
 def checker_request(test_cases, name, several=True):
+    """The checker's request. It asks first what the output holds: told instead that "its items come from
+    the input", the embedded model checked Two Sum's indices as values or added the indices themselves,
+    and over 13 problems with several answers or a promise one of its checkers in 26 agreed with a true
+    validity check, against 3 in 25 asked this way (docs/benchmarks.md, bench.checker_quality)."""
     shown = f" These outputs are right, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
     why = ("This problem has more than one right answer for some inputs." if several else
            "This problem promises one right answer for each input; a checker finds the inputs that break that promise.")
     first = signature("is_valid", test_cases, name)
     return f"""{why} Write a checker instead of a
 solution: a function is_valid with the parameters of run_code and one more, {name}, that returns True
-when {name} is a right answer for those inputs and False otherwise{f" (its first line: `{first}`)" if first else ""}. Check every condition the problem
-sets on an answer (its type and length, that its items come from the input, the order or property it
-must have, that it is as good as the best answer) without assuming one particular answer.{shown}
+when {name} is a right answer for those inputs and False otherwise{f" (its first line: `{first}`)" if first else ""}. First say what
+{name} holds (values from the input, indices into it, a count, new values). Then check every condition the
+problem sets on an answer (its type and length, what its items must be, the order or property it must have,
+that it is as good as the best answer) without assuming one particular answer.{shown}
 
 Reply in this form, with the whole function under function_code:
 ```yaml
-reasoning: <the conditions a right answer must meet, in one sentence>
+reasoning: <what {name} holds, then the conditions a right answer must meet, in one sentence>
 function_code: |
   <the complete Python code of is_valid>
 ```"""

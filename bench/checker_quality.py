@@ -1,0 +1,183 @@
+"""python -m bench.checker_quality: how often the model's checker (is_valid) agrees with a true validity check.
+
+The problems are the "many answers" set (bench/many_answers.py, whose validity checks are the truth) and
+the README's Two Sum (a checker for its one-answer promise). For each, the checker request is built as
+ImplementFunction builds it (the statement's examples as the outputs it must accept) and asked once per
+`--temperatures` entry, in each form:
+
+  asked             core/prompts.checker_request as the flow asks it now
+  items-from-input  the wording before 2026-11-26: "that its items come from the input", no line on what
+                    the output holds
+
+Each checker runs in the sandbox on the statement's examples and on the first hidden inputs, each with a
+right output (the package's, or one computed here where the package checks a property) and outputs
+changed from it (reversed, two items swapped, one dropped, one off by one), each judged by the validity
+check. A checker is `right` when it agrees on every one. Prints one line per checker and, per form, how
+many loaded, accepted the examples' outputs and were right; appends every line to --out (JSON lines).
+Needs a model: the embedded one unless an endpoint is set.
+
+    python -m bench.checker_quality --temperatures 0,0.8,0.8,0.8 --out bench-results/checker-quality.jsonl
+"""
+import argparse
+import copy
+import inspect
+import json
+import sys
+from collections import Counter, defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+import app
+from bench.datasets import leetcode, package_cases
+from bench.many_answers import VALIDITY
+from core.judges import CHECKER_SHIM, checked_input, output_name
+from core.prompts import checker_request, conversation, problem_context
+from core.statement_examples import statement_examples
+from utils.call_llm import call_llm
+from utils.runaway import watch_code
+from utils.sandbox import run_batch
+from utils.yaml_answer import AnswerError, parse_judge_answer
+
+ROOT = Path(__file__).resolve().parent.parent
+HIDDEN_INPUTS = 6  # hidden inputs per problem: with their changed outputs, 12 to 36 judgements a checker
+
+
+def before(request):
+    """The request as it was worded before it asked what the output holds."""
+    start = request.index("First say what")
+    end = request.index("without assuming one particular answer.")
+    old = ("Check every condition the problem\nsets on an answer (its type and length, that its items come from the "
+           "input, the order or property it\nmust have, that it is as good as the best answer) ")
+    reasoning = request[request.index("reasoning: <"):request.index("\n", request.index("reasoning: <"))]
+    return (request[:start] + old + request[end:]).replace(
+        reasoning, "reasoning: <the conditions a right answer must meet, in one sentence>")
+
+
+FORMS = {"asked": lambda request: request, "items-from-input": before}
+
+
+def valid_two_sum(nums, target, output):  # two increasing indices whose values add up to target
+    return (isinstance(output, list) and len(output) == 2 and all(type(i) is int for i in output)
+            and 0 <= output[0] < output[1] < len(nums) and nums[output[0]] + nums[output[1]] == target)
+
+
+def beautiful_array(n):
+    found = [1]
+    while len(found) < n:
+        found = [2 * x - 1 for x in found] + [2 * x for x in found]
+    return [x for x in found if x <= n]
+
+
+def not_an_average(nums):
+    found = sorted(nums)
+    for i in range(1, len(found) - 1, 2):
+        found[i], found[i + 1] = found[i + 1], found[i]
+    return found
+
+
+def distinct_rows(nums):
+    left, rows = Counter(nums), []
+    while left:
+        rows.append(list(left))
+        left = Counter({x: k - 1 for x, k in left.items() if k > 1})
+    return rows
+
+
+# where the package's expected value is not an output (it checks a property), a right output made here
+SOLVE = {"932-beautiful_array": beautiful_array,
+         "1968-array_with_elements_not_equal_to_average_of_neighbors": not_an_average,
+         "2610-convert_an_array_into_a_2d_array_with_conditions": distinct_rows}
+TWO_SUM_CASES = [([2, 7, 11, 15], 9, [0, 1]), ([3, 2, 4], 6, [1, 2]), ([-4, -3, -2, -1], -5, [0, 3]),
+                 ([-4, -3, -2, -1], -5, [1, 2]), ([1, 5, 9], 10, [0, 2]), ([0, 4, 3, 0], 0, [0, 3])]
+
+
+def problems():
+    """(id, statement, validity check, [(arguments..., a right output)], several answers?)."""
+    by_id = {problem.id: problem for problem in leetcode()}
+    for problem_id, valid in VALIDITY.items():
+        cases = package_cases(by_id[problem_id])[:HIDDEN_INPUTS]
+        if problem_id in SOLVE:
+            cases = [(*case[:-1], SOLVE[problem_id](*copy.deepcopy(case[:-1]))) for case in cases]
+        yield problem_id, by_id[problem_id].statement, valid, cases, True
+    yield "two_sum", (ROOT / "examples" / "two_sum.md").read_text(), valid_two_sum, TWO_SUM_CASES, False
+
+
+def changed(output):
+    """Outputs near a right one; the validity check says which are right."""
+    if isinstance(output, bool):
+        return [not output]
+    if isinstance(output, int):
+        return [output + 1, output - 1]
+    if isinstance(output, (str, list)):
+        near = [output[::-1], output[1:2] + output[:1] + output[2:], output[:-1]] if len(output) > 1 else []
+        if isinstance(output, list) and output and type(output[0]) is int:
+            near.append([output[0] + 1] + output[1:])
+        return near + ([] if output else [[0] if isinstance(output, list) else "a"])
+    return []
+
+
+def judgements(valid, cases):
+    """(arguments by name, output, right?) for each hidden input's right output and its changed ones."""
+    names = list(inspect.signature(valid).parameters)[:-1]
+    found = []
+    for case in cases:
+        arguments, right = dict(zip(names, case[:-1])), case[-1]
+        for output in [right] + changed(copy.deepcopy(right)):
+            found.append((arguments, output, bool(valid(*copy.deepcopy(case[:-1]), copy.deepcopy(output)))))
+    return found
+
+
+def score(code, examples, name, pairs):
+    """What a checker's code says on the examples' outputs and on the judged pairs, against the truth."""
+    given = [(case.input, case.expected, True) for case in examples]
+    results = run_batch(code + CHECKER_SHIM, [checked_input(arguments, output, name) for arguments, output, _ in given + pairs])
+    said = [result["ok"] and result["value"] is True for result in results]
+    agree = [accepted == right for accepted, (_, _, right) in zip(said, given + pairs)]
+    return {"accepts_examples": all(agree[:len(given)]), "agree": sum(agree[len(given):]), "judged": len(pairs),
+            "right": all(agree)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.checker_quality", description=__doc__.splitlines()[0])
+    parser.add_argument("--forms", default=",".join(FORMS))
+    parser.add_argument("--temperatures", default="0,0.8,0.8,0.8")
+    parser.add_argument("--ids", default="", help="problem ids, comma-separated (default: all 13)")
+    parser.add_argument("--out", default="checker-quality.jsonl")
+    args = parser.parse_args(argv)
+    forms = args.forms.split(",")
+    if unknown := [form for form in forms if form not in FORMS]:
+        parser.error(f"unknown form {unknown[0]!r}: use {', '.join(FORMS)}")
+    temperatures = [float(t) for t in args.temperatures.split(",")]
+    chosen = [p for p in problems() if not args.ids or p[0] in args.ids.split(",")]
+    totals = defaultdict(Counter)
+    endpoint, embedded = app.choose_endpoint()
+    with app.model_server(endpoint, embedded, lambda text: print(text, file=sys.stderr)) as (model, _), \
+            open(args.out, "a") as out:
+        for problem_id, statement, valid, cases, several in chosen:
+            examples, pairs = statement_examples(statement), judgements(valid, cases)
+            name = output_name(examples)
+            for form in forms:
+                messages = conversation(problem_context(statement), FORMS[form](checker_request(examples, name, several)))
+                for k, temperature in enumerate(temperatures):
+                    config = replace(model, temperature=temperature, seed=k + 1)
+                    reply = call_llm(messages, config, watch=watch_code())
+                    line = {"problem": problem_id, "form": form, "temperature": temperature,
+                            "seconds": round(reply.latency_ms / 1000, 1), "usable": False}
+                    try:
+                        line.update(usable=True, **score(parse_judge_answer(reply.text, function="is_valid")["function_code"],
+                                                         examples, name, pairs))
+                    except AnswerError:
+                        pass
+                    print(json.dumps(line), flush=True)
+                    out.write(json.dumps(line) + "\n")
+                    totals[form].update(asked=1, usable=line["usable"], accepts=line.get("accepts_examples", False),
+                                        right=line.get("right", False), agree=line.get("agree", 0),
+                                        judged=line.get("judged", 0))
+    for form, t in totals.items():
+        print(f"{form:<16} {t['right']}/{t['asked']} right, {t['accepts']} accept the examples' outputs, "
+              f"{t['usable']} usable, {t['agree']}/{t['judged']} judgements agree")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
