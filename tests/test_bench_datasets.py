@@ -111,90 +111,15 @@ def test_the_example_jsonl_has_one_problem_of_each_hidden_test_form():
     assert "Function signature: def two_sum(" in problems[0].statement and "[-1, -2" not in problems[0].statement
 
 
-# Reference solutions, one right answer each, for the "many answers" set's validity checks
-REFERENCE = {
-    "162-find_peak_element": lambda nums: nums.index(max(nums)),
-    "451-sort_characters_by_frequency": lambda s: "".join(
-        ch * n for ch, n in sorted(__import__("collections").Counter(s).items(), key=lambda item: (-item[1], item[0]))),
-    "760-find_anagram_mappings": lambda nums1, nums2: [nums2.index(x) for x in nums1],
-    "888-fair_candy_swap": lambda a, b: next([x, y] for x in a for y in b if sum(a) - x + y == sum(b) - y + x),
-    "905-sort_array_by_parity": lambda nums: [x for x in nums if x % 2 == 0] + [x for x in nums if x % 2],
-    "922-sort_array_by_parity_ii": lambda nums: [v for pair in zip(sorted(x for x in nums if x % 2 == 0),
-                                                                    sorted(x for x in nums if x % 2)) for v in pair],
-    "932-beautiful_array": lambda n: beautiful(n),
-    "942-di_string_match": lambda s: di_match(s),
-    "1968-array_with_elements_not_equal_to_average_of_neighbors": lambda nums: interleaved(nums),
-    "2610-convert_an_array_into_a_2d_array_with_conditions": lambda nums: rows_of(nums),
-    "2966-divide_array_into_arrays_with_max_difference": lambda nums, k: groups(nums, k),
-    "210-course_schedule_ii": lambda n, pre: order(n, pre),
-}
-
-
-def beautiful(n):
-    result = [1]
-    while len(result) < n:
-        result = [2 * x - 1 for x in result] + [2 * x for x in result]
-    return [x for x in result if x <= n]
-
-
-def di_match(s):
-    low, high, out = 0, len(s), []
-    for letter in s:
-        if letter == "I":
-            out.append(low)
-            low += 1
-        else:
-            out.append(high)
-            high -= 1
-    return out + [low]
-
-
-def interleaved(nums):
-    ordered, half = sorted(nums), (len(nums) + 1) // 2
-    small, large = ordered[:half], ordered[half:]
-    return [v for pair in zip(small, large + [None]) for v in pair if v is not None]
-
-
-def rows_of(nums):
-    from collections import Counter
-    counts, rows = Counter(nums), []
-    while counts:
-        rows.append(list(counts))
-        counts = Counter({k: v - 1 for k, v in counts.items() if v > 1})
-    return rows
-
-
-def groups(nums, k):
-    ordered = sorted(nums)
-    chunks = [ordered[i:i + 3] for i in range(0, len(ordered), 3)]
-    return chunks if all(chunk[-1] - chunk[0] <= k for chunk in chunks) else []
-
-
-def order(n, pre):
-    after, needs = {c: [] for c in range(n)}, [0] * n
-    for course, first in pre:
-        after[first].append(course)
-        needs[course] += 1
-    ready, out = [c for c in range(n) if not needs[c]], []
-    while ready:
-        course = ready.pop()
-        out.append(course)
-        for nxt in after[course]:
-            needs[nxt] -= 1
-            if not needs[nxt]:
-                ready.append(nxt)
-    return out if len(out) == n else []
-
-
 def test_the_many_answers_checks_accept_a_right_answer_on_every_case_and_reject_a_wrong_one():
     from bench.datasets import leetcode, package_cases
-    from bench.many_answers import VALIDITY
+    from bench.many_answers import RIGHT_ANSWER, VALIDITY
     problems = {problem.id: problem for problem in leetcode() if problem.id in VALIDITY}
     assert len(problems) == len(VALIDITY) == 12
     for problem_id, valid in VALIDITY.items():
         for case in package_cases(problems[problem_id]):
             arguments = case[:-1]
-            right = REFERENCE[problem_id](*[list(a) if isinstance(a, list) else a for a in arguments])
+            right = RIGHT_ANSWER[problem_id](*[list(a) if isinstance(a, list) else a for a in arguments])
             assert valid(*arguments, right), (problem_id, arguments, right)
             assert not valid(*arguments, None) and not valid(*arguments, "?"), problem_id
 
