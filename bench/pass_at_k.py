@@ -62,8 +62,9 @@ def sample(problem, fmt, temperature, k, model, isolation):
         line.update(error=str(exc)[:200])
     line["seconds"] = round(time.monotonic() - started, 2)
     results = run_batch(code, [case.input for case in examples], Limits(), isolation) if code and examples else []
-    line["examples_pass"] = bool(code) and all(r["ok"] and outputs_match(r["value"], case.expected)
-                                               for r, case in zip(results, examples))
+    passed = sum(1 for r, case in zip(results, examples) if r["ok"] and outputs_match(r["value"], case.expected))
+    line.update(examples_passed=passed, examples=len(examples))  # how near a failing sample came (an early stop's question)
+    line["examples_pass"] = bool(code) and passed == len(examples)
     line["hidden_pass"] = bool(code) and judge_hidden(problem, code, isolation)["passed"]
     return line
 

@@ -458,6 +458,7 @@ def test_pass_at_k_samples_fresh_candidates_and_judges_each_on_the_examples_and_
     samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     assert [(s["format"], s["examples_pass"], s["hidden_pass"]) for s in samples] == [
         ("yaml", True, True), ("yaml", True, False), ("python", True, True), ("python", False, False)]
+    assert all(s["examples_passed"] == s["examples"] > 0 for s in samples[:3]) and samples[3]["examples_passed"] == 0
     seeds = [request["seed"] for request in stub.requests]
     assert seeds[:2] == seeds[2:] and seeds[0] != seeds[1], "each sample its own seed; the formats compared seed for seed"
     assert "This time reply with the complete Python code" in stub.requests[2]["messages"][-1]["content"]
