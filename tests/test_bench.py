@@ -583,6 +583,31 @@ def test_checker_quality_scores_each_checker_against_the_true_validity_check_in_
     assert "nums[output[0]] + nums[output[1]]" in lines[0]["code"]
 
 
+def test_early_stop_replays_the_draws_and_stops_only_where_no_sample_came_near(tmp_path):
+    def sample(problem, k, passed, hidden=False):
+        return {"id": problem, "k": k, "examples_passed": passed, "examples": 3, "examples_pass": passed == 3,
+                "hidden_pass": hidden}
+    far = [sample("far", k, 0) for k in range(7)] + [sample("far", 7, 3, hidden=True)]  # found at draw 3
+    near = [sample("near", k, 2) for k in range(6)] + [sample("near", 6, 3, hidden=True)]  # 2 of 3 before it
+    folder = tmp_path / "passk"
+    folder.mkdir()
+    (folder / "samples.jsonl").write_text("".join(json.dumps(line) + "\n" for line in reversed(far + near)))
+    result = subprocess.run([sys.executable, "-m", "bench.early_stop", str(folder)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line for line in result.stdout.splitlines()[:-1]}
+    assert rows["far"].split()[1] == "0000000H" and "all draws: solved (9 samples); rule: not solved (6 samples)" in rows["far"]
+    assert rows["near"].split()[1] == "666666H" and "rule: solved (9 samples)" in rows["near"]
+    assert result.stdout.splitlines()[-1] == ("2 problems: 2 solved with 4 draws of 3 (18 samples), "
+                                              "1 with the rule (15 samples, 3 fewer)")
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "samples.jsonl").write_text(json.dumps({"id": "x", "k": 0, "examples_pass": False, "hidden_pass": False}) + "\n")
+    refused = subprocess.run([sys.executable, "-m", "bench.early_stop", str(old)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+    assert refused.returncode == 2 and "before bench.pass_at_k counted" in refused.stderr
+
+
 def test_the_empty_check_replay_finds_the_claim_that_raises_on_an_empty_list_and_what_it_would_hand_over(tmp_path):
     raises = "def run_code(numbers):\n    best, out = numbers[0], []\n    for x in numbers:\n        best = max(best, x)\n" \
              "        out.append(best)\n    return out\n"
