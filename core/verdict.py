@@ -197,7 +197,7 @@ def settled_tests(facts, checker, promise=None):
     dropped: every program raised there (a variant: any voting program), or it breaks a promise of the
     statement (the input validator rejects it, or the checker accepts two answers where one is promised:
     `checker` when it judges outputs, `promise` when outputs are judged by equality and it only looks for
-    a disputed input's two right answers)."""
+    a generated input's two right answers)."""
     tests, attempts = facts.tests, facts.attempts
     voters = {a.id: outputs_on(a, tests) for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"}
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
@@ -207,14 +207,16 @@ def settled_tests(facts, checker, promise=None):
     validator = validator_in_use(attempts, tests) if facts.rules.agreement else None
     programs = [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]
 
-    def broken(case, evidence):
+    def broken(case):
         if breaks_a_promise(validator, case):
             return True
-        if promise is None or evidence.source != Source.DISPUTED:
-            return False  # the promise checker looks only at disputed inputs: no outputs to gather otherwise
+        if promise is None:
+            return False
+        # settled or not: Two Sum's [1, 1, 1, 1] with target 2, where the oracle and one candidate return
+        # [0, 1] and settle it, fails right candidates returning [0, 2] as surely as a dispute stops a claim
         returned = [a.outputs[case.key]["value"] for a in programs if a.outputs.get(case.key, {}).get("ok")]
         return breaks_the_one_answer(promise, case, returned, facts.any_order)
-    found = [(Evidence(Source.BROKEN_PROMISE), expected) if broken(case, evidence) else (evidence, expected)
+    found = [(Evidence(Source.BROKEN_PROMISE), expected) if broken(case) else (evidence, expected)
              for case, (evidence, expected) in zip(tests, found)]
     kept = [case.settled(evidence, expected) for case, (evidence, expected) in zip(tests, found)
             if not evidence.source.dropped]

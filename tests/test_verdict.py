@@ -356,6 +356,19 @@ def test_on_exact_outputs_a_checker_drops_an_input_with_two_right_answers_where_
     assert round_.verdict(kind=OutputKind.EXACT).disputed == ["variant_6"], "no promise: the programs dispute it"
 
 
+def test_an_input_with_two_right_answers_breaks_the_promise_even_where_the_oracle_settled_it():
+    # Two Sum's [1, 1, 1, 1], target 2: the oracle and one candidate return [0, 1], another [0, 2]. Settled,
+    # it failed the right candidate, and five rounds of revision ended the run "not solved"
+    round_ = Round(ex(1, 2), t(5, 6), v(6)).candidate(2, 6, 7).candidate(2, 6, 8).oracle(2, 6, 7).checker(two_right_on_6)
+    verdict = round_.verdict(kind=OutputKind.EXACT, one_answer=True)
+    assert verdict.dropped == [("variant_6", "broken_promise")] and verdict.action == "success"
+    assert all(r["passed"] for k in (1, 2) for r in verdict.judged[k]), "neither candidate fails a right answer"
+    settled = round_.verdict(kind=OutputKind.EXACT)
+    assert settled.dropped == [] and not all(r["passed"] for r in settled.judged[2]), "no promise: the oracle settles it"
+    majority = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(2, 7).candidate(2, 8).checker(two_right_on_6)
+    assert majority.verdict(kind=OutputKind.EXACT, one_answer=True).dropped == [("variant_6", "broken_promise")]
+
+
 def test_a_one_answer_checker_that_fails_its_checks_drops_nothing():
     anything = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(2, 8).checker(lambda inputs, output: True)
     verdict = anything.verdict(kind=OutputKind.EXACT, one_answer=True, disputes_drawn=1)
