@@ -27,7 +27,7 @@ from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
 from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, output_name,
-                         promises_one_answer, validator_in_use, wants_a_checker)
+                         promised_only, promises_one_answer, validator_in_use, wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
@@ -377,9 +377,12 @@ class ImplementFunction(ModelStep):
         judges = []
         if settings.oracle and not valid_oracle:
             judges.append((Author.ORACLE, oracle_request(shown), parse_code_answer, ""))
-        several = shared["output_kind"].kind == OutputKind.ANY_VALID
+        kind = shared["output_kind"]
+        several = kind.kind == OutputKind.ANY_VALID
         asked = settings.agreement and not settings.checker and checker_wanted(shared)
-        if asked and checker_in_use(attempts, tests)[0] is None:
+        in_use = checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
+                                kind.any_order)[0]
+        if asked and in_use is None:
             request = checker_request([case for case in tests if case.trusted], output_name(tests), several)
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function="is_valid"), CHECKER_SHIM))
         promised = input_promises(shared["problem"]) if settings.agreement else []

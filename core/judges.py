@@ -54,6 +54,12 @@ def wants_a_checker(kind, one_answer, agreement):
     return kind == OutputKind.ANY_VALID or (one_answer and agreement)
 
 
+def promised_only(kind, one_answer):
+    """One answer promised and outputs compared by equality: the checker only finds inputs that break the
+    promise, and any output but the given one on a trusted input is wrong."""
+    return one_answer and kind != OutputKind.ANY_VALID
+
+
 def input_promises(statement):
     """The promises an input validator checks: all but the promise of one answer, which takes solving the
     problem to check (none of the embedded model's 19 validators for Two Sum's "exactly one solution" dropped
@@ -141,16 +147,19 @@ def calls_to_check(tests, attempts, checker, name):
     return calls
 
 
-def checker_in_use(attempts, tests, trusted_checker=False):
+def checker_in_use(attempts, tests, trusted_checker=False, one_answer=False, any_order=False):
     """The latest checker that loaded and passes its checks on the trusted tests, or None; and why the
-    others were not used (for the record)."""
+    others were not used (for the record). `one_answer`: the statement promises one answer and outputs are
+    compared by equality, so a program's output on a trusted input that is not the given one is wrong, and
+    the checker must reject it too."""
     name, refused = output_name(tests), []
     trusted = [case for case in tests if case.trusted]
+    others = [a for a in attempts if a.source not in (Author.CHECKER, Author.VALIDATOR)] if one_answer else []
     for attempt in reversed([a for a in attempts if a.source == Author.CHECKER and a.check == "ok"]):
         checker = Checker(attempt, name, trusted_checker)
         if trusted_checker:
             return checker, refused
-        why = _refusal(checker, trusted)
+        why = _refusal(checker, trusted) or _accepts_another(checker, trusted, others, any_order)
         if why is None:
             return checker, refused
         refused.append(f"checker {attempt.id}: {why}")
@@ -166,6 +175,19 @@ def _refusal(checker, trusted):
         for wrong in wrong_outputs(case.expected, case.input):
             if checker.accepts(case.input, wrong) is not False:
                 return f"it accepts {wrong!r} on {case.name}"
+    return None
+
+
+def _accepts_another(checker, trusted, programs, any_order):
+    """Where one answer is promised: a program's other output on a trusted input that the checker accepts.
+    A checker that checked only an answer's length and range was used for HumanEval/129 and dropped three
+    inputs as breaking the promise; the candidates' wrong outputs on the examples would have shown it lax."""
+    for case in trusted:
+        for attempt in programs:
+            result = attempt.outputs.get(case.key)
+            if result and result["ok"] and not outputs_match(result["value"], case.expected, any_order) \
+                    and checker.accepts(case.input, result["value"]) is True:
+                return f"it accepts attempt {attempt.id}'s {result['value']!r} on {case.name}, where one answer is promised"
     return None
 
 

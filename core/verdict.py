@@ -41,8 +41,8 @@ from dataclasses import dataclass, field, replace
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
 from core.compare import judge
-from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use, validator_in_use, wants_a_checker,
-                         wrong_outputs)
+from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only, validator_in_use,
+                         wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind
 from core.search_tree import Score
 from core.vocabulary import Action, AttemptStatus, Author, Source
@@ -120,7 +120,8 @@ class Verdict:
 
 def judge_round(facts):
     rules, attempts = facts.rules, list(facts.attempts)
-    found, refused = checker_in_use(attempts, facts.tests, facts.trust_checker) \
+    found, refused = checker_in_use(attempts, facts.tests, facts.trust_checker,
+                                    promised_only(facts.kind, facts.one_answer), facts.any_order) \
         if wants_a_checker(facts.kind, facts.one_answer, rules.agreement) else (None, [])
     # several right answers: it judges outputs; one promised: it only finds inputs that break the promise
     checker, promise = (found, None) if facts.kind == OutputKind.ANY_VALID else (None, found)

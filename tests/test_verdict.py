@@ -376,6 +376,21 @@ def test_a_one_answer_checker_that_fails_its_checks_drops_nothing():
     assert verdict.refused == ["checker 3: it accepts None on example_1"]
 
 
+def test_where_one_answer_is_promised_a_checker_accepting_a_wrong_output_on_an_example_is_refused():
+    # HumanEval/129's checker checked only an answer's shape, passed its checks, and dropped three inputs as
+    # breaking the promise. One answer promised: candidate 2's 3 on example_1 (given: 2) is wrong, and so is
+    # a checker that accepts it
+    shape_only = lambda inputs, output: isinstance(output, int) and output >= 0  # noqa: E731
+    lax = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(3, 8).checker(shape_only)
+    verdict = lax.verdict(kind=OutputKind.EXACT, one_answer=True, disputes_drawn=1)
+    assert verdict.refused == ["checker 3: it accepts attempt 2's 3 on example_1, where one answer is promised"]
+    assert verdict.dropped == [], "with no checker in use nothing breaks the promise"
+    several = lax.verdict(kind=OutputKind.ANY_VALID, one_answer=True)
+    assert several.checker == 3, "where several answers are right, another output on an example may be right"
+    right = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(3, 8).checker(two_right_on_6)
+    assert right.verdict(kind=OutputKind.EXACT, one_answer=True).dropped == [("variant_6", "broken_promise")]
+
+
 def test_an_input_the_validator_rejects_breaks_a_promise_and_is_dropped_not_disputed():
     round_ = Round(ex(1, 2), t(5, 9), v(6)).candidate(2, 9, 3).candidate(2, 9, 4).validator(True, True, False)
     verdict = round_.verdict()
