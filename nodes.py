@@ -380,9 +380,8 @@ class ImplementFunction(ModelStep):
         kind = shared["output_kind"]
         several = kind.kind == OutputKind.ANY_VALID
         asked = settings.agreement and not settings.checker and checker_wanted(shared)
-        in_use = checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
-                                kind.any_order)[0]
-        if asked and in_use is None:
+        if asked and checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
+                                    kind.any_order)[0] is None:
             request = checker_request([case for case in tests if case.trusted], output_name(tests), several)
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function="is_valid"), CHECKER_SHIM))
         promised = input_promises(shared["problem"]) if settings.agreement else []

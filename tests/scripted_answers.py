@@ -202,3 +202,8 @@ def case(name="t", input=None, expected=None, origin="model", **more):
 def handed_over(shared):
     """The current attempt of a store: the version the run hands over."""
     return shared["attempts"].get(shared["current"])
+
+
+def events_of(shared, kind):
+    """The run record's events of one kind, in order."""
+    return [e for e in shared["services"].record.data["events"] if e["kind"] == kind]

@@ -4,7 +4,7 @@ import pytest
 
 from core.empty_inputs import emptied_inputs
 from tests import scripted_answers as a
-from tests.scripted_answers import handed_over
+from tests.scripted_answers import events_of, handed_over
 from tests.test_flow import run_flow
 
 
@@ -84,16 +84,12 @@ def run_running_max(make_shared, stub, candidates, problem=RUNNING_MAX):
     return run_flow(shared)
 
 
-def empty_checks(shared):
-    return [e for e in shared["services"].record.data["events"] if e["kind"] == "empty_check"]
-
-
 def test_a_claim_that_raises_on_an_emptied_list_hands_over_a_version_passing_the_same_tests_that_returns(make_shared, stub):
     shared = run_running_max(make_shared, stub, [GUARDED, STARTS_AT_FIRST])
     assert shared["status"] == "solved", shared["message"]
     kept = handed_over(shared)
     assert "if not numbers" in kept.code, kept.code
-    [check] = empty_checks(shared)
+    [check] = events_of(shared, "empty_check")
     raiser = next(x.id for x in shared["attempts"] if "best, out = numbers[0]" in x.code)
     assert check["inputs"] == [{"numbers": []}] and check["handed_over"] == kept.id
     assert check["raised"] == [{"attempt": raiser, "raised": 1}, {"attempt": kept.id, "raised": 0}]
@@ -102,7 +98,7 @@ def test_a_claim_that_raises_on_an_emptied_list_hands_over_a_version_passing_the
 def test_a_claim_that_returns_on_the_emptied_input_stands(make_shared, stub):
     shared = run_running_max(make_shared, stub, [STARTS_AT_FIRST, GUARDED])
     assert shared["status"] == "solved" and "if not numbers" in handed_over(shared).code
-    [check] = empty_checks(shared)
+    [check] = events_of(shared, "empty_check")
     assert check["raised"] == [{"attempt": handed_over(shared).id, "raised": 0}], "no other version run"
 
 
@@ -110,12 +106,12 @@ def test_a_claim_no_other_version_of_which_returns_stands_the_check_never_blocks
     raises_too = STARTS_AT_FIRST.replace("best, out = numbers[0], []", "out = []\n    best = numbers[0]")
     shared = run_running_max(make_shared, stub, [raises_too, STARTS_AT_FIRST])
     assert shared["status"] == "solved", shared["message"]
-    [check] = empty_checks(shared)
+    [check] = events_of(shared, "empty_check")
     assert check["handed_over"] == handed_over(shared).id and [x["raised"] for x in check["raised"]] == [1, 1]
 
 
 def test_no_check_where_the_statement_says_the_list_is_never_empty(make_shared, stub):
     problem = RUNNING_MAX.replace("From a list", "From a non-empty list")
     shared = run_running_max(make_shared, stub, [GUARDED, STARTS_AT_FIRST], problem)
-    assert shared["status"] == "solved" and not empty_checks(shared)
+    assert shared["status"] == "solved" and not events_of(shared, "empty_check")
     assert "best, out = numbers[0]" in handed_over(shared).code, "the claim as the verdict chose it"

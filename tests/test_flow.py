@@ -9,7 +9,7 @@ from flow import create_flow
 from nodes import answer_tokens_for_tests
 from settings import Settings
 from tests import scripted_answers as a
-from tests.scripted_answers import handed_over
+from tests.scripted_answers import events_of, handed_over
 from tests.stub_openai_server import request_kind
 
 @pytest.fixture
@@ -146,7 +146,7 @@ def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_succ
     assert shared["test_cases"][0].expected == [0, 1], "the statement's example was not rewritten"
     assert "failing: example_1 (statement)" in shared["message"]
     assert "0 of 1 statement examples" in shared["message"]
-    revision = next(e for e in shared["services"].record.data["events"] if e["kind"] == "revision")
+    revision = events_of(shared, "revision")[0]
     assert any("Test 1 is trusted" in text for text in revision["ignored"])
 
 
@@ -390,7 +390,7 @@ def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shar
     prompt = next(r for r in stub.requests if "fails some tests" in r["messages"][1]["content"])["messages"][1]["content"]
     assert "(the oracle and 1 of 2 candidates returned it)" in prompt, "the counterexample says who agreed"
     assert "Tests marked (agreed by running programs) or (from the problem statement) are right" in prompt
-    revision = next(e for e in shared["services"].record.data["events"] if e["kind"] == "revision")
+    revision = events_of(shared, "revision")[0]
     assert any("Test 2 is trusted" in text for text in revision["ignored"])
 
 
@@ -410,9 +410,9 @@ def test_a_success_that_leaves_an_input_disputed_draws_once_more_then_hands_over
                again(a.GOOD_CODE, 1), again(a.GOOD_CODE, 2), again(WRONG_ON_PAIRS, 1))
     shared = run_flow(make_shared(a.TWO_SUM, oracle=False))
     assert shared["status"] == "unconfirmed" and shared["iteration"] == 2 and shared["dispute_draws"] == 1
-    draws = [e for e in shared["services"].record.data["events"] if e["kind"] == "dispute_draw"]
+    draws = events_of(shared, "dispute_draw")
     assert len(draws) == 1 and draws[0]["disputed"] == ["duplicates"]
-    rounds = [e["iteration"] for e in shared["services"].record.data["events"] if e["kind"] == "test_run"]
+    rounds = [e["iteration"] for e in events_of(shared, "test_run")]
     assert rounds == [1, 2], "the round before the draw is recorded like any other"
     assert shared["test_cases"][2].evidence.source == "disputed", "3 of 6 is no majority"
     assert "target - n], i]" in handed_over(shared).code and "len(nums) == 2" not in handed_over(shared).code, \
@@ -489,7 +489,7 @@ def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_
     shared["services"].record.echo = said.append  # what the terminal shows
     run_flow(shared)
     assert [case.name for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
-    event = next(e for e in shared["services"].record.data["events"] if e["kind"] == "test_cases")
+    event = events_of(shared, "test_cases")[0]
     assert event["outside_constraints"] == [
         "duplicates: 2 <= nums.length does not hold (2 <= 1; the line `2 <= nums.length <= 10^4`)"]
     assert "; dropped as outside the stated constraints: duplicates (`2 <= nums.length <= 10^4`)" in said[1]
@@ -502,7 +502,7 @@ def test_an_input_every_program_raises_on_is_dropped(make_shared, stub):
     a.route_defaults(stub, tests=long_input, candidates=[strict], oracle=brute)
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "solved" and [c.name for c in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
-    event = next(e for e in shared["services"].record.data["events"] if e["kind"] == "evidence")
+    event = events_of(shared, "evidence")[0]
     assert event["dropped"] == ["duplicates"]
 
 
@@ -602,7 +602,7 @@ def test_revise_may_not_turn_a_variant_into_a_guess(make_shared, stub):
     stub.route("code", *[a.BUGGY_CODE] * 3, *[a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)])
     stub.route("revise", *[REVISE_A_VARIANT] * 3)
     shared = run_flow(make_shared(a.TWO_SUM, variants=Settings.variants))
-    revision = next(e for e in shared["services"].record.data["events"] if e["kind"] == "revision")
+    revision = events_of(shared, "revision")[0]
     assert any(note.startswith("Test 4 is trusted") and "a variant input only programs decide" in note
                for note in revision["ignored"])
     fourth = shared["test_cases"][3]

@@ -14,7 +14,7 @@ import pytest
 
 from flow import create_flow
 from tests import scripted_answers as a
-from tests.scripted_answers import handed_over
+from tests.scripted_answers import events_of, handed_over
 from tests.test_main import MAIN, ROOT, cli_env
 from utils.terminal import Terminal
 
@@ -30,10 +30,6 @@ def interactive_run(make_shared, typed, **settings):
     create_flow(shared["services"].settings).run(shared)
     shared["screen"] = screen.getvalue()
     return shared
-
-
-def reviews(shared):
-    return [e for e in shared["services"].record.data["events"] if e["kind"] == "review"]
 
 
 @pytest.fixture
@@ -54,8 +50,8 @@ def test_accepting_everything_runs_the_usual_loop(make_shared, stub):
     stub.add(NO_QUESTION, a.TESTS, a.BUGGY_CODE, a.REVISE_CODE)
     shared = interactive_run(make_shared, "a\na\n")
     assert shared["status"] == "solved" and shared["iteration"] == 2
-    assert [r["stage"] for r in reviews(shared)] == ["tests", "round"]
-    assert all(r["actions"] == ["accept"] for r in reviews(shared))
+    assert [r["stage"] for r in events_of(shared, "review")] == ["tests", "round"]
+    assert all(r["actions"] == ["accept"] for r in events_of(shared, "review"))
     assert "1. example_1" in shared["screen"] and "FAIL: got" in shared["screen"], "the round shows the results"
     assert len(stub.requests) == 4
 

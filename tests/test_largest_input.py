@@ -3,7 +3,7 @@ import pytest
 
 from core.largest_input import largest_input
 from tests import scripted_answers as a
-from tests.scripted_answers import handed_over
+from tests.scripted_answers import events_of, handed_over
 from tests.test_flow import run_flow
 
 
@@ -98,10 +98,6 @@ def run_trees(make_shared, stub, candidates, **overrides):
     return run_flow(shared)
 
 
-def speed_checks(shared):
-    return [e for e in shared["services"].record.data["events"] if e["kind"] == "speed_check"]
-
-
 def seconds(check):
     """attempt id -> seconds taken at the largest input, None where it timed out."""
     return {timed["attempt"]: timed["seconds"] for timed in check["seconds"]}
@@ -112,7 +108,7 @@ def test_a_claim_too_slow_at_the_stated_bounds_hands_over_a_version_passing_the_
     assert shared["status"] == "solved", shared["message"]
     kept = handed_over(shared)
     assert "counts = [1] * (n + 1)" in kept.code, kept.code
-    [check] = speed_checks(shared)
+    [check] = events_of(shared, "speed_check")
     assert check["input"] == {"n": 19} and check["handed_over"] == kept.id
     slow_id = next(a.id for a in shared["attempts"] if "return sum(run_code(i)" in a.code)
     assert seconds(check)[slow_id] is None and seconds(check)[kept.id] < 1, check["seconds"]
@@ -124,21 +120,21 @@ def test_a_claim_no_version_of_which_returns_in_time_at_the_stated_bounds_is_not
     assert shared["status"] == "unconfirmed", shared["message"]
     assert "did not return within 1 s on the statement's largest input (n = 19), nor did 1 other version" in shared["message"]
     assert "a faster algorithm is needed there" in shared["message"]
-    [check] = speed_checks(shared)
+    [check] = events_of(shared, "speed_check")
     assert check["handed_over"] is None and set(seconds(check).values()) == {None} and len(seconds(check)) == 2
 
 
 def test_a_fast_claim_stands_and_its_time_is_recorded(make_shared, stub):
     shared = run_trees(make_shared, stub, [FAST])
     assert shared["status"] == "solved", shared["message"]
-    [check] = speed_checks(shared)
+    [check] = events_of(shared, "speed_check")
     assert check["handed_over"] == handed_over(shared).id and seconds(check)[check["handed_over"]] < 1
 
 
 @pytest.mark.parametrize("off", [None, 0])  # 0 as --speed-limit 0 gives it
 def test_no_speed_check_when_switched_off(make_shared, stub, off):
     shared = run_trees(make_shared, stub, [SLOW], speed_limit=off)
-    assert shared["status"] == "solved" and not speed_checks(shared)
+    assert shared["status"] == "solved" and not events_of(shared, "speed_check")
 
 
 def test_of_the_versions_passing_the_same_tests_the_best_ranked_is_tried_first(make_shared, stub):
@@ -147,12 +143,12 @@ def test_of_the_versions_passing_the_same_tests_the_best_ranked_is_tried_first(m
     shared = run_trees(make_shared, stub, [FAST, fast_again, SLOW])
     assert shared["status"] == "solved", shared["message"]
     assert "ways = [1] * (n + 1)" in handed_over(shared).code
-    [check] = speed_checks(shared)
+    [check] = events_of(shared, "speed_check")
     assert len(check["seconds"]) == 2, "the first version tried after the slow claim returned"
 
 
 def test_the_check_takes_no_more_than_the_time_limit_leaves(make_shared, stub):
     shared = run_trees(make_shared, stub, [SLOW], speed_limit=60, time_limit=10)
-    [check] = speed_checks(shared)
+    [check] = events_of(shared, "speed_check")
     assert check["limit_s"] < 10 and check["handed_over"] is None, check
     assert shared["status"] == "unconfirmed" and f"did not return within {check['limit_s']:g} s" in shared["message"]
