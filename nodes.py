@@ -534,7 +534,7 @@ class RunTests(Step, ParallelBatchNode):
 class RunChecker(Step, ParallelBatchNode):
     """When several answers are right, or the statement promises one: the checkers (core/judges.py) judge
     every output a program returned that they have not judged, and the trusted outputs and the outputs
-    wrong by construction their own checks need. Nothing to do on other problems."""
+    wrong by construction or next to them that their own checks need. Nothing to do on other problems."""
     working = None  # quick, and said in the verdict's lines
 
     def prep(self, shared):

@@ -12,12 +12,15 @@ ImplementFunction builds it (the statement's examples as the outputs it must acc
 Each checker runs in the sandbox on the statement's examples and on the first hidden inputs, each with a
 right output (bench/many_answers.RIGHT_ANSWER's; Two Sum's written here) and outputs
 changed from it (reversed, two items swapped, one dropped, one off by one), each judged by the validity
-check. A checker is `right` when it agrees on every one; `used` when the flow would use it (it accepts
-the examples' outputs and rejects core/judges.wrong_outputs). Prints one line per checker and, per form,
+check. A checker is `right` when it agrees on every one; `used` when the flow would use it
+(core/judges.checker_in_use on the examples: it accepts their outputs, rejects the outputs wrong by
+construction, and tells them from the outputs next to them). Prints one line per checker and, per form,
 how many loaded, accepted the examples' outputs, were right, and were used and right; appends every line
-(with the checker's code) to --out (JSON lines). Needs a model: the embedded one unless an endpoint is set.
+(with the checker's code) to --out (JSON lines). Needs a model: the embedded one unless an endpoint is set;
+--rescore FILE scores the checkers an earlier run recorded again, without the model (a rule's change).
 
     python -m bench.checker_quality --temperatures 0,0.8,0.8,0.8 --out bench-results/checker-quality.jsonl
+    python -m bench.checker_quality --rescore bench-results/checker-quality.jsonl
 """
 import argparse
 import copy
@@ -31,9 +34,14 @@ from pathlib import Path
 import app
 from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
-from core.judges import CHECKER_SHIM, checked_input, output_name, wrong_outputs
+from core.cases import input_key
+from core.judges import (CHECKER_SHIM, Checker, calls_to_check, checked_input, checker_in_use, output_name,
+                         promised_only, promises_one_answer)
+from core.output_kind import OutputKind, output_kind
 from core.prompts import checker_request, conversation, problem_context
+from core.search_tree import Attempt
 from core.statement_examples import statement_examples
+from core.vocabulary import Author
 from utils.call_llm import call_llm
 from utils.runaway import watch_code
 from utils.sandbox import run_batch
@@ -101,19 +109,24 @@ def judgements(valid, cases):
     return found
 
 
-def score(code, examples, name, pairs):
+def score(code, examples, name, pairs, statement=""):
     """What a checker's code says on the examples' outputs and on the judged pairs, against the truth; and
-    whether the flow would use it (core/judges.py: it accepts the examples' outputs and rejects the outputs
-    wrong by construction)."""
-    given = [(case.input, case.expected, True) for case in examples]
-    wrong = [(case.input, output, False) for case in examples for output in wrong_outputs(case.expected, case.input)]
-    asked = given + wrong + pairs
-    results = run_batch(code + CHECKER_SHIM, [checked_input(arguments, output, name) for arguments, output, _ in asked])
-    said = [result["ok"] and result["value"] is True for result in results]
-    agree = [accepted == right for accepted, (_, _, right) in zip(said, asked)]
-    checks = len(given) + len(wrong)
-    return {"accepts_examples": all(agree[:len(given)]), "used": all(agree[:checks]), "agree": sum(agree[checks:]),
-            "judged": len(pairs), "right": all(agree[:len(given)] + agree[checks:])}
+    whether the flow would use it: core/judges.checker_in_use on the calls the flow makes (calls_to_check:
+    the examples' outputs, the outputs wrong by construction and those next to them), the statement's
+    promise of one answer and its output kind read as the flow reads them."""
+    checker = Attempt(1, None, Author.CHECKER, 1, code + CHECKER_SHIM, check="ok")
+    own = calls_to_check(examples, [], checker, name)
+    asked = own + [checked_input(arguments, output, name) for arguments, output, _ in pairs]
+    results = run_batch(checker.code, asked)
+    checker.outputs = {input_key(call): result for call, result in zip(asked, results)}
+    kind = output_kind(statement).kind
+    one_answer = promised_only(kind, promises_one_answer(statement))
+    used = checker_in_use([checker], examples, False, one_answer, kind == OutputKind.UNORDERED)[0] is not None
+    said = [result["ok"] and result["value"] is True for result in results[len(own):]]
+    agree = [accepted == right for accepted, (_, _, right) in zip(said, pairs)]
+    accepts = all(Checker(checker, name, False).accepts(case.input, case.expected) is True for case in examples)
+    return {"accepts_examples": accepts, "used": used, "agree": sum(agree), "judged": len(pairs),
+            "right": accepts and all(agree)}
 
 
 def main(argv=None):
@@ -122,43 +135,65 @@ def main(argv=None):
     parser.add_argument("--temperatures", default="0,0.8,0.8,0.8")
     parser.add_argument("--ids", default="", help="problem ids, comma-separated (default: all 13)")
     parser.add_argument("--out", default="checker-quality.jsonl")
+    parser.add_argument("--rescore", metavar="FILE", help="score the checkers recorded in FILE (an --out of an "
+                        "earlier run) again, with the flow's rule as it is now, without the model")
     args = parser.parse_args(argv)
     forms = args.forms.split(",")
     if unknown := [form for form in forms if form not in FORMS]:
         parser.error(f"unknown form {unknown[0]!r}: use {', '.join(FORMS)}")
-    temperatures = [float(t) for t in args.temperatures.split(",")]
-    chosen = [p for p in problems() if not args.ids or p[0] in args.ids.split(",")]
+    chosen = {p[0]: p for p in problems() if not args.ids or p[0] in args.ids.split(",")}
+    lines = rescored(args.rescore, chosen) if args.rescore else asked(chosen, forms, args.temperatures, args.out)
     totals = defaultdict(Counter)
+    for line in lines:
+        print(json.dumps({k: v for k, v in line.items() if k != "code"}), flush=True)
+        used = line.get("used", False)
+        totals[line["form"]].update(asked=1, usable=int(line["usable"]), accepts=int(line.get("accepts_examples", False)),
+                                    used=int(used), used_right=int(used and line["right"]),
+                                    right=int(line.get("right", False)), agree=line.get("agree", 0),
+                                    judged=line.get("judged", 0))
+    for form, t in totals.items():
+        print(f"{form:<16} {t['right']}/{t['asked']} right, {t['accepts']} accept the examples' outputs, "
+              f"{t['usable']} usable, {t['agree']}/{t['judged']} judgements agree; the flow would use {t['used']}, "
+              f"{t['used_right']} of them right")
+    return 0
+
+
+def asked(chosen, forms, temperatures, out_path):
+    """Ask the model for each checker and score it; each line is appended to out_path as it comes."""
     endpoint, embedded = app.choose_endpoint()
     with app.model_server(endpoint, embedded, lambda text: print(text, file=sys.stderr)) as (model, _), \
-            open(args.out, "a") as out:
-        for problem_id, statement, valid, cases, several in chosen:
+            open(out_path, "a") as out:
+        for problem_id, statement, valid, cases, several in chosen.values():
             examples, pairs = statement_examples(statement), judgements(valid, cases)
             name = output_name(examples)
             for form in forms:
                 messages = conversation(problem_context(statement), FORMS[form](checker_request(examples, name, several)))
-                for k, temperature in enumerate(temperatures):
+                for k, temperature in enumerate(float(t) for t in temperatures.split(",")):
                     config = replace(model, temperature=temperature, seed=k + 1)
                     reply = call_llm(messages, config, watch=watch_code())
                     line = {"problem": problem_id, "form": form, "temperature": temperature,
                             "seconds": round(reply.latency_ms / 1000, 1), "usable": False}
                     try:
                         code = parse_judge_answer(reply.text, function="is_valid")["function_code"]
-                        line.update(usable=True, **score(code, examples, name, pairs), code=code)
+                        line.update(usable=True, **score(code, examples, name, pairs, statement), code=code)
                     except AnswerError:
                         pass
-                    print(json.dumps({k: v for k, v in line.items() if k != "code"}), flush=True)
                     out.write(json.dumps(line) + "\n")
-                    used = line.get("used", False)
-                    totals[form].update(asked=1, usable=int(line["usable"]), accepts=int(line.get("accepts_examples", False)),
-                                        used=int(used), used_right=int(used and line["right"]),
-                                        right=int(line.get("right", False)), agree=line.get("agree", 0),
-                                        judged=line.get("judged", 0))
-    for form, t in totals.items():
-        print(f"{form:<16} {t['right']}/{t['asked']} right, {t['accepts']} accept the examples' outputs, "
-              f"{t['usable']} usable, {t['agree']}/{t['judged']} judgements agree; the flow would use {t['used']}, "
-              f"{t['used_right']} of them right")
-    return 0
+                    yield line
+
+
+def rescored(path, chosen):
+    """The recorded lines of the chosen problems, each usable checker scored again."""
+    with open(path) as f:
+        recorded = [json.loads(text) for text in f if text.strip()]
+    for line in recorded:
+        if line["problem"] not in chosen:
+            continue
+        if line.get("usable"):
+            _, statement, valid, cases, _ = chosen[line["problem"]]
+            examples = statement_examples(statement)
+            line.update(score(line["code"], examples, output_name(examples), judgements(valid, cases), statement))
+        yield line
 
 
 if __name__ == "__main__":

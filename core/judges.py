@@ -5,10 +5,11 @@ from what they returned; the sandbox ran them (nodes RunTests and RunChecker).
 checker    is_valid(<the inputs>, output) -> bool, a special judge (testlib's checker, a contest's
            "special judge"): an any-valid problem's output is right when the checker accepts it. The
            model writes it, so it is used only when it accepts every trusted output (the statement's
-           examples, the person's tests) and rejects every output that is wrong by construction on them
+           examples, the person's tests), rejects every output that is wrong by construction on them
            (None, another type, a list one item short or one too long, a string likewise, an index past
-           the end or -1); the person's own checker (--checker, or the is_valid of a --tests file) is
-           trusted like their tests.
+           the end or -1), and tells a given output from the outputs next to it (near_outputs): where
+           one answer is promised it rejects them all, where several are right it rejects some. The
+           person's own checker (--checker, or the is_valid of a --tests file) is trusted like their tests.
 validator  is_valid_input(<the inputs>) -> bool, for a statement that promises something in words
            ("exactly one solution", "it is guaranteed that ..."): used when it accepts every trusted
            input; a generated input it rejects breaks a promise, so it is dropped, not disputed.
@@ -110,6 +111,25 @@ def wrong_outputs(expected, inputs):
     return wrong
 
 
+def near_outputs(expected):
+    """Outputs next to a trusted one, right or wrong as the problem has it: a number one more or one less, a
+    list or string reversed or its first two items swapped, a list's first number one more, a truth value
+    flipped. Where one answer is promised every one of them that differs from the given output is wrong;
+    where several are right, a checker that accepts all of them cannot tell an answer from its neighbours.
+    Measured on the model's checkers (bench.checker_quality, docs/benchmarks.md): Find Peak's
+    `0 <= output < len(nums)` accepted all four, and Two Sum's that checked only the sum accepted [1, 0]."""
+    if isinstance(expected, bool):
+        return [not expected]
+    if isinstance(expected, int):
+        return [expected + 1, expected - 1]
+    if isinstance(expected, (str, list)) and len(expected) > 1:
+        near = [expected[::-1], expected[1:2] + expected[:1] + expected[2:]]
+        if isinstance(expected, list) and type(expected[0]) is int:
+            near.append([expected[0] + 1] + expected[1:])
+        return [output for k, output in enumerate(near) if output != expected and output not in near[:k]]
+    return []
+
+
 @dataclass(frozen=True)
 class Checker:
     """The checker in use: whose it is and what it said, by call."""
@@ -133,6 +153,7 @@ def calls_to_check(tests, attempts, checker, name):
         if case.trusted:
             pairs.append((case.input, case.expected))
             pairs += [(case.input, wrong) for wrong in wrong_outputs(case.expected, case.input)]
+            pairs += [(case.input, near) for near in near_outputs(case.expected)]
         for attempt in attempts:
             result = attempt.outputs.get(case.key)
             if attempt.source not in (Author.CHECKER, Author.VALIDATOR) and result and result["ok"]:
@@ -159,7 +180,8 @@ def checker_in_use(attempts, tests, trusted_checker=False, one_answer=False, any
         checker = Checker(attempt, name, trusted_checker)
         if trusted_checker:
             return checker, refused
-        why = _refusal(checker, trusted) or _accepts_another(checker, trusted, others, any_order)
+        why = (_refusal(checker, trusted) or _accepts_another(checker, trusted, others, any_order)
+               or _lax_near(checker, trusted, one_answer, any_order))
         if why is None:
             return checker, refused
         refused.append(f"checker {attempt.id}: {why}")
@@ -188,6 +210,21 @@ def _accepts_another(checker, trusted, programs, any_order):
             if result and result["ok"] and not outputs_match(result["value"], case.expected, any_order) \
                     and checker.accepts(case.input, result["value"]) is True:
                 return f"it accepts attempt {attempt.id}'s {result['value']!r} on {case.name}, where one answer is promised"
+    return None
+
+
+def _lax_near(checker, trusted, one_answer, any_order):
+    """Where one answer is promised: an output next to a trusted one (near_outputs) that it accepts. Where
+    several are right: it accepts every output next to every trusted one."""
+    near = [(case, output) for case in trusted for output in near_outputs(case.expected)
+            if not outputs_match(output, case.expected, any_order)]
+    if one_answer:
+        for case, output in near:
+            if checker.accepts(case.input, output) is True:
+                return f"it accepts {output!r} next to {case.name}'s given output, where one answer is promised"
+        return None
+    if near and all(checker.accepts(case.input, output) is True for case, output in near):
+        return "it accepts every output next to the given ones, so it cannot tell an answer from its neighbours"
     return None
 
 

@@ -5,6 +5,7 @@ format; the hidden tests are values the scripted answers never mention, so a lea
 """
 import importlib.util
 import json
+import os
 import re
 import signal
 import subprocess
@@ -581,6 +582,29 @@ def test_checker_quality_scores_each_checker_against_the_true_validity_check_in_
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(line["right"], line["used"]) for line in lines] == [(True, True), (False, False), (False, False), (True, True)]
     assert "nums[output[0]] + nums[output[1]]" in lines[0]["code"]
+
+
+def test_checker_quality_rescores_recorded_checkers_with_the_flows_rule_without_a_model(tmp_path):
+    def line(condition, **more):
+        code = f"def is_valid(nums, target, output):\n    return {condition}\n"
+        return {"problem": "two_sum", "form": "asked", "temperature": 0.8, "usable": True, "code": code, **more}
+    recorded = [line("len(output) == 2 and output[0] < output[1] and nums[output[0]] + nums[output[1]] == target"),
+                # the sum alone: it accepts [1, 0] where increasing indices are asked, so the flow refuses it now
+                line("len(output) == 2 and output[0] != output[1] and nums[output[0]] + nums[output[1]] == target",
+                     used=True),
+                {"problem": "two_sum", "form": "asked", "temperature": 0.8, "usable": False},
+                line("True", problem="162-find_peak_element")]  # not among --ids: left out
+    old = tmp_path / "recorded.jsonl"
+    old.write_text("".join(json.dumps(entry) + "\n" for entry in recorded))
+    result = subprocess.run([sys.executable, "-m", "bench.checker_quality", "--ids", "two_sum", "--rescore", str(old)],
+                            capture_output=True, text=True, cwd=ROOT, env={**os.environ, "OPENAI_BASE_URL": "http://127.0.0.1:9"},
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(text) for text in result.stdout.splitlines() if text.startswith("{")]
+    assert [(entry["usable"], entry.get("used"), entry.get("right")) for entry in lines] == \
+        [(True, True, True), (True, False, False), (False, None, None)]
+    assert "asked            1/3 right, 2 accept the examples' outputs, 2 usable" in result.stdout
+    assert "the flow would use 1, 1 of them right" in result.stdout
 
 
 def test_early_stop_replays_the_draws_and_stops_only_where_no_sample_came_near(tmp_path):

@@ -667,6 +667,8 @@ def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_cl
     assert "checker" in asked and "validator" not in asked, "the promise of one answer is the checker's"
 
 
+# where the statement asks for increasing indices, a checker accepting [1, 0] is refused (core/judges._lax_near)
+INCREASING_PAIR_CHECKER = PAIR_CHECKER.replace("output[0] != output[1]", "output[0] < output[1]")
 TWO_PAIRS = """```yaml
 reasoning: a pair apart, and an input with two pairs
 test_cases:
@@ -680,7 +682,7 @@ def test_an_input_with_two_right_answers_where_one_is_promised_is_dropped_by_the
     stub.route("tests", TWO_PAIRS)
     stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS)
     stub.route("oracle", ZEROS.replace("[0, 0]", "[1, 1]"))  # fails the examples: no oracle
-    stub.route("checker", PAIR_CHECKER)
+    stub.route("checker", INCREASING_PAIR_CHECKER)
     shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution."))
     assert shared["status"] == "solved", shared["message"]
     assert [case.name for case in shared["test_cases"] if case.origin == "model"] == ["apart"]

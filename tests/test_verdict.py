@@ -385,10 +385,45 @@ def test_where_one_answer_is_promised_a_checker_accepting_a_wrong_output_on_an_e
     verdict = lax.verdict(kind=OutputKind.EXACT, one_answer=True, disputes_drawn=1)
     assert verdict.refused == ["checker 3: it accepts attempt 2's 3 on example_1, where one answer is promised"]
     assert verdict.dropped == [], "with no checker in use nothing breaks the promise"
-    several = lax.verdict(kind=OutputKind.ANY_VALID, one_answer=True)
+    two_or_more = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(3, 8).checker(lambda inputs, output: isinstance(output, int) and output >= 2)
+    several = two_or_more.verdict(kind=OutputKind.ANY_VALID, one_answer=True)
     assert several.checker == 3, "where several answers are right, another output on an example may be right"
     right = Round(ex(1, 2), v(6)).candidate(2, 7).candidate(3, 8).checker(two_right_on_6)
     assert right.verdict(kind=OutputKind.EXACT, one_answer=True).dropped == [("variant_6", "broken_promise")]
+
+
+def test_where_one_answer_is_promised_a_checker_accepting_an_output_next_to_an_examples_is_refused():
+    # Two Sum's checkers that checked only the sum accepted [1, 0] where the statement asks for increasing
+    # indices (bench.checker_quality); no program returned it, so only the outputs next to the given one show it
+    sum_only = Round(case("example_1", {"nums": [2, 7], "target": 9}, [0, 1], "statement"), v(6)).candidate([0, 1], 7)
+    lax = sum_only.candidate([0, 1], 8).checker(lambda inputs, output: output in ([0, 1], [1, 0]) or output in (7, 8))
+    verdict = lax.verdict(kind=OutputKind.EXACT, one_answer=True, disputes_drawn=1)
+    assert verdict.refused == ["checker 3: it accepts [1, 0] next to example_1's given output, where one answer is promised"]
+    assert verdict.dropped == [], "with no checker in use nothing breaks the promise"
+    in_any_order = lax.verdict(kind=OutputKind.UNORDERED, one_answer=True)
+    assert in_any_order.refused == [] and in_any_order.dropped == [("variant_6", "broken_promise")], \
+        "in any order, [1, 0] is the given answer"
+
+
+def test_where_several_answers_are_right_a_checker_accepting_every_output_next_to_the_examples_is_refused():
+    # Find Peak's checker at temperature 0 checked only that the index is in range: it accepts the given peak's
+    # neighbours 4 and 6 too, which are never peaks; a checker rejecting one of them tells an answer apart
+    def in_range(i, out):
+        return isinstance(out, int) and 0 <= out < len(i["nums"])
+    in_range_only = Round(*PEAKS).candidate(5, 1).candidate(5, 3).checker(in_range)
+    verdict = in_range_only.verdict(disputes_drawn=1)
+    assert verdict.checker is None and verdict.refused == [
+        "checker 3: it accepts every output next to the given ones, so it cannot tell an answer from its neighbours"]
+    not_after = Round(*PEAKS).candidate(5, 1).candidate(5, 3).checker(lambda i, out: in_range(i, out) and out != 6)
+    assert not_after.verdict().checker == 3, "it rejects one neighbour: its checks pass"
+
+
+def test_the_outputs_next_to_a_given_one_keep_its_type_and_differ_from_it():
+    from core.judges import near_outputs
+    assert near_outputs(5) == [6, 4] and near_outputs(True) == [False]
+    assert near_outputs([0, 1]) == [[1, 0], [1, 1]] and near_outputs([3, 3]) == [[4, 3]]
+    assert near_outputs("ab") == ["ba"] and near_outputs("aa") == []
+    assert near_outputs([]) == [] and near_outputs("") == [] and near_outputs(None) == [] and near_outputs(0.5) == []
 
 
 def test_an_input_the_validator_rejects_breaks_a_promise_and_is_dropped_not_disputed():
