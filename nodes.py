@@ -371,8 +371,9 @@ class ImplementFunction(ModelStep):
 
     def prep(self, shared):
         settings, attempts, tests = shared["services"].settings, shared["attempts"], shared["test_cases"]
-        # one oracle a run: after one that failed the trusted tests, the next was valid 1 time in 28 and the
-        # third or later never in 39 (the bench's records, docs/benchmarks.md), for about 11 s each
+        # one oracle a run (an unusable answer is asked again): after one that failed the trusted tests, the
+        # next was valid 1 time in 28 and the third or later never in 39 (the bench's records,
+        # docs/benchmarks.md), for about 11 s each
         asked_oracle = any(a.source == Author.ORACLE for a in attempts)
         shown = [case for case in tests if case.trusted] if settings.agreement else tests
         judges = []
