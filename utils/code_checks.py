@@ -15,8 +15,14 @@ Run alone:  python -m utils.code_checks "import numpy"
 """
 import ast
 import sys
+import threading
 
 from utils.sandbox import Limits, run_batch
+
+# CheckCode checks a round's versions in threads, and CPython 3.11's AST constructor can fail when two threads
+# build trees at once ("SystemError: AST constructor recursion depth mismatch", python/cpython#106905; seen once
+# in the suite): one parse at a time
+_PARSING = threading.Lock()
 
 STAND_IN = "\n\n\ndef run_code():  # codeloop's check: loading the code is the whole test\n    return None\n"
 
@@ -39,9 +45,14 @@ def check_code(code, limits=Limits(), isolation=None, packages=None, group=None,
     return {"check": "execution", **failure} if failure else None
 
 
+def parsed(code):
+    with _PARSING:
+        return ast.parse(code)
+
+
 def import_lines(code):
     try:
-        tree = ast.parse(code)
+        tree = parsed(code)
     except SyntaxError:
         return ""
     guarded = {id(node) for handler in ast.walk(tree) if isinstance(handler, ast.Try)
@@ -53,7 +64,7 @@ def import_lines(code):
 def unnamed_parameters(code):
     """'*args' or '**params' when the function run_code is bound to takes only those, else ''."""
     try:
-        tree = ast.parse(code)
+        tree = parsed(code)
     except SyntaxError:
         return ""  # the execution check says where
     functions = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}

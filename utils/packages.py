@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from utils.code_checks import import_lines
+from utils.code_checks import import_lines, parsed
 from utils.sandbox import UNPRIVILEGED_USER, sandbox_python
 
 # import names whose PyPI distribution has another name; anything else installs under its own name
@@ -98,7 +98,7 @@ def third_party_imports(code):
     inside a try statement (an ImportError fallback) are left out.
     """
     names = set()
-    for node in ast.parse(import_lines(code)).body:
+    for node in parsed(import_lines(code)).body:
         if isinstance(node, ast.Import):
             names.update(alias.name.partition(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
