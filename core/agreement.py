@@ -7,7 +7,8 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
 
   statement, user  a trusted test: its expected value stands (the statement's examples, the person's tests)
   oracle           the oracle (a brute-force program the model wrote, valid when it passes every trusted
-                   test) and at least one independent candidate return the same output
+                   test) and at least one independent candidate return the same output, and no other
+                   output has as many candidates (a tie is settled by the guess, as below, or disputed)
   majority         a clear majority of the candidates that pass every trusted test (at least 2, more
                    than half of those that returned a value) return the same output
   guess            no majority: the outputs tie (the oracle's counts as one more), or one program voted,
@@ -113,8 +114,14 @@ def _settle_one(case, i, qualified, oracle, any_order):
     oracle_value = [oracle[i]["value"]] if oracle is not None and oracle[i] is not None and oracle[i]["ok"] else []
     if oracle_value:
         agreeing = sum(outputs_match(value, oracle_value[0], any_order) for value in values)
-        if agreeing:
+        others = max((len(members) for value, members in _clusters(values, any_order)
+                      if not outputs_match(value, oracle_value[0], any_order)), default=0)
+        if agreeing and agreeing + 1 > others:
             return Evidence(Source.ORACLE, agree=agreeing + 1, voters=len(values) + 1), oracle_value[0]
+        # a tie is no verdict: on HumanEval/74's tie the oracle and one candidate returned the second list,
+        # two candidates the first (right), and the oracle's side settled it, a false success
+        if agreeing and not case.is_variant:
+            return _tie_broken_by_guess(case, values + oracle_value, any_order)
         if case.is_variant and values:  # candidates that agree with each other do not outvote the oracle here
             return Evidence(Source.DISPUTED, voters=len(values) + 1), None
     clusters = _clusters(values, any_order)
@@ -125,13 +132,18 @@ def _settle_one(case, i, qualified, oracle, any_order):
     if case.is_variant:  # no guess to break a tie: programs that differ dispute it, one program alone cannot
         differ = len(_clusters(values + oracle_value, any_order)) > 1
         return Evidence(Source.DISPUTED if differ else Source.UNCHECKED, voters=len(values) + len(oracle_value)), None
-    clusters = _clusters(values + oracle_value, any_order)  # no majority: the oracle is one more voice in a tie
+    return _tie_broken_by_guess(case, values + oracle_value, any_order)  # no majority: the oracle is one more voice
+
+
+def _tie_broken_by_guess(case, values, any_order):
+    """The largest clusters of `values` tie: the model's guess settles the input when it matches exactly one."""
+    clusters = _clusters(values, any_order)
     biggest = max((len(members) for _, members in clusters), default=0)
     tied = [value for value, members in clusters if len(members) == biggest]
     guessed = [value for value in tied if outputs_match(value, case.model_guess, any_order)]
     if len(guessed) == 1:
-        return Evidence(Source.GUESS, agree=biggest, voters=len(values) + len(oracle_value)), guessed[0]
-    return Evidence(Source.DISPUTED, voters=len(values) + len(oracle_value)), case.model_guess
+        return Evidence(Source.GUESS, agree=biggest, voters=len(values)), guessed[0]
+    return Evidence(Source.DISPUTED, voters=len(values)), case.model_guess
 
 
 def support(outputs, others, indices, any_order=False):
