@@ -606,7 +606,7 @@ class JudgeRound(Step):
             shared["dispute_draws"] += 1
             record.event("dispute_draw", say=f"  {draw_reason(verdict)}: drawing more candidates before calling it "
                          "solved", iteration=verdict.iteration, disputed=verdict.disputed, lacks=verdict.lacks,
-                         contested=verdict.contested, solving=verdict.solving)
+                         solving=verdict.solving)
         return verdict.action
 
     @staticmethod
@@ -647,10 +647,7 @@ def draw_reason(verdict):
     reasons = {"inputs disputed": plural(len(verdict.disputed), "disputed input"),
                "nothing beyond the statement's examples": "nothing beyond the statement's examples backs it",
                "no checker": "no checker to judge its outputs"}
-    said = [reasons[lack] for lack in verdict.lacks if lack in reasons]
-    if verdict.contested:
-        said.append(f"{plural(len(verdict.contested), 'input')} settled over a program's other answer")
-    return "; ".join(said)
+    return "; ".join(reasons[lack] for lack in verdict.lacks if lack in reasons)
 
 
 def plural(count, noun):

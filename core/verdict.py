@@ -24,9 +24,8 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     statement example or the person's), evidence beyond the statement's examples (a counted input
     the oracle, a majority or the checker settled, or where every program that answered returns the
     model's guess, or one of the person's tests), and, where several answers are right, a checker in use.
-    - Lacking what more programs may bring (agreement, evidence, a checker), or resting on an input
-      settled over a program's other answer (`contested`), and a draw left (`dispute_draws`, rounds and
-      budget): draw more candidates first.
+    - Lacking what more programs may bring (agreement, evidence, a checker) and a draw left
+      (`dispute_draws`, rounds and budget): draw more candidates first.
     - Inputs still disputed after the draws: when no independent program answered any of them and the
       claimed code returns the model's guess on each, they count (`solution_guess`), as agreement but
       not as evidence beyond the examples.
@@ -114,7 +113,6 @@ class Verdict:
     accepted: list = field(default_factory=list)   # names of the inputs the solution's guesses settled
     settled_tests: list = field(default_factory=list)  # the tests as execution settled them, before any guess accepted
     lacks: list = field(default_factory=list)      # what keeps a claim from success, in words
-    contested: list = field(default_factory=list)  # inputs the oracle or a majority settled over a program's other answer
     checker: int | None = None    # the checker in use (several right answers), by attempt id
     refused: list = field(default_factory=list)    # why the other checkers were not used
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
@@ -157,8 +155,7 @@ def judge_round(facts):
     claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
                                         scores[a.id].rank(len(a.lint or ()), a.id)))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
-    contested = contested_inputs(tests) if rules.agreement else []
-    draw_first = bool((set(lacking) & DRAWS_HELP or contested) and facts.disputes_drawn < rules.dispute_draws
+    draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
                       and iteration < rules.max_iterations and facts.affords_a_draw)
     accepted = []
     if disputed and not draw_first:
@@ -169,11 +166,11 @@ def judge_round(facts):
             judged = {**judged, **judge_all(attempts, tests, facts.any_order, checker,
                                             skip=lambda a: status[a.id] == AttemptStatus.REJECTED, unchecked=unchecked)}
             lacking = lacks(tests, disputed, facts, Score.of(judged[claim.id], tests).unjudged)
-    solved = None if lacking or draw_first else claim.id
+    solved = None if lacking else claim.id
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
     return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
                    disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
-                   lacks=lacking, contested=contested, **common)
+                   lacks=lacking, **common)
 
 
 def lacks(tests, disputed, facts, unjudged=0):
@@ -194,16 +191,6 @@ def lacks(tests, disputed, facts, unjudged=0):
     if unjudged:
         missing.append(UNCHECKED)
     return missing
-
-
-def contested_inputs(tests):
-    """Names of the inputs the oracle or a majority settled while a program that passes the trusted tests
-    answered otherwise. A claim resting on them is drawn for once more before it is made: in the bench's
-    records 3 of 7 such claims were false (HumanEval/74's tie and /140's double space, where the oracle
-    and one candidate outvoted the program that read the sentence right), against 5 of 64 where every
-    voter agreed (docs/benchmarks.md); more voters may turn the vote, or leave the input disputed."""
-    return [case.name for case in tests if case.evidence is not None and case.counted
-            and case.source in (Source.ORACLE, Source.MAJORITY) and case.evidence.agree < case.evidence.voters]
 
 
 def settled_tests(facts, checker, promise=None):

@@ -384,11 +384,8 @@ function_code: |
 def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shared, stub):
     a.route_defaults(stub, candidates=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES])
     stub.route("revise", *[MAKE_TESTS_FIT] * 3)
-    # the oracle settled each test over one candidate's other answer: a draw before the claim (contested)
-    stub.route("code", *[a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)])
     shared = run_flow(make_shared(a.TWO_SUM))
-    assert shared["status"] == "solved" and shared["iteration"] == 3
-    assert events_of(shared, "dispute_draw")[0]["contested"] == ["pair_at_the_end", "duplicates"]
+    assert shared["status"] == "solved" and shared["iteration"] == 2
     assert [case.expected for case in shared["test_cases"][1:]] == [[1, 2], [0, 1]], "the oracle's values stand"
     prompt = next(r for r in stub.requests if "fails some tests" in r["messages"][1]["content"])["messages"][1]["content"]
     assert "(the oracle and 1 of 2 candidates returned it)" in prompt, "the counterexample says who agreed"
