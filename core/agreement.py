@@ -112,9 +112,10 @@ def _settle_by_checker(case, i, voting, right, one_answer):
 def _settle_one(case, i, qualified, oracle, any_order):
     values = [outputs[i]["value"] for outputs in qualified.values() if outputs[i] is not None and outputs[i]["ok"]]
     oracle_value = [oracle[i]["value"]] if oracle is not None and oracle[i] is not None and oracle[i]["ok"] else []
+    clusters = _clusters(values, any_order)
     if oracle_value:
         agreeing = sum(outputs_match(value, oracle_value[0], any_order) for value in values)
-        others = max((len(members) for value, members in _clusters(values, any_order)
+        others = max((len(members) for value, members in clusters
                       if not outputs_match(value, oracle_value[0], any_order)), default=0)
         if agreeing and agreeing + 1 > others:
             return Evidence(Source.ORACLE, agree=agreeing + 1, voters=len(values) + 1), oracle_value[0]
@@ -124,7 +125,6 @@ def _settle_one(case, i, qualified, oracle, any_order):
             return _tie_broken_by_guess(case, values + oracle_value, any_order)
         if case.is_variant and values:  # candidates that agree with each other do not outvote the oracle here
             return Evidence(Source.DISPUTED, voters=len(values) + 1), None
-    clusters = _clusters(values, any_order)
     biggest = max((len(members) for _, members in clusters), default=0)
     if biggest >= 2 and biggest * 2 > len(values) and sum(len(m) == biggest for _, m in clusters) == 1:
         value = next(value for value, members in clusters if len(members) == biggest)

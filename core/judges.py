@@ -172,16 +172,17 @@ def checker_in_use(attempts, tests, trusted_checker=False, one_answer=False, any
     """The latest checker that loaded and passes its checks on the trusted tests, or None; and why the
     others were not used (for the record). `one_answer`: the statement promises one answer and outputs are
     compared by equality, so a program's output on a trusted input that is not the given one is wrong, and
-    the checker must reject it too."""
+    so is each output next to it: the checker must reject them too. Where several answers are right it
+    must reject some of the outputs next to the given ones."""
     name, refused = output_name(tests), []
     trusted = [case for case in tests if case.trusted]
-    others = [a for a in attempts if a.source not in (Author.CHECKER, Author.VALIDATOR)] if one_answer else []
+    programs = [a for a in attempts if a.source not in (Author.CHECKER, Author.VALIDATOR)]
     for attempt in reversed([a for a in attempts if a.source == Author.CHECKER and a.check == "ok"]):
         checker = Checker(attempt, name, trusted_checker)
         if trusted_checker:
             return checker, refused
-        why = (_refusal(checker, trusted) or _accepts_another(checker, trusted, others, any_order)
-               or _lax_near(checker, trusted, one_answer, any_order))
+        why = _refusal(checker, trusted) or (_accepts_another(checker, trusted, programs, any_order) if one_answer
+                                             else _cannot_tell_neighbours(checker, trusted, any_order))
         if why is None:
             return checker, refused
         refused.append(f"checker {attempt.id}: {why}")
@@ -201,28 +202,25 @@ def _refusal(checker, trusted):
 
 
 def _accepts_another(checker, trusted, programs, any_order):
-    """Where one answer is promised: a program's other output on a trusted input that the checker accepts.
-    A checker that checked only an answer's length and range was used for HumanEval/129 and dropped three
-    inputs as breaking the promise; the candidates' wrong outputs on the examples would have shown it lax."""
+    """Where one answer is promised: another output on a trusted input that the checker accepts, a program's
+    or one next to the given output (near_outputs). A checker that checked only an answer's length and
+    range was used for HumanEval/129 and dropped three inputs as breaking the promise; the candidates'
+    wrong outputs on the examples would have shown it lax. Two Sum's that checked only the sum accepted
+    [1, 0] where increasing indices are asked, which no program returned."""
     for case in trusted:
-        for attempt in programs:
-            result = attempt.outputs.get(case.key)
-            if result and result["ok"] and not outputs_match(result["value"], case.expected, any_order) \
-                    and checker.accepts(case.input, result["value"]) is True:
-                return f"it accepts attempt {attempt.id}'s {result['value']!r} on {case.name}, where one answer is promised"
+        returned = [(f"attempt {a.id}'s {result['value']!r} on {case.name}", result["value"]) for a in programs
+                    for result in [a.outputs.get(case.key)] if result and result["ok"]]
+        near = [(f"{output!r} next to {case.name}'s given output", output) for output in near_outputs(case.expected)]
+        for said, output in returned + near:
+            if not outputs_match(output, case.expected, any_order) and checker.accepts(case.input, output) is True:
+                return f"it accepts {said}, where one answer is promised"
     return None
 
 
-def _lax_near(checker, trusted, one_answer, any_order):
-    """Where one answer is promised: an output next to a trusted one (near_outputs) that it accepts. Where
-    several are right: it accepts every output next to every trusted one."""
+def _cannot_tell_neighbours(checker, trusted, any_order):
+    """Where several answers are right: it accepts every output next to every trusted one (near_outputs)."""
     near = [(case, output) for case in trusted for output in near_outputs(case.expected)
             if not outputs_match(output, case.expected, any_order)]
-    if one_answer:
-        for case, output in near:
-            if checker.accepts(case.input, output) is True:
-                return f"it accepts {output!r} next to {case.name}'s given output, where one answer is promised"
-        return None
     if near and all(checker.accepts(case.input, output) is True for case, output in near):
         return "it accepts every output next to the given ones, so it cannot tell an answer from its neighbours"
     return None

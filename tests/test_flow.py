@@ -667,7 +667,7 @@ def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_cl
     assert "checker" in asked and "validator" not in asked, "the promise of one answer is the checker's"
 
 
-# where the statement asks for increasing indices, a checker accepting [1, 0] is refused (core/judges._lax_near)
+# where the statement asks for increasing indices, a checker accepting [1, 0] is refused (core/judges._accepts_another)
 INCREASING_PAIR_CHECKER = PAIR_CHECKER.replace("output[0] != output[1]", "output[0] < output[1]")
 TWO_PAIRS = """```yaml
 reasoning: a pair apart, and an input with two pairs
