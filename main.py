@@ -42,11 +42,11 @@ trust and agreement:
   the model may never change them, and a run is solved only when all pass (with no example and no
   --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give
   inputs and a guess; their expected values are settled by running --samples candidates and an oracle
-  (a brute-force program): the oracle and a candidate agreeing, else a clear majority of candidates,
-  else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
-  unconfirmed. "Solved" also needs evidence beyond the statement's examples: an input settled by
-  independent programs (the oracle, a majority, a checker) or one of your tests; without it the run
-  draws more candidates once, then ends unconfirmed. --variants more inputs, each a given one changed
+  (a brute-force program): the oracle and candidates agreeing as over half of them, else a clear
+  majority of candidates, else the guess breaking a tie; otherwise the input is disputed and left
+  out, and the run ends unconfirmed. "Solved" also needs evidence beyond the statement's examples:
+  an input settled by independent programs (the oracle, a majority, a checker) or one of your tests;
+  without it the run draws more candidates once, then ends unconfirmed. --variants more inputs, each a given one changed
   a little (a number one larger, a list reversed), have no guess: the programs' agreement settles
   them, and programs that differ dispute them. An input that breaks what the statement promises
   ("exactly one solution", a constraint in words) is dropped, when an input validator the model wrote
