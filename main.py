@@ -40,18 +40,18 @@ output (in --out DIR, default runs/<time>-<problem words>/):
 trust and agreement:
   The statement's worked examples ("Input: ... Output: ...", ">>> f(...)" lines) become trusted tests:
   the model may never change them, and a run is solved only when all pass (with no example and no
-  --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give
-  inputs and a guess; their expected values are settled by running --samples candidates and an oracle
-  (a brute-force program): the oracle and candidates agreeing as over half of them, else a clear
-  majority of candidates, else the guess breaking a tie; otherwise the input is disputed and left
-  out, and the run ends unconfirmed. "Solved" also needs evidence beyond the statement's examples:
-  an input settled by independent programs (the oracle, a majority, a checker) or one of your tests;
-  without it the run draws more candidates once, then ends unconfirmed. --variants more inputs, each a given one changed
-  a little (a number one larger, a list reversed), have no guess: the programs' agreement settles
-  them, and programs that differ dispute them. An input that breaks what the statement promises
-  ("exactly one solution", a constraint in words) is dropped, when an input validator the model wrote
-  and that accepts every example says so. A revision that breaks a test its parent passed is
-  rejected, and an unsolved run hands over its best version.
+  --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give inputs
+  and a guess; their expected values are settled by running --samples candidates and an oracle (a
+  brute-force program): the oracle siding with more candidates than any other output has, over half of
+  the voters, else a clear majority of candidates, else the guess breaking a tie; otherwise the input
+  is disputed and left out, and the run ends unconfirmed. "Solved" also needs evidence beyond the
+  statement's examples: an input settled by independent programs (the oracle, a majority, a checker)
+  or one of your tests; without it the run draws more candidates once, then ends unconfirmed.
+  --variants more inputs, each a given one changed a little (a number one larger, a list reversed),
+  have no guess: the programs' agreement settles them, and programs that differ dispute them. An input
+  that breaks what the statement promises ("exactly one solution", a constraint in words) is dropped,
+  when an input validator the model wrote and that accepts every example says so. A revision that
+  breaks a test its parent passed is rejected, and an unsolved run hands over its best version.
 
 several right answers ("return any of them", --output-kind any):
   The model also writes a checker, is_valid(<the inputs>, output); it is used only if it accepts every

@@ -664,3 +664,27 @@ def test_the_speed_check_replay_runs_each_recorded_claim_at_the_stated_bounds(tm
     assert result.stdout.count('{"n": 19}') == 2 and "TIMEOUT" in result.stdout, result.stdout
     assert "claims TIMEOUT: 1, 0 of them pass the hidden tests" in result.stdout
     assert "claims returned: 1, 1 of them pass the hidden tests" in result.stdout
+
+
+def test_vote_accuracy_checks_a_split_vote_against_the_canonical_solution_and_lists_the_claim_it_made(tmp_path):
+    right = "def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers)" \
+            " for b in numbers[i + 1:])\n"
+    wrong = "def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for a, b in zip(numbers, numbers[2:]))\n"
+    attempts = [{"id": i, "source": source, "check": "ok", "code": code, "trusted_passed": 1, "trusted_total": 1}
+                for i, source, code in ((1, "implement", right), (2, "implement", wrong), (3, "oracle", wrong))]
+    split = {"name": "t_1", "input": {"numbers": [1.0, 1.05, 3.0], "threshold": 0.1}, "expected": False, "origin": "model",
+             "evidence": {"source": "oracle", "agree": 2, "voters": 3}}
+    tests = [{"name": "example_1", "input": {"numbers": [1.0, 2.0], "threshold": 0.5}, "expected": False,
+              "origin": "statement", "evidence": {"source": "statement", "agree": 0, "voters": 0}}, split]
+    run_dir = tmp_path / "runs" / "HumanEval_0"
+    run_dir.mkdir(parents=True)
+    (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts, "test_cases": tests},
+                                                  "events": [{"kind": "evidence", "test_cases": tests}]}))
+    (tmp_path / "results.jsonl").write_text(json.dumps({"id": "HumanEval/0", "status": "solved", "hidden_pass": False,
+                                                        "run_dir": str(run_dir)}) + "\n")
+    result = subprocess.run([sys.executable, "-m", "bench.vote_accuracy", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "2 of 3, oracle in it: 0 of 1" in result.stdout, result.stdout
+    assert "claims with an input settled over a dissenting voter: 1, 1 failing the hidden tests" in result.stdout
+    assert "HumanEval/0" in result.stdout and "oracle 2/3; hidden FAIL" in result.stdout

@@ -372,6 +372,7 @@ def test_an_oracle_that_fails_a_statement_example_settles_nothing(make_shared, s
 # Right except on two numbers / on three numbers: each agrees with the oracle where the other does not.
 WRONG_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [1, 0]\n    seen = {}")
 WRONG_ON_TRIPLES = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 3: return [2, 1]\n    seen = {}")
+ZERO_ON_TRIPLES = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 3: return [0, 0]\n    seen = {}")
 MAKE_TESTS_FIT = """```yaml
 reasoning: Tests 2 and 3 expect the wrong order.
 test_cases:
@@ -382,13 +383,15 @@ function_code: |
 
 
 def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shared, stub):
-    a.route_defaults(stub, candidates=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES])
+    # on each input two candidates side with the oracle and the two others are wrong in two ways: the oracle settles
+    # it (with one candidate against one it would not: core/agreement.py)
+    a.route_defaults(stub, candidates=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES], samples=4)
     stub.route("revise", *[MAKE_TESTS_FIT] * 3)
-    shared = run_flow(make_shared(a.TWO_SUM))
+    shared = run_flow(make_shared(a.TWO_SUM, samples=4))
     assert shared["status"] == "solved" and shared["iteration"] == 2
     assert [case.expected for case in shared["test_cases"][1:]] == [[1, 2], [0, 1]], "the oracle's values stand"
     prompt = next(r for r in stub.requests if "fails some tests" in r["messages"][1]["content"])["messages"][1]["content"]
-    assert "(the oracle and 1 of 2 candidates returned it)" in prompt, "the counterexample says who agreed"
+    assert "(the oracle and 2 of 4 candidates returned it)" in prompt, "the counterexample says who agreed"
     assert "Tests marked (agreed by running programs) or (from the problem statement) are right" in prompt
     revision = events_of(shared, "revision")[0]
     assert any("Test 2 is trusted" in text for text in revision["ignored"])

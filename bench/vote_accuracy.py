@@ -1,0 +1,119 @@
+"""python -m bench.vote_accuracy DIR... : how often a vote's largest output is right, and the claims split votes made.
+
+Two readings of the benchmark folders given (their results.jsonl and each run's run.json), no model:
+
+1. Votes. For every HumanEval run, the programs that voted at its end (candidates passing every trusted
+   test, the valid oracle) run again in the sandbox on each input that is not a trusted test, and so does
+   the package's canonical solution, which says what is right. Per input, the largest output (none where
+   two tie) is counted by its size, how many voters answered, and whether the oracle is in it; printed
+   with how often its value is the canonical one. LeetCode's package ships no solution, so its runs are
+   left out here.
+2. Split claims. For every run that ended solved, any input that some round settled by the oracle or a
+   majority while a voter returned something else (its evidence: agree below voters), by source and
+   size (`oracle 2/3`), with whether the claim passes the hidden tests.
+
+    python -m bench.vote_accuracy bench-results
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+
+from bench.datasets import humaneval_rows
+from core.compare import outputs_match
+from utils.sandbox import Limits, best_isolation, run_batch
+
+LIMITS = Limits(test_timeout=2, batch_timeout=60)
+
+
+def runs(folders):
+    """{run_dir: result line} of every line whose run.json is still there (the last line of a run wins)."""
+    found = {}
+    for path in sorted(p for folder in folders for p in glob.glob(os.path.join(folder, "**", "results.jsonl"), recursive=True)):
+        with open(path, encoding="utf-8") as f:
+            for row in map(json.loads, filter(str.strip, f)):
+                if row.get("run_dir") and os.path.exists(os.path.join(row["run_dir"], "run.json")):
+                    found[row["run_dir"]] = row
+    return found
+
+
+def voters(run):
+    """(source, code) of the programs that vote at the run's end."""
+    return [(a["source"], a["code"]) for a in run["final"]["attempts"] if a["source"] in ("implement", "oracle")
+            and a.get("check") == "ok" and a.get("trusted_total") and a["trusted_passed"] == a["trusted_total"]]
+
+
+def largest(values):
+    """(size, [sources]) of the largest output among [(source, value)], or None where two tie."""
+    clusters = []
+    for source, value in values:
+        for cluster in clusters:
+            if outputs_match(value, cluster[0][1], False):
+                cluster.append((source, value))
+                break
+        else:
+            clusters.append([(source, value)])
+    clusters.sort(key=len, reverse=True)
+    if len(clusters) > 1 and len(clusters[0]) == len(clusters[1]):
+        return None
+    return clusters[0]
+
+
+def vote_rows(run, solution, isolation):
+    """[(size, answered, oracle in it, right)] for each input of the run that is not a trusted test."""
+    tests = [case for case in run["final"]["test_cases"] if case["origin"] not in ("statement", "user")]
+    programs = voters(run)
+    if not tests or len(programs) < 2:
+        return []
+    inputs = [case["input"] for case in tests]
+    truth = run_batch(solution, inputs, LIMITS, isolation)
+    outputs = [(source, run_batch(code, inputs, LIMITS, isolation)) for source, code in programs]
+    rows = []
+    for k, right in enumerate(truth):
+        values = [(source, results[k]["value"]) for source, results in outputs if results[k]["ok"]]
+        top = largest(values) if right["ok"] and len(values) >= 2 else None
+        if top:
+            rows.append((len(top), len(values), any(source == "oracle" for source, _ in top),
+                         outputs_match(top[0][1], right["value"], False)))
+    return rows
+
+
+def split_settlements(run):
+    """{'oracle 2/3', ...}: the inputs some round settled by programs while a voter dissented."""
+    return {f"{case['evidence']['source']} {case['evidence']['agree']}/{case['evidence']['voters']}"
+            for event in run["events"] if event["kind"] == "evidence" for case in event["test_cases"]
+            if case["evidence"]["source"] in ("oracle", "majority") and case["evidence"]["agree"] < case["evidence"]["voters"]}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.vote_accuracy", description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", metavar="DIR")
+    args = parser.parse_args(argv)
+    isolation = best_isolation()
+    solutions = {row["task_id"]: f"{row['prompt']}{row['canonical_solution']}\n\nrun_code = {row['entry_point']}\n"
+                 for row in humaneval_rows()}
+    votes, split, found = collections.Counter(), [], runs(args.folders)
+    for run_dir, row in sorted(found.items()):
+        with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
+            run = json.load(f)
+        if row["id"] in solutions:
+            for size, answered, oracle_in, right in vote_rows(run, solutions[row["id"]], isolation):
+                key = (size == answered, size, answered, oracle_in)
+                votes[key + (None,)] += 1
+                votes[key + (right,)] += 1
+        if row["status"] == "solved" and split_settlements(run):
+            split.append((row["id"], run_dir, row["hidden_pass"], sorted(split_settlements(run))))
+    print(f"runs: {len(found)}; HumanEval votes (largest output, voters that answered, the oracle in it: right of inputs)")
+    for unanimous, size, answered, oracle_in in sorted({key[:4] for key in votes}, reverse=True):
+        key = (unanimous, size, answered, oracle_in)
+        print(f"  {size} of {answered}, {'oracle in it' if oracle_in else 'no oracle'}: {votes[key + (True,)]} of {votes[key + (None,)]}")
+    print(f"claims with an input settled over a dissenting voter: {len(split)}, "
+          f"{sum(not hidden for _, _, hidden, _ in split)} failing the hidden tests")
+    for problem, run_dir, hidden, settled in split:
+        print(f"  {problem} ({run_dir}): {', '.join(settled)}; hidden {'pass' if hidden else 'FAIL'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
