@@ -34,7 +34,7 @@ from tests.stub_openai_server import StubOpenAIServer
 from tests.test_empty_inputs import GUARDED, RUNNING_MAX, RUNNING_MAX_TESTS, STARTS_AT_FIRST
 from tests.test_empty_inputs import ORACLE as RUNNING_MAX_ORACLE
 from tests.test_flow import (AGAIN, GUESS_NOBODY_RETURNS, MAKE_TESTS_FIT, RAISES_ON_PAIRS, WRONG_ON_PAIRS,
-                             WRONG_ON_TRIPLES, ZERO_ON_PAIRS)
+                             WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES)
 from tests.test_largest_input import ENUMERATE, FAST, SLOW, TREE_TESTS, TREES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,8 +93,10 @@ SCENARIOS = [
              oracle=[a.BRUTE_FORCE]),
     scenario("invalid_oracle_disputed", a.TWO_SUM, tests=[a.TESTS_WITH_A_WRONG_ONE], code=[a.GOOD_CODE] * 6,
              oracle=[a.BACKWARDS_CODE] * 2),
-    scenario("settled_test_kept_from_revise", a.TWO_SUM, NO_VARIANTS, tests=[a.TESTS],
-             code=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES, WRONG_ON_TRIPLES], oracle=[a.BRUTE_FORCE], revise=[MAKE_TESTS_FIT] * 3),
+    # two candidates and the oracle against two outputs on each input: settled (one against one would not be)
+    scenario("settled_test_kept_from_revise", a.TWO_SUM, NO_VARIANTS + ["--samples", "4"], tests=[a.TESTS],
+             code=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES], oracle=[a.BRUTE_FORCE],
+             revise=[MAKE_TESTS_FIT] * 3),
     scenario("dispute_draw_then_unconfirmed", a.TWO_SUM, NO_ORACLE + NO_VARIANTS, tests=[GUESS_NOBODY_RETURNS],
              code=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS, AGAIN[1], AGAIN[2], WRONG_ON_PAIRS.replace("seen", "seen_1")]),
     scenario("no_room_for_a_dispute_draw", a.TWO_SUM, NO_ORACLE + NO_VARIANTS + ["--max-calls", "5"],
