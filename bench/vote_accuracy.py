@@ -21,6 +21,7 @@ import json
 import os
 
 from bench.datasets import humaneval_rows
+from core.agreement import _clusters
 from core.compare import outputs_match
 from utils.sandbox import Limits, best_isolation, run_batch
 
@@ -45,19 +46,13 @@ def voters(run):
 
 
 def largest(values):
-    """(size, [sources]) of the largest output among [(source, value)], or None where two tie."""
-    clusters = []
-    for source, value in values:
-        for cluster in clusters:
-            if outputs_match(value, cluster[0][1], False):
-                cluster.append((source, value))
-                break
-        else:
-            clusters.append([(source, value)])
-    clusters.sort(key=len, reverse=True)
-    if len(clusters) > 1 and len(clusters[0]) == len(clusters[1]):
+    """(value, size, whether the oracle returned it) of the largest output among [(source, value)], clustered
+    as the verdict clusters them (core/agreement.py); None where two tie."""
+    clusters = sorted(_clusters([value for _, value in values], False), key=lambda cluster: len(cluster[1]), reverse=True)
+    if len(clusters) > 1 and len(clusters[0][1]) == len(clusters[1][1]):
         return None
-    return clusters[0]
+    value, members = clusters[0]
+    return value, len(members), any(source == "oracle" and outputs_match(other, value, False) for source, other in values)
 
 
 def vote_rows(run, solution, isolation):
@@ -74,8 +69,8 @@ def vote_rows(run, solution, isolation):
         values = [(source, results[k]["value"]) for source, results in outputs if results[k]["ok"]]
         top = largest(values) if right["ok"] and len(values) >= 2 else None
         if top:
-            rows.append((len(top), len(values), any(source == "oracle" for source, _ in top),
-                         outputs_match(top[0][1], right["value"], False)))
+            value, size, oracle_in = top
+            rows.append((size, len(values), oracle_in, outputs_match(value, right["value"], False)))
     return rows
 
 
@@ -102,8 +97,9 @@ def main(argv=None):
                 key = (size == answered, size, answered, oracle_in)
                 votes[key + (None,)] += 1
                 votes[key + (right,)] += 1
-        if row["status"] == "solved" and split_settlements(run):
-            split.append((row["id"], run_dir, row["hidden_pass"], sorted(split_settlements(run))))
+        settled = split_settlements(run) if row["status"] == "solved" else set()
+        if settled:
+            split.append((row["id"], run_dir, row["hidden_pass"], sorted(settled)))
     print(f"runs: {len(found)}; HumanEval votes (largest output, voters that answered, the oracle in it: right of inputs)")
     for unanimous, size, answered, oracle_in in sorted({key[:4] for key in votes}, reverse=True):
         key = (unanimous, size, answered, oracle_in)
