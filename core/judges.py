@@ -11,8 +11,9 @@ checker    is_valid(<the inputs>, output) -> bool, a special judge (testlib's ch
            one answer is promised it rejects them all, where several are right it rejects some. The
            person's own checker (--checker, or the is_valid of a --tests file) is trusted like their tests.
 validator  is_valid_input(<the inputs>) -> bool, for a statement that promises something in words
-           ("exactly one solution", "it is guaranteed that ..."): used when it accepts every trusted
-           input; a generated input it rejects breaks a promise, so it is dropped, not disputed.
+           ("exactly one solution", "it is guaranteed that ...", "valid choices are ..."): used when it
+           accepts every trusted input; a generated input it rejects breaks a promise, so it is dropped,
+           not disputed.
 
 Both run as run_code in the sandbox: the shims below are appended to the model's code.
 """
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from core.cases import input_key
 from core.compare import outputs_match
-from core.constraints import unread_lines
+from core.constraints import constraint_lines, unread_lines
 from core.output_kind import OutputKind
 from core.vocabulary import Author
 
@@ -33,15 +34,24 @@ VALIDATOR_SHIM = ("\n\n\ndef run_code(**arguments):  # codeloop: the input valid
 PROMISE = re.compile(r"[^.\n]*\b(?:exactly one (?:valid )?(?:solution|answer)|only one valid answer|"
                      r"(?:is|are|be) guaranteed|guaranteed that|you may assume|the answer is unique)\b[^.\n]*",
                      re.IGNORECASE)
+# The values an input is limited to, said in a sentence ("Valid choices are 'zero', 'one', ...", "each string
+# consists of only digits"): read only where no Constraints section says it line by line (a docstring).
+# HumanEval/19's tests wrote digits where number words are promised, and left its right code unconfirmed
+# in every recorded run (docs/benchmarks.md)
+LIMITED = re.compile(r"[^.\n]*\b(?:valid (?:choices|values) (?:are|is)|(?:contains?|consists? of) only|"
+                     r"only (?:contains?|consists? of))\b[^.\n]*", re.IGNORECASE)
 ONE_ANSWER = re.compile(r"\bexactly one (?:valid )?(?:solution|answer)|\bonly one valid answer|\bthe answer is unique",
                         re.IGNORECASE)
 
 
 def promises(statement):
     """What the statement promises about its inputs, in its own words: sentences ("each input has exactly one
-    solution") and the Constraints lines that are words rather than bounds ("nums[i] != nums[i + 1]")."""
-    text = re.sub(r"[*_`]", "", statement or "")
-    said = [re.sub(r"^[-*•]\s+", "", " ".join(found.group(0).split())) for found in PROMISE.finditer(text)]
+    solution", and without a Constraints section "valid choices are ...") and the Constraints lines that are
+    words rather than bounds ("nums[i] != nums[i + 1]")."""
+    text = re.sub(r"[*_`]|\"\"\"|\'\'\'", "", statement or "")  # markdown marks, a docstring's quotes
+    found = [*PROMISE.finditer(text), *([] if constraint_lines(statement) else LIMITED.finditer(text))]
+    said = [re.sub(r"^[-*•]\s+", "", " ".join(match.group(0).split()))
+            for match in sorted(found, key=lambda match: match.start())]
     return list(dict.fromkeys(said + unread_lines(statement)))
 
 

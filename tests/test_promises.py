@@ -1,0 +1,85 @@
+"""What a statement promises of its inputs (core/judges.promises), one row per way it says it, and a
+promise said in a sentence at work: HumanEval/19's "Valid choices are 'zero', ..." with a model whose
+tests write digits (as the embedded model's did in every recorded run), a scripted model over HTTP, the
+real sandbox."""
+import pytest
+
+from core.judges import input_promises, promises
+from flow import create_flow
+from tests.scripted_answers import code_answer
+
+TWO_SUM = "Return the indices of the two numbers that add up to target.\n\nYou may assume that each input has exactly one solution."
+SORT_WORDS = """Input is a space-delimited string of numberals from 'zero' to 'nine'.
+Valid choices are 'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight' and 'nine'.
+Return the string with numbers sorted from smallest to largest
+>>> sort_numbers('three one five')
+'one three five'
+
+Function signature: def sort_numbers(numbers: str) -> str
+"""
+DIGITS = "Given a list of strings, where each string consists of only digits, return the number of odd digits in each."
+WITH_SECTION = DIGITS + "\n\nConstraints:\n- 1 <= lst.length <= 100\n- each string has at most 9 digits\n"
+
+ROWS = [  # (statement, the promises read from it)
+    pytest.param(TWO_SUM, ["You may assume that each input has exactly one solution"], id="you may assume"),
+    pytest.param("It is guaranteed that s is a valid roman numeral.", ["It is guaranteed that s is a valid roman numeral"],
+                 id="guaranteed"),
+    pytest.param(SORT_WORDS, ["Valid choices are 'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight' "
+                              "and 'nine'"], id="valid choices are, in a sentence"),
+    pytest.param(DIGITS, ["Given a list of strings, where each string consists of only digits, return the number of odd "
+                          "digits in each"], id="consists of only, in a sentence"),
+    # a Constraints section says what inputs hold line by line: its words are read, not the sentences
+    pytest.param(WITH_SECTION, ["each string has at most 9 digits"], id="a Constraints section instead"),
+    pytest.param("Return the sum of nums.\n\nConstraints:\n- nums[i] != nums[i + 1]\n\"\"\"\n",
+                 ["nums[i] != nums[i + 1]"], id="a docstring's closing quotes in the section are no promise"),
+    pytest.param("Return the sum of nums, which contains only one zero... or none.\n\nConstraints:\n- 1 <= n <= 9\n", [],
+                 id="no promise"),
+]
+
+
+@pytest.mark.parametrize("statement, said", ROWS)
+def test_each_way_a_statement_promises_something_of_its_inputs_is_read(statement, said):
+    assert promises(statement) == said
+
+
+def test_the_promise_of_one_answer_is_the_checkers_not_the_input_validators():
+    assert promises(TWO_SUM) and input_promises(TWO_SUM) == []
+
+
+WORDS = """def run_code(numbers):
+    value = {name: i for i, name in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])}
+    return " ".join(sorted(numbers.split(), key=lambda word: value[word]))
+"""
+BY_INDEX = """NAMES = "zero one two three four five six seven eight nine".split()
+
+
+def run_code(numbers):
+    return " ".join(NAMES[i] for i in sorted(NAMES.index(word) for word in numbers.split()))
+"""
+CHARACTERS = "def run_code(numbers):\n    return ''.join(sorted(numbers))\n"  # fails the example
+VALIDATOR = code_answer("""def is_valid_input(numbers):
+    return all(word in ("zero one two three four five six seven eight nine").split() for word in numbers.split())
+""")
+TESTS = """```yaml
+reasoning: digits, a single number, nothing
+test_cases:
+  - {name: digits, input: {numbers: "3 1 2"}, expected: "1 2 3"}
+  - {name: single, input: {numbers: "seven"}, expected: "seven"}
+  - {name: empty, input: {numbers: ""}, expected: ""}
+```"""
+
+
+def test_a_test_outside_the_values_a_sentence_allows_is_dropped_and_right_code_is_solved(make_shared, stub):
+    stub.route("tests", TESTS)
+    stub.route("code", code_answer(WORDS), code_answer(BY_INDEX), code_answer(CHARACTERS))
+    stub.route("oracle", code_answer(WORDS))
+    stub.route("validator", VALIDATOR)
+    shared = make_shared(SORT_WORDS)
+    create_flow(shared["services"].settings).run(shared)
+    assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
+    why = {name: source for e in shared["services"].record.data["events"] for name, source in e.get("why_dropped", {}).items()}
+    assert why.pop("digits") == "broken_promise", "every right program raises on digits: the input breaks the promise"
+    assert set(why.values()) <= {"broken_promise", "rejected"} and all(name.startswith("variant_") for name in why), why
+    source = {case.name: case.source for case in shared["test_cases"] if case.origin == "model"}
+    assert source == {"single": "majority", "empty": "majority"}, source
