@@ -207,3 +207,9 @@ def handed_over(shared):
 def events_of(shared, kind):
     """The run record's events of one kind, in order."""
     return [e for e in shared["services"].record.data["events"] if e["kind"] == kind]
+
+
+def why_dropped(shared):
+    """{test name: why it was dropped} over the run record's events."""
+    events = shared["services"].record.data["events"]
+    return {name: why for e in events for name, why in e.get("why_dropped", {}).items()}

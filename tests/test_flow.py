@@ -9,7 +9,7 @@ from flow import create_flow
 from nodes import answer_tokens_for_tests
 from settings import Settings
 from tests import scripted_answers as a
-from tests.scripted_answers import events_of, handed_over
+from tests.scripted_answers import events_of, handed_over, why_dropped
 from tests.stub_openai_server import request_kind
 
 @pytest.fixture
@@ -689,8 +689,7 @@ def test_an_input_with_two_right_answers_where_one_is_promised_is_dropped_by_the
     shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution."))
     assert shared["status"] == "solved", shared["message"]
     assert [case.name for case in shared["test_cases"] if case.origin == "model"] == ["apart"]
-    why = {name: source for e in shared["services"].record.data["events"] for name, source in e.get("why_dropped", {}).items()}
-    assert why == {"two_pairs": "broken_promise"}
+    assert why_dropped(shared) == {"two_pairs": "broken_promise"}
 
 
 def test_without_the_promise_the_same_two_answers_leave_the_input_disputed(make_shared, stub):

@@ -6,7 +6,7 @@ import pytest
 
 from core.judges import input_promises, promises
 from flow import create_flow
-from tests.scripted_answers import code_answer
+from tests.scripted_answers import code_answer, why_dropped
 
 TWO_SUM = ("Return the indices of the two numbers that add up to target.\n\n"
            "You may assume that each input has exactly one solution.")
@@ -79,8 +79,7 @@ def test_a_test_outside_the_values_a_sentence_allows_is_dropped_and_right_code_i
     shared = make_shared(SORT_WORDS)
     create_flow(shared["services"].settings).run(shared)
     assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
-    events = shared["services"].record.data["events"]
-    why = {name: source for event in events for name, source in event.get("why_dropped", {}).items()}
+    why = why_dropped(shared)
     assert why.pop("digits") == "broken_promise", "every right program raises on digits: the input breaks the promise"
     assert set(why.values()) <= {"broken_promise", "rejected"} and all(name.startswith("variant_") for name in why), why
     source = {case.name: case.source for case in shared["test_cases"] if case.origin == "model"}
