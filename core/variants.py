@@ -4,7 +4,7 @@ A small model's own inputs cluster: asked for edge cases of "is a a product of 3
 primes, and the two programs that agreed on all of them both counted *distinct* prime factors, wrong
 for 8 = 2*2*2 (HumanEval/75, a false success). Inputs next to the given ones (a number one larger,
 one smaller, doubled or halved, its sign kept and zero never reached; a list reversed, rotated,
-shuffled, one item shorter or one item changed; a string reversed, one character shorter or longer;
+shuffled, one item shorter or one item changed; a string reversed, one character shorter or longer, its case swapped when it mixes cases;
 never an emptied value) are run on every program like the model's inputs, so programs that agree only
 on the inputs someone happened to write disagree on them (AlphaCode and CodeT generate inputs for the
 same reason). A list stays sorted, or its items distinct, only when the statement says so and every
@@ -106,7 +106,13 @@ def _near(value, rng):
             return []
         # in a fixed order, not a set's: a set of strings iterates in the process's hash order, and a run
         # repeated with --seed would test other inputs
-        return [v for v in dict.fromkeys([value[::-1], value + value[-1], value[1:], value[0] + value]) if v != value and v]
+        near = [value[::-1], value + value[-1], value[1:], value[0] + value]
+        if value != value.lower() and value != value.upper():
+            # a string that already mixes cases says both are allowed; swapped, letters that were only ever
+            # written in one case get the other (HumanEval/93: every given vowel lower case, and of two
+            # programs passing every test the one handed over mapped 'A' wrongly: a false success)
+            near.append(value.swapcase())
+        return [v for v in dict.fromkeys(near) if v != value and v]
     if isinstance(value, list):
         if not value:
             return []

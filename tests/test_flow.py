@@ -592,6 +592,54 @@ def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
                                         f"{len(variants)} of these variant inputs)")
 
 
+
+# HumanEval/93's false success: two programs pass every test, one maps an uppercase vowel wrongly; no input
+# written has an uppercase vowel. The statement's mixed-case example, its case swapped, has some.
+ENCODE = """Encode a message: swap the case of every letter, then replace each vowel with the letter two places
+after it in the alphabet. The message holds only letters and spaces.
+>>> encode('test')
+'TGST'
+>>> encode('This is a message')
+'tHKS KS C MGSSCGG'
+
+Function signature: def encode(message: str) -> str
+"""
+ENCODE_RIGHT = """def run_code(message):
+    swapped = message.swapcase()
+    return "".join(chr(ord(c) + 2) if c in "aeiouAEIOU" else c for c in swapped)
+"""
+ENCODE_RIGHT_TOO = """def run_code(message):
+    out = []
+    for c in message.swapcase():
+        out.append(chr(ord(c) + 2) if c.lower() in "aeiou" else c)
+    return "".join(out)
+"""
+ENCODE_LOWER_VOWELS_ONLY = """def run_code(message):
+    return "".join(chr(ord(c.upper()) + 2) if c in "aeiou" else c.swapcase() for c in message)
+"""
+SWAP_ONLY = "def run_code(message):\n    return message.swapcase()\n"  # fails the examples
+ENCODE_TESTS = """```yaml
+reasoning: lower case words
+test_cases:
+  - {name: one_word, input: {message: "abc"}, expected: "CBC"}
+  - {name: no_vowel, input: {message: "xyz"}, expected: "XYZ"}
+```"""
+
+
+def test_a_mixed_case_string_with_its_case_swapped_tells_apart_programs_that_agree_on_every_written_input(
+        make_shared, stub):
+    stub.route("tests", ENCODE_TESTS)
+    stub.route("code", *map(a.code_answer, (ENCODE_LOWER_VOWELS_ONLY, ENCODE_RIGHT, SWAP_ONLY)))
+    stub.route("oracle", a.code_answer(SWAP_ONLY))  # an oracle that fails the examples, as /93's did
+    stub.route("code", *map(a.code_answer, (ENCODE_RIGHT_TOO, SWAP_ONLY, SWAP_ONLY)))  # the dispute draw
+    shared = run_flow(make_shared(ENCODE, variants=Settings.variants))
+    swapped = [case for case in shared["test_cases"] if case.input == {"message": "tHIS IS A MESSAGE"}]
+    assert swapped and swapped[0].origin == "variant" and swapped[0].evidence.source == "majority"
+    assert events_of(shared, "dispute_draw"), "the first draw's two programs disagree on it"
+    assert shared["status"] == "solved", shared["message"]
+    assert handed_over(shared).code.strip() in (ENCODE_RIGHT.strip(), ENCODE_RIGHT_TOO.strip()), \
+        "a program that shifts an uppercase vowel is handed over"
+
 REVISE_A_VARIANT = f"""```yaml
 reasoning: Test 4 is wrong, and the code reuses elements.
 test_cases:

@@ -63,6 +63,15 @@ def test_variants_keep_the_statements_stated_constraints():
     assert any(inputs["nums"] == [2, 1, 10, 9] for inputs in made)
 
 
+def test_a_string_that_mixes_cases_is_also_tried_with_its_case_swapped_and_no_other_string_changes_case():
+    made = [inputs["s"] for inputs in variants([{"s": "This is a message"}], count=50)]
+    assert "tHIS IS A MESSAGE" in made, "vowels only ever given in lower case meet upper case ones"
+    lower = [inputs["s"] for inputs in variants([{"s": "abc"}, {"s": "a1b"}], count=50)]
+    upper = [inputs["s"] for inputs in variants([{"s": "XYZ"}], count=50)]
+    assert lower and upper and all(s == s.lower() for s in lower) and all(s == s.upper() for s in upper), \
+        "a statement whose strings hold one case may promise it (\"lowercase English letters\")"
+
+
 def test_string_variants_are_the_same_in_every_process():
     """A run repeated with --seed must see the same variants: they once came out of a set of strings, whose
     order follows each process's hash seed, so two runs of one commit tested different inputs."""
