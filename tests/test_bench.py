@@ -504,6 +504,31 @@ def test_revise_yield_counts_fixes_and_passing_candidates_on_the_hidden_tests(tm
     assert result.stdout.splitlines()[1].split()[2:] == ["full", "1", "1", "0", "400", "2", "1", "150"]
 
 
+
+def test_missed_versions_lists_a_failing_hand_over_with_a_version_beside_it_that_passes_the_hidden_tests(tmp_path):
+    right = ("def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers)"
+             " for b in numbers[i + 1:])\n")
+    wrong = "def run_code(numbers, threshold):\n    return False\n"
+    rows = []
+    for name, versions in (("missed", [wrong, right]), ("no_right_version", [wrong, wrong])):
+        run_dir = tmp_path / name
+        run_dir.mkdir()
+        attempts = [{"id": k, "source": "implement", "code": code, "trusted_passed": 1, "trusted_total": 1, "passed": 3,
+                     "total": 3} for k, code in enumerate(versions, 1)]
+        (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts}}))
+        rows.append({"dataset": "humaneval", "id": "HumanEval/0", "strategy": "full", "status": "solved",
+                     "hidden_pass": False, "run_dir": str(run_dir)})
+    folders = [tmp_path / "a", tmp_path / "b"]
+    for folder, row in zip(folders, rows):
+        folder.mkdir()
+        (folder / "results.jsonl").write_text(json.dumps(row) + "\n")
+    result = subprocess.run([sys.executable, "-m", "bench.missed_versions", *map(str, folders)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "a HumanEval/0 solved: passing 2 (implement, trusted 1/1, all 3/3)",
+        "runs failing the hidden tests: 2, with another version that passes them: 1"], result.stdout
+
 def test_runaway_retry_asks_each_recorded_runaway_again_in_each_form_and_counts_usable_lists(stub, tmp_path):
     loop = "```yaml\nreasoning: Edge cases include " + ", ".join(f"n={n}, k={n + 1}" for n in range(80))
     first = [{"role": "system", "content": "rules"}, {"role": "user", "content": "Write 2 to 5 more test cases for run_code"
