@@ -1,16 +1,16 @@
 """More test inputs, made from the ones a run already has by small changes that keep their types.
 
 A small model's own inputs cluster: asked for edge cases of "is a a product of 3 primes", it wrote seven
-primes, and the two programs that agreed on all of them both counted *distinct* prime factors, wrong
-for 8 = 2*2*2 (HumanEval/75, a false success). Inputs next to the given ones (a number one larger,
-one smaller, doubled or halved, its sign kept and zero never reached; a list reversed, rotated,
-shuffled, one item shorter or one item changed; a string reversed, one character shorter or longer, its case swapped when it mixes cases;
-never an emptied value) are run on every program like the model's inputs, so programs that agree only
-on the inputs someone happened to write disagree on them (AlphaCode and CodeT generate inputs for the
-same reason). A list stays sorted, or its items distinct, only when the statement says so and every
-given list is: a property the model's inputs merely share is what its code may wrongly assume. A
-variant has no expected value and no guess: only the programs' agreement settles it
-(core/agreement.py), which drops an input a program raises on, since a variant may break a
+primes, and the two programs that agreed on all of them both counted *distinct* prime factors, wrong for
+8 = 2*2*2 (HumanEval/75, a false success). Inputs next to the given ones (a number one larger, one
+smaller, doubled or halved, its sign kept and zero never reached; a list reversed, rotated, shuffled,
+one item shorter or one item changed; a string reversed, one character shorter or longer, its case
+swapped when it mixes cases; never an emptied value) are run on every program like the model's inputs,
+so programs that agree only on the inputs someone happened to write disagree on them (AlphaCode and
+CodeT generate inputs for the same reason). A list stays sorted, or its items distinct, only when the
+statement says so and every given list is: a property the model's inputs merely share is what its code
+may wrongly assume. A variant has no expected value and no guess: only the programs' agreement settles
+it (core/agreement.py), which drops an input a program raises on, since a variant may break a
 precondition the statement states only in words. Variants that break the constraints the statement
 states in its own form (core/constraints.py) are never made.
 
