@@ -15,6 +15,7 @@ from pathlib import Path
 from bench.datasets import DatasetError
 from bench.hidden_tests import judge_hidden
 from bench.revise_yield import problems_of
+from bench.side_by_side import results
 from utils.sandbox import best_isolation
 
 
@@ -36,13 +37,9 @@ def main(argv=None):
     isolation = best_isolation()
     failing = missed = 0
     for folder in args.folders:
-        rows = {}
-        for line in (Path(folder) / "results.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            rows[(row["dataset"], row["id"], row["strategy"])] = row  # a problem run again: its last line counts
-        for row in rows.values():
+        for row in results(folder, "full").values():  # a problem run again: its last line counts
             record = Path(row.get("run_dir", "")) / "run.json"
-            if row["strategy"] != "full" or row.get("hidden_pass") or not record.exists():
+            if row.get("hidden_pass") or not record.exists():
                 continue
             try:
                 problem = problems_of(row["dataset"]).get(row["id"])

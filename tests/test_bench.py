@@ -504,7 +504,6 @@ def test_revise_yield_counts_fixes_and_passing_candidates_on_the_hidden_tests(tm
     assert result.stdout.splitlines()[1].split()[2:] == ["full", "1", "1", "0", "400", "2", "1", "150"]
 
 
-
 def test_missed_versions_lists_a_failing_hand_over_with_a_version_beside_it_that_passes_the_hidden_tests(tmp_path):
     right = ("def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers)"
              " for b in numbers[i + 1:])\n")
@@ -528,6 +527,7 @@ def test_missed_versions_lists_a_failing_hand_over_with_a_version_beside_it_that
     assert result.stdout.splitlines() == [
         "a HumanEval/0 solved: passing 2 (implement, trusted 1/1, all 3/3)",
         "runs failing the hidden tests: 2, with another version that passes them: 1"], result.stdout
+
 
 def test_runaway_retry_asks_each_recorded_runaway_again_in_each_form_and_counts_usable_lists(stub, tmp_path):
     loop = "```yaml\nreasoning: Edge cases include " + ", ".join(f"n={n}, k={n + 1}" for n in range(80))

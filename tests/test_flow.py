@@ -592,7 +592,6 @@ def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
                                         f"{len(variants)} of these variant inputs)")
 
 
-
 # HumanEval/93's false success: two programs pass every test, one maps an uppercase vowel wrongly; no input
 # written has an uppercase vowel. The statement's mixed-case example, its case swapped, has some.
 ENCODE = """Encode a message: swap the case of every letter, then replace each vowel with the letter two places
@@ -639,6 +638,7 @@ def test_a_mixed_case_string_with_its_case_swapped_tells_apart_programs_that_agr
     assert shared["status"] == "solved", shared["message"]
     assert handed_over(shared).code.strip() in (ENCODE_RIGHT.strip(), ENCODE_RIGHT_TOO.strip()), \
         "a program that shifts an uppercase vowel is handed over"
+
 
 REVISE_A_VARIANT = f"""```yaml
 reasoning: Test 4 is wrong, and the code reuses elements.
