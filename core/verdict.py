@@ -45,6 +45,7 @@ from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use
                          wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind
 from core.search_tree import Score
+from core.source_code import distinct, program_key
 from core.vocabulary import Action, AttemptStatus, Author, Source
 
 NOT_RUN = {"ok": False, "value": None, "repr": "", "error_type": "NotRun", "message": "not run", "traceback": "",
@@ -200,8 +201,12 @@ def settled_tests(facts, checker, promise=None):
     `checker` when it judges outputs, `promise` when outputs are judged by equality and it only looks for
     a generated input's two right answers)."""
     tests, attempts = facts.tests, facts.attempts
-    voters = {a.id: outputs_on(a, tests) for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"}
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
+    # one voter per program: a candidate that is an earlier one (or the oracle) with other names is no evidence
+    candidates = {a.id: a.code for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"}
+    by_id = {a.id: a for a in attempts}
+    voters = {attempt_id: outputs_on(by_id[attempt_id], tests)
+              for attempt_id in distinct(candidates, besides=[oracles[-1].code] if oracles else [])}
     oracle = outputs_on(oracles[-1], tests) if oracles else None
     accepts = (lambda case, value: checker.accepts(case.input, value)) if checker else None
     found = settle(tests, voters, oracle, facts.any_order, facts.rules.agreement, accepts, facts.one_answer)
@@ -311,14 +316,14 @@ def wants_fresh_candidates(attempts, scores, tests, rules):
 
 
 def backing_on(indices, attempts, scores, tests, any_order):
-    """attempt -> how many independent programs (candidates that pass the trusted tests, the valid oracle)
-    return what it returns on the inputs `indices`."""
-    voters = [a for a in attempts if a.source in (Author.IMPLEMENT, Author.ORACLE) and a.check == "ok"
-              and scores[a.id].passes_trusted]
-    outputs = {a.id: outputs_on(a, tests) for a in voters}
+    """attempt -> how many independent programs (candidates that pass the trusted tests, the valid oracle;
+    one per program, core/source_code.py) return what it returns on the inputs `indices`."""
+    voters = {a.id: a for a in attempts if a.source in (Author.IMPLEMENT, Author.ORACLE) and a.check == "ok"
+              and scores[a.id].passes_trusted}
+    independent = [voters[voter] for voter in distinct({a.id: a.code for a in voters.values()})]
 
-    def backing(attempt):
-        others = [results for voter, results in outputs.items() if voter != attempt.id]
+    def backing(attempt):  # its own program written again is no backing
+        others = [outputs_on(a, tests) for a in independent if program_key(a.code) != program_key(attempt.code)]
         return support(outputs_on(attempt, tests), others, indices, any_order)
     return backing
 

@@ -15,14 +15,9 @@ Run alone:  python -m utils.code_checks "import numpy"
 """
 import ast
 import sys
-import threading
 
+from core.source_code import parsed
 from utils.sandbox import Limits, run_batch
-
-# CheckCode checks a round's versions in threads, and CPython 3.11's AST constructor can fail when two threads
-# build trees at once ("SystemError: AST constructor recursion depth mismatch", python/cpython#106905; seen once
-# in the suite): one parse at a time
-_PARSING = threading.Lock()
 
 STAND_IN = "\n\n\ndef run_code():  # codeloop's check: loading the code is the whole test\n    return None\n"
 
@@ -43,11 +38,6 @@ def check_code(code, limits=Limits(), isolation=None, packages=None, group=None,
             return {"check": "import", **failure}
     failure = _load(code, limits, isolation, packages, group)
     return {"check": "execution", **failure} if failure else None
-
-
-def parsed(code):
-    with _PARSING:
-        return ast.parse(code)
 
 
 def import_lines(code):

@@ -51,7 +51,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from utils.code_checks import import_lines, parsed
+from core.source_code import parsed
+from utils.code_checks import import_lines
 from utils.sandbox import UNPRIVILEGED_USER, sandbox_python
 
 # import names whose PyPI distribution has another name; anything else installs under its own name
