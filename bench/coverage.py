@@ -27,6 +27,7 @@ from settings import Settings
 from core.agreement import settle
 from core.cases import TestCase
 from core.compare import outputs_match
+from core.source_code import distinct
 from core.variants import variant_cases
 from core.vocabulary import Source
 from utils.sandbox import best_isolation, run_batch
@@ -42,8 +43,9 @@ def replay(record, count, isolation):
     tests = cases + variant_cases([case.input for case in cases], record["problem"], count)
     programs = [a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")]
     outputs = {a["id"]: run_batch(a["code"], [t.input for t in tests], isolation=isolation) for a in programs}
-    voters = {a["id"]: outputs[a["id"]] for a in programs if a["source"] == "implement"}
     oracles = [a for a in programs if a["source"] == "oracle"]
+    candidates = {a["id"]: a["code"] for a in programs if a["source"] == "implement"}
+    voters = {i: outputs[i] for i in distinct(candidates, besides=[oracles[-1]["code"]] if oracles else [])}  # as RunTests
     found = settle(tests, voters, outputs[oracles[-1]["id"]] if oracles else None, any_order)
     variant_at = range(len(cases), len(tests))
     sources = Counter(found[i][0].source for i in variant_at)

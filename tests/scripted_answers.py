@@ -176,6 +176,25 @@ WITH_REPEATS = """def run_code(a):
         p += 1
     return count == 3
 """
+# WITH_REPEATS written another way: a second program (not a renamed copy) that agrees with it everywhere
+WITH_REPEATS_APART = """def run_code(a):
+    factors, d = [], 2
+    while d * d <= a:
+        while a % d == 0:
+            factors.append(d)
+            a //= d
+        d += 1
+    if a > 1:
+        factors.append(a)
+    return len(factors) == 3
+"""
+
+
+def written_apart(code, k):
+    """`code` (one holding `seen = {}`, as GOOD_CODE) written another way with the same behaviour, k = 0, 1 or 2:
+    an independent sample agreeing with it. A copy with names changed would be the same program, one voter
+    (core/source_code.py)."""
+    return code.replace("seen = {}", ("seen = dict()", "seen = dict({})", "seen = {}\n    seen.clear()")[k])
 
 
 def code_answer(source, reasoning="Written for the test."):

@@ -108,11 +108,11 @@ def test_a_self_reported_pass_that_fails_the_hidden_tests_is_a_false_success(stu
 
 def test_an_unconfirmed_run_claims_nothing_and_counts_as_correct_but_not_trusted(stub, tmp_path):
     from tests.test_flow import GUESS_NOBODY_RETURNS, WRONG_ON_PAIRS, ZERO_ON_PAIRS
-    renamed = [code.replace("seen", "seen_again") for code in (a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)]
+    apart = [a.written_apart(code, 0) for code in (a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)]
     # [3, 3]: two draws of three candidates split two, two and two; the oracle raises on pairs
     a.route_defaults(stub, tests=GUESS_NOBODY_RETURNS, candidates=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS],
                      oracle=a.BRUTE_FORCE.replace("for i in", "assert len(nums) > 2\n    for i in"))
-    stub.route("code", *renamed)
+    stub.route("code", *apart)
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--out", str(out), stub=stub)
     assert result.returncode == 0, result.stderr
@@ -398,7 +398,7 @@ def recorded_claim(tmp_path, name, hidden_pass, candidate, oracle):
 
 def test_coverage_replays_claims_with_variants_and_withdraws_those_the_programs_split_on(tmp_path):
     rows = [recorded_claim(tmp_path, "split", False, a.DISTINCT_FACTORS, a.WITH_REPEATS),  # differ on 60 = 2*2*3*5
-            recorded_claim(tmp_path, "agree", True, a.WITH_REPEATS, a.WITH_REPEATS.replace("count, p", "count,p"))]
+            recorded_claim(tmp_path, "agree", True, a.WITH_REPEATS, a.WITH_REPEATS_APART)]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     result = subprocess.run([sys.executable, "-m", "bench.coverage", "--variants", "16", str(tmp_path)], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)

@@ -38,7 +38,7 @@ def run_flow(shared):
 CUT = {"text": "test_cases:\n  - name: cut", "finish_reason": "length"}
 
 
-AGAIN = [a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)]  # right, and written apart: three more votes
+AGAIN = [a.written_apart(a.GOOD_CODE, k) for k in range(3)]  # right, and written apart: three more votes
 
 
 @pytest.mark.parametrize("tests, candidates, revise, iterations", [
@@ -407,10 +407,9 @@ def test_a_success_that_leaves_an_input_disputed_draws_once_more_then_hands_over
         make_shared, stub):
     stub.route("tests", GUESS_NOBODY_RETURNS)
     # three answers for [3, 3], none of them the guess: disputed; after the second draw (programs written
-    # differently: the same code twice is one attempt) [0, 1] has three votes, [1, 0] two, [0, 0] one
-    again = lambda code, k: code.replace("seen", f"seen_{k}")  # noqa: E731
+    # differently: the same program twice is one voter) [0, 1] has three votes, [1, 0] two, [0, 0] one
     stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS,
-               again(a.GOOD_CODE, 1), again(a.GOOD_CODE, 2), again(WRONG_ON_PAIRS, 1))
+               a.written_apart(a.GOOD_CODE, 1), a.written_apart(a.GOOD_CODE, 2), a.written_apart(WRONG_ON_PAIRS, 1))
     shared = run_flow(make_shared(a.TWO_SUM, oracle=False))
     assert shared["status"] == "unconfirmed" and shared["iteration"] == 2 and shared["dispute_draws"] == 1
     draws = events_of(shared, "dispute_draw")
@@ -580,7 +579,7 @@ def test_programs_that_agree_on_the_written_inputs_but_not_on_a_variant_make_no_
 
 def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
     a.route_defaults(stub, tests=PRIME_TESTS, candidates=[a.code_answer(a.WITH_REPEATS)],
-                     oracle=a.code_answer(a.WITH_REPEATS.replace("count, p", "count,p")))  # written apart: two voters
+                     oracle=a.code_answer(a.WITH_REPEATS_APART))  # written apart: two voters
     shared = run_flow(make_shared(a.THREE_PRIMES, variants=Settings.variants))
     assert shared["status"] == "solved" and shared["iteration"] == 1
     variants = [case for case in shared["test_cases"] if case.origin == "variant"]
@@ -650,7 +649,7 @@ function_code: |
 
 def test_revise_may_not_turn_a_variant_into_a_guess(make_shared, stub):
     a.route_defaults(stub, candidates=[a.BUGGY_CODE])  # passes the example, fails pair_at_the_end ([0, 0])
-    stub.route("code", *[a.BUGGY_CODE] * 3, *[a.GOOD_CODE.replace("seen", f"seen_{k}") for k in range(3)])
+    stub.route("code", *[a.BUGGY_CODE] * 3, *[a.written_apart(a.GOOD_CODE, k) for k in range(3)])
     stub.route("revise", *[REVISE_A_VARIANT] * 3)
     shared = run_flow(make_shared(a.TWO_SUM, variants=Settings.variants))
     revision = events_of(shared, "revision")[0]

@@ -47,8 +47,8 @@ class Round:
     def __init__(self, *tests):
         self.tests, self.tree, self.judges = list(tests), AttemptTree(), {}
 
-    def program(self, source, *outputs, parent=None, status="new", check="ok"):
-        attempt = self.tree.add(f"def run_code(x):\n    return {len(self.tree) + 1}\n", parent, source, 0)
+    def program(self, source, *outputs, parent=None, status="new", check="ok", code=None):
+        attempt = self.tree.add(code or f"def run_code(x):\n    return {len(self.tree) + 1}\n", parent, source, 0)
         self.tree.checked(attempt.id, None if check == "ok" else check, [])
         self.tree.ran(attempt.id, [(test.key, returned(out)) for test, out in zip(self.tests, outputs) if out is not None])
         attempt.status = status
@@ -57,8 +57,8 @@ class Round:
     def candidate(self, *outputs, **more):
         return self.program("implement", *outputs, **more)
 
-    def oracle(self, *outputs):
-        return self.program("oracle", *outputs)
+    def oracle(self, *outputs, **more):
+        return self.program("oracle", *outputs, **more)
 
     def revision(self, parent, *outputs):
         return self.program("revise", *outputs, parent=parent)
@@ -93,6 +93,10 @@ class Round:
 
 def sources(verdict):
     return [(test.name, test.source, test.expected, test.counted) for test in verdict.tests]
+
+
+TWIN = "def run_code(x):\n    total = 0\n    for i in range(x):\n        total += i\n    return total\n"
+TWIN_RENAMED = 'def run_code(x):\n    """Sum below x."""\n    s = 0\n    for k in range(x):  # each\n        s += k\n    return s\n'
 
 
 # Where each expected value comes from (core/agreement.py), strongest first.
@@ -160,6 +164,12 @@ EVIDENCE = [
     pytest.param(Round(ex(1, 2), v(6)).candidate(2, 7).candidate(2, 7).candidate(2, RAISES), {},
                  [("example_1", "statement", 2, True)],
                  id="a variant a voting program raises on is dropped (it may break a worded precondition)"),
+    pytest.param(Round(ex(1, 2), t(5, 99)).candidate(2, 10, code=TWIN).candidate(2, 10, code=TWIN_RENAMED), {},
+                 [("example_1", "statement", 2, True), ("t_5", "disputed", 99, False)],
+                 id="one program written twice with other names is one voter: no majority (HumanEval/74)"),
+    pytest.param(Round(ex(1, 2), v(6)).candidate(2, 11, code=TWIN).oracle(2, 11, code=TWIN_RENAMED), {},
+                 [("example_1", "statement", 2, True), ("variant_6", "unchecked", None, False)],
+                 id="an oracle that is a candidate with other names is one voter with it (HumanEval/140)"),
     pytest.param(Round(ex(1, 2), t(5, 99)).candidate(2, 10), {"agreement": False},
                  [("example_1", "statement", 2, True), ("t_5", "model", 99, True)],
                  id="model: with agreement off the model's value is the truth"),
