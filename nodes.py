@@ -585,7 +585,9 @@ class JudgeRound(Step):
             shared["test_cases"] = verdict.settled_tests
             if settings.agreement:
                 record.event("evidence", say=f"  expected values: {summary(verdict.settled_tests)}{dropped_note(verdict)}"
-                             f"{checker_note(verdict, shared['output_kind'])}", test_cases=records(verdict.settled_tests),
+                             f"{checker_note(verdict, shared['output_kind'])}{repeats_note(verdict)}",
+                             test_cases=records(verdict.settled_tests),
+                             written_again={str(new): old for new, old in verdict.written_again.items()},
                              dropped=[name for name, _ in verdict.dropped],
                              why_dropped={name: str(source) for name, source in verdict.dropped},
                              checker=verdict.checker, checkers_refused=verdict.refused)
@@ -633,6 +635,12 @@ def dropped_note(verdict):
              Source.BROKEN_PROMISE: "they break what the statement promises of its inputs"}
     return "".join(f"; dropped ({why}): {', '.join(name for name, source in verdict.dropped if source == reason)}"
                    for reason, why in notes.items() if any(source == reason for _, source in verdict.dropped))
+
+
+def repeats_note(verdict):
+    """The new candidates that are an earlier program written again (one voter with it)."""
+    again = {new: old for new, old in verdict.written_again.items() if new in verdict.settled}
+    return "".join(f"; attempt {new} is attempt {old} written again (one voter)" for new, old in again.items())
 
 
 def checker_note(verdict, kind):

@@ -27,7 +27,7 @@ from settings import Settings
 from core.agreement import settle
 from core.cases import TestCase
 from core.compare import outputs_match
-from core.source_code import distinct
+from core.source_code import repeats
 from core.variants import variant_cases
 from core.vocabulary import Source
 from utils.sandbox import best_isolation, run_batch
@@ -45,7 +45,8 @@ def replay(record, count, isolation):
     outputs = {a["id"]: run_batch(a["code"], [t.input for t in tests], isolation=isolation) for a in programs}
     oracles = [a for a in programs if a["source"] == "oracle"]
     candidates = {a["id"]: a["code"] for a in programs if a["source"] == "implement"}
-    voters = {i: outputs[i] for i in distinct(candidates, besides=[oracles[-1]["code"]] if oracles else [])}  # as RunTests
+    again = repeats(candidates, besides={oracles[-1]["id"]: oracles[-1]["code"]} if oracles else None)
+    voters = {i: outputs[i] for i in candidates if i not in again}  # one voter per program, as in a run
     found = settle(tests, voters, outputs[oracles[-1]["id"]] if oracles else None, any_order)
     variant_at = range(len(cases), len(tests))
     sources = Counter(found[i][0].source for i in variant_at)

@@ -26,17 +26,16 @@ def parsed(code):
         return ast.parse(code)
 
 
-def distinct(codes, besides=()):
-    """The ids of `codes` ({id: source}, in the order written) whose program is not one written before them
-    nor one of `besides` (sources): one voter per program."""
-    seen = {program_key(code) for code in besides}
-    kept = []
+def repeats(codes, besides=None):
+    """{id: the id of the program it repeats} for each of `codes` ({id: source}, in the order written) that is
+    one written before it or one of `besides` ({id: source}: the oracle): one voter per program."""
+    first = {program_key(code): attempt_id for attempt_id, code in (besides or {}).items()}
+    again = {}
     for attempt_id, code in codes.items():
-        key = program_key(code)
-        if key not in seen:
-            seen.add(key)
-            kept.append(attempt_id)
-    return kept
+        again_of = first.setdefault(program_key(code), attempt_id)
+        if again_of != attempt_id:
+            again[attempt_id] = again_of
+    return again
 
 
 @functools.lru_cache(maxsize=4096)  # a round asks again for every attempt of the run

@@ -45,7 +45,7 @@ from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use
                          wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind
 from core.search_tree import Score
-from core.source_code import distinct, program_key
+from core.source_code import program_key, repeats
 from core.vocabulary import Action, AttemptStatus, Author, Source
 
 NOT_RUN = {"ok": False, "value": None, "repr": "", "error_type": "NotRun", "message": "not run", "traceback": "",
@@ -117,6 +117,7 @@ class Verdict:
     checker: int | None = None    # the checker in use (several right answers), by attempt id
     refused: list = field(default_factory=list)    # why the other checkers were not used
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
+    written_again: dict = field(default_factory=dict)  # candidate id -> the program it repeats: no voter
 
 
 def judge_round(facts):
@@ -137,7 +138,7 @@ def judge_round(facts):
     status = {a.id: settled[a.id].status if a.id in settled else a.status for a in attempts}
     iteration = facts.iteration + 1
     common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests,
-              "checker": checker and checker.attempt.id, "refused": refused}
+              "checker": checker and checker.attempt.id, "refused": refused, "written_again": written_again(attempts)}
     loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
     if not tests and loaded:
         return Verdict(tests, judged=judged, action=Action.UNTESTED, current=loaded[-1].id, **common)
@@ -201,12 +202,10 @@ def settled_tests(facts, checker, promise=None):
     `checker` when it judges outputs, `promise` when outputs are judged by equality and it only looks for
     a generated input's two right answers)."""
     tests, attempts = facts.tests, facts.attempts
+    again = written_again(attempts)
+    voters = {a.id: outputs_on(a, tests) for a in attempts
+              if a.source == Author.IMPLEMENT and a.check == "ok" and a.id not in again}
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
-    # one voter per program: a candidate that is an earlier one (or the oracle) with other names is no evidence
-    candidates = {a.id: a.code for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"}
-    by_id = {a.id: a for a in attempts}
-    voters = {attempt_id: outputs_on(by_id[attempt_id], tests)
-              for attempt_id in distinct(candidates, besides=[oracles[-1].code] if oracles else [])}
     oracle = outputs_on(oracles[-1], tests) if oracles else None
     accepts = (lambda case, value: checker.accepts(case.input, value)) if checker else None
     found = settle(tests, voters, oracle, facts.any_order, facts.rules.agreement, accepts, facts.one_answer)
@@ -228,6 +227,15 @@ def settled_tests(facts, checker, promise=None):
             if not evidence.source.dropped]
     dropped = [(case.name, evidence.source) for case, (evidence, _) in zip(tests, found) if evidence.source.dropped]
     return kept, dropped
+
+
+def written_again(attempts):
+    """candidate id -> the earlier candidate or the oracle it repeats with other names (core/source_code.py):
+    one program is one voter, however often the model writes it (HumanEval/74's two voters were one function
+    with a variable renamed, a false success; the paired replays: docs/benchmarks.md)."""
+    oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
+    return repeats({a.id: a.code for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"},
+                   besides={oracles[-1].id: oracles[-1].code} if oracles else None)
 
 
 def judge_all(attempts, tests, any_order, checker, skip, unchecked=False):
@@ -318,9 +326,10 @@ def wants_fresh_candidates(attempts, scores, tests, rules):
 def backing_on(indices, attempts, scores, tests, any_order):
     """attempt -> how many independent programs (candidates that pass the trusted tests, the valid oracle;
     one per program, core/source_code.py) return what it returns on the inputs `indices`."""
-    voters = {a.id: a for a in attempts if a.source in (Author.IMPLEMENT, Author.ORACLE) and a.check == "ok"
-              and scores[a.id].passes_trusted}
-    independent = [voters[voter] for voter in distinct({a.id: a.code for a in voters.values()})]
+    voters = [a for a in attempts if a.source in (Author.IMPLEMENT, Author.ORACLE) and a.check == "ok"
+              and scores[a.id].passes_trusted]
+    again = repeats({a.id: a.code for a in voters})
+    independent = [a for a in voters if a.id not in again]
 
     def backing(attempt):  # its own program written again is no backing
         others = [outputs_on(a, tests) for a in independent if program_key(a.code) != program_key(attempt.code)]

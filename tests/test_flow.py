@@ -591,6 +591,29 @@ def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
                                         f"{len(variants)} of these variant inputs)")
 
 
+RETURNS_NOTHING = "```python\ndef run_code(nums, target):\n    return []\n```"  # fails the example
+
+
+def test_a_program_written_twice_with_other_names_is_one_voter_and_claims_nothing(make_shared, stub):
+    # HumanEval/74's false success: the model wrote one wrong function twice, a variable renamed; the two
+    # copies outvoted the guess on [3, 3] as a majority of two. One program is one voter: it disputes the guess
+    twice = [WRONG_ON_PAIRS, WRONG_ON_PAIRS.replace("seen", "index_of"), RETURNS_NOTHING]
+    stub.route("tests", a.TESTS)
+    stub.route("code", *twice, *[WRONG_ON_PAIRS.replace("seen", "s"), RETURNS_NOTHING, RETURNS_NOTHING])
+    shared, said = make_shared(a.TWO_SUM, oracle=False), []
+    shared["services"].record.echo = said.append  # what the terminal shows
+    run_flow(shared)
+    assert shared["status"] == "unconfirmed", shared["message"]
+    duplicates = next(case for case in shared["test_cases"] if case.name == "duplicates")
+    assert duplicates.evidence.source == "disputed" and duplicates.evidence.voters == 1
+    evidence = events_of(shared, "evidence")[0]
+    [(again, first)] = evidence["written_again"].items()  # asked at once, the copies' ids vary
+    codes = {shared["attempts"].get(first).code, shared["attempts"].get(int(again)).code}
+    assert len(codes) == 2 and all("len(nums) == 2" in code for code in codes), "the two copies, in either order"
+    assert any(f"attempt {again} is attempt {first} written again (one voter)" in line for line in said)
+    assert events_of(shared, "dispute_draw") and not any(t.status == "solved" for t in shared["attempts"])
+
+
 # HumanEval/93's false success: two programs pass every test, one maps an uppercase vowel wrongly; no input
 # written has an uppercase vowel. The statement's mixed-case example, its case swapped, has some.
 ENCODE = """Encode a message: swap the case of every letter, then replace each vowel with the letter two places

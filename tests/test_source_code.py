@@ -1,7 +1,7 @@
 """core/source_code.py: which programs are one program written twice (one voter), and the parse it reads them with."""
 import pytest
 
-from core.source_code import distinct, program_key
+from core.source_code import program_key, repeats
 
 LOOP = """def run_code(nums, target):
     seen = {}
@@ -48,8 +48,8 @@ def test_code_that_does_not_parse_is_its_own_text():
     assert program_key("def run_code(:\n") != program_key("def run_code(x:\n")
 
 
-def test_distinct_keeps_the_first_of_each_program_and_none_the_oracle_already_is():
+def test_repeats_names_each_program_written_again_and_the_one_it_repeats():
     renamed = LOOP.replace("seen", "d")
     other = LOOP.replace("enumerate(nums)", "reversed(list(enumerate(nums)))")
-    assert distinct({1: LOOP, 2: renamed, 3: other}) == [1, 3]
-    assert distinct({1: LOOP, 2: other}, besides=[renamed]) == [2]
+    assert repeats({1: LOOP, 2: renamed, 3: other, 4: other.replace("seen", "s")}) == {2: 1, 4: 3}
+    assert repeats({1: LOOP, 2: other}, besides={9: renamed}) == {1: 9}, "a candidate the oracle already is"
