@@ -41,8 +41,8 @@ to disagree with).
 
 Voters are independent samples only: ImplementFunction's candidates, never a revision of one of them
 (it would vote with its parent), and one per program: core/verdict.py passes no candidate that is an
-earlier one or the oracle with other names (core/source_code.py). Outputs are compared as the tests are (core/compare.outputs_match:
-floats with tolerance, "any order" lists as multisets).
+earlier one or the oracle with other names (core/source_code.py). Outputs are compared as the tests are
+(core/compare.outputs_match: floats with tolerance, "any order" lists as multisets).
 
 With agreement off (`settle(..., agreement=False)`), the model's own expected value is taken as it is
 (source "model"): the flow as it was before, kept for the benchmark's comparison.

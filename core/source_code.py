@@ -5,8 +5,8 @@ helpers and their parameters, imports' aliases; not run_code's parameters, which
 their docstrings, comments, annotations and layout. Such programs return the same output on every input,
 so they are one voter, not two: a small model sampled several times often writes one function twice with
 a variable renamed, and two false successes on HumanEval seed 1 (/74, /140) rested on exactly that
-(docs/benchmarks.md). Names the program does not
-bind (builtins, modules, attributes) are kept: `sorted(x)` and `reversed(x)` stay different programs.
+(docs/benchmarks.md). Names the program does not bind (builtins, modules, attributes) are kept:
+`sorted(x)` and `reversed(x)` stay different programs.
 
 Run alone:  python -m core.source_code A.py B.py    (prints whether they are one program)
 """
