@@ -1,22 +1,21 @@
 """core/source_code.py: which programs are one program written twice (one voter), and the parse it reads them with."""
+from textwrap import dedent
+
 import pytest
 
 from core.source_code import program_key, repeats
+from tests import scripted_answers as a
 
-LOOP = """def run_code(nums, target):
-    seen = {}
-    for i, x in enumerate(nums):
-        if target - x in seen:
-            return [seen[target - x], i]
-        seen[x] = i
-"""
+LOOP = dedent(a.GOOD_FUNCTION)  # Two Sum, one pass with a map from value to index
+
 
 ONE_PROGRAM = [
-    pytest.param(LOOP.replace("seen", "index_of").replace("x", "value"), id="variables renamed"),
+    pytest.param(LOOP.replace("seen", "index_of").replace("i, n", "k, v").replace("- n", "- v").replace("[n] = i", "[v] = k")
+                 .replace(", i]", ", k]"), id="variables renamed"),
     pytest.param(LOOP.replace("def run_code(nums, target):", 'def run_code(nums: list, target: int) -> list:\n'
                               '    """Two Sum."""  # one pass'), id="docstring, comment and annotations added"),
     pytest.param("import math as m\n" + LOOP, id="an import the code does not use, under an alias"),
-    pytest.param("def helper(a, b):\n    return a - b\n\n" + LOOP.replace("target - x", "helper(target, x)"),
+    pytest.param("def helper(a, b):\n    return a - b\n\n" + LOOP.replace("target - n", "helper(target, n)"),
                  id="the same helper with other names, both sides"),
 ]
 
@@ -25,22 +24,22 @@ ONE_PROGRAM = [
 def test_programs_that_differ_only_in_names_and_layout_are_one_program(other):
     base = LOOP if "import" not in other else "import math\n" + LOOP
     if "helper" in other:
-        base = "def diff(p, q):\n    return p - q\n\n" + LOOP.replace("target - x", "diff(target, x)")
-    assert program_key(other) == program_key(base)
+        base = "def diff(p, q):\n    return p - q\n\n" + LOOP.replace("target - n", "diff(target, n)")
+    assert other != base and program_key(other) == program_key(base)
 
 
 TWO_PROGRAMS = [
     pytest.param(LOOP.replace("enumerate(nums)", "reversed(list(enumerate(nums)))"), id="a builtin changed"),
     pytest.param(LOOP.replace("(nums, target)", "(numbers, target)").replace("nums)", "numbers)"),
                  id="run_code's parameter renamed: it is called by keyword"),
-    pytest.param(LOOP.replace("[seen[target - x], i]", "[i, seen[target - x]]"), id="the same names, another order"),
-    pytest.param(LOOP.replace("seen[x] = i", "seen[x] = i + 0"), id="one more operation"),
+    pytest.param(LOOP.replace("[seen[target - n], i]", "[i, seen[target - n]]"), id="the same names, another order"),
+    pytest.param(LOOP.replace("seen[n] = i", "seen[n] = i + 0"), id="one more operation"),
 ]
 
 
 @pytest.mark.parametrize("other", TWO_PROGRAMS)
 def test_programs_that_compute_differently_are_two_programs(other):
-    assert program_key(other) != program_key(LOOP)
+    assert other != LOOP and program_key(other) != program_key(LOOP)
 
 
 def test_code_that_does_not_parse_is_its_own_text():
