@@ -33,8 +33,8 @@ from tests.scripted_answers import code_answer
 from tests.stub_openai_server import StubOpenAIServer
 from tests.test_empty_inputs import GUARDED, RUNNING_MAX, RUNNING_MAX_TESTS, STARTS_AT_FIRST
 from tests.test_empty_inputs import ORACLE as RUNNING_MAX_ORACLE
-from tests.test_flow import (AGAIN, GUESS_NOBODY_RETURNS, MAKE_TESTS_FIT, RAISES_ON_PAIRS, WRONG_ON_PAIRS,
-                             WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES)
+from tests.test_flow import (AGAIN, GUESS_NOBODY_RETURNS, MAKE_TESTS_FIT, RAISES_ON_PAIRS, RETURNS_NOTHING,
+                             WRONG_ON_PAIRS, WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES)
 from tests.test_largest_input import ENUMERATE, FAST, SLOW, TREE_TESTS, TREES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ TOO_SHORT = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: 
 CONSTRAINED = a.TWO_SUM + "\n\nConstraints:\n- 2 <= nums.length <= 10^4\n- -10^9 <= nums[i] <= 10^9\n"
 TWO_EXAMPLES = a.TWO_SUM + "\nExample 2: Input: nums = [3, 2, 4], target = 6 Output: [1, 2]"
 USER_TESTS = "- {name: mine, input: {nums: [1, 5, 3], target: 8}, expected: [1, 2]}\n"
-BACKWARDS_DRAWS = [a.BACKWARDS_CODE.replace("seen", f"seen_{k}") for k in range(15)]  # five draws at most, each program written apart
+BACKWARDS_DRAWS = [a.BACKWARDS_CODE.replace("seen", f"seen_{k}") for k in range(15)]  # five draws at most, each a new attempt (the same text twice is one)
 # An input validator for Two Sum's "exactly one solution" (asked before 8531976; a checker is asked since)
 ONE_PAIR = code_answer("def is_valid_input(nums, target):\n    return sum(nums[i] + nums[j] == target for i in "
                        "range(len(nums)) for j in range(i + 1, len(nums))) == 1\n")
@@ -98,7 +98,7 @@ SCENARIOS = [
              code=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES], oracle=[a.BRUTE_FORCE],
              revise=[MAKE_TESTS_FIT] * 3),
     scenario("dispute_draw_then_unconfirmed", a.TWO_SUM, NO_ORACLE + NO_VARIANTS, tests=[GUESS_NOBODY_RETURNS],
-             code=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS, AGAIN[1], AGAIN[2], WRONG_ON_PAIRS.replace("seen", "seen_1")]),
+             code=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS, AGAIN[1], AGAIN[2], a.written_apart(WRONG_ON_PAIRS, 1)]),
     scenario("no_room_for_a_dispute_draw", a.TWO_SUM, NO_ORACLE + NO_VARIANTS + ["--max-calls", "5"],
              tests=[GUESS_NOBODY_RETURNS], code=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS]),
     # every candidate of both draws fails the example, so no program votes; the revision solves, the draw for
@@ -108,14 +108,18 @@ SCENARIOS = [
     scenario("solution_differs_from_guess", a.TWO_SUM, NO_ORACLE + NO_VARIANTS, tests=[a.TESTS_WITH_A_WRONG_ONE],
              code=BACKWARDS_DRAWS, revise=[a.REVISE_CODE] * 3),
     scenario("raising_on_a_disputed_input_counts", a.TWO_SUM, NO_ORACLE + NO_VARIANTS, tests=[GUESS_NOBODY_RETURNS],
-             code=[a.GOOD_CODE, WRONG_ON_PAIRS, RAISES_ON_PAIRS, AGAIN[1], WRONG_ON_PAIRS.replace("seen", "seen_1"),
-                   RAISES_ON_PAIRS.replace("seen", "seen_1")]),
+             code=[a.GOOD_CODE, WRONG_ON_PAIRS, RAISES_ON_PAIRS, AGAIN[1], a.written_apart(WRONG_ON_PAIRS, 1),
+                   a.written_apart(RAISES_ON_PAIRS, 1)]),
+    # one wrong program written twice, a variable renamed: one voter, so it no longer outvotes the guess
+    scenario("one_program_written_twice", a.TWO_SUM, NO_ORACLE + NO_VARIANTS, tests=[a.TESTS],
+             code=[WRONG_ON_PAIRS, WRONG_ON_PAIRS.replace("seen", "index_of"), RETURNS_NOTHING,
+                   WRONG_ON_PAIRS.replace("seen", "s"), RETURNS_NOTHING, RETURNS_NOTHING]),
     scenario("outside_constraints_dropped", CONSTRAINED, tests=[TOO_SHORT], code=[a.GOOD_CODE] * 3, oracle=[a.BRUTE_FORCE]),
     scenario("every_program_raises_dropped", a.TWO_SUM, tests=[LONG_INPUT], code=[STRICT] * 3, oracle=[STRICT_BRUTE]),
     scenario("variants_disputed", a.THREE_PRIMES, tests=[PRIME_TESTS], code=[a.code_answer(a.DISTINCT_FACTORS)] * 6,
              oracle=[a.code_answer(a.WITH_REPEATS)]),
     scenario("variants_settled", a.THREE_PRIMES, tests=[PRIME_TESTS], code=[a.code_answer(a.WITH_REPEATS)] * 3,
-             oracle=[a.code_answer(a.WITH_REPEATS.replace("count, p", "count,p"))]),
+             oracle=[a.code_answer(a.WITH_REPEATS_APART)]),
     scenario("anchor_rejects_a_breaking_fix", a.TWO_SUM, MODEL_TESTS,
              script=[a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE]),
     scenario("no_anchors_latest", a.TWO_SUM, MODEL_TESTS + ["--search", "latest"],

@@ -117,7 +117,7 @@ class Verdict:
     checker: int | None = None    # the checker in use (several right answers), by attempt id
     refused: list = field(default_factory=list)    # why the other checkers were not used
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
-    written_again: dict = field(default_factory=dict)  # candidate id -> the program it repeats: no voter
+    written_again: dict = field(default_factory=dict)  # passing candidate id -> the program it repeats: no voter
 
 
 def judge_round(facts):
@@ -137,8 +137,10 @@ def judge_round(facts):
                for a in attempts if a.status == AttemptStatus.NEW}
     status = {a.id: settled[a.id].status if a.id in settled else a.status for a in attempts}
     iteration = facts.iteration + 1
+    # said only of candidates that pass the trusted tests: the others vote for nothing anyway
+    again = {new: old for new, old in written_again(attempts).items() if scores[new].passes_trusted}
     common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests,
-              "checker": checker and checker.attempt.id, "refused": refused, "written_again": written_again(attempts)}
+              "checker": checker and checker.attempt.id, "refused": refused, "written_again": again}
     loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
     if not tests and loaded:
         return Verdict(tests, judged=judged, action=Action.UNTESTED, current=loaded[-1].id, **common)
