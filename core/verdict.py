@@ -127,7 +127,8 @@ def judge_round(facts):
         if wants_a_checker(facts.kind, facts.one_answer, rules.agreement) else (None, [])
     # several right answers: it judges outputs; one promised: it only finds inputs that break the promise
     checker, promise = (found, None) if facts.kind == OutputKind.ANY_VALID else (None, found)
-    tests, dropped = settled_tests(facts, checker, promise)
+    again = written_again(attempts)
+    tests, dropped = settled_tests(facts, checker, promise, again)
     # several right answers and no checker to judge them: an expected value judges only outputs equal to it
     unchecked = facts.kind == OutputKind.ANY_VALID and checker is None and rules.agreement
     judged = judge_all(attempts, tests, facts.any_order, checker, skip=lambda a: a.status == AttemptStatus.REJECTED,
@@ -138,9 +139,9 @@ def judge_round(facts):
     status = {a.id: settled[a.id].status if a.id in settled else a.status for a in attempts}
     iteration = facts.iteration + 1
     # said only of candidates that pass the trusted tests: the others vote for nothing anyway
-    again = {new: old for new, old in written_again(attempts).items() if scores[new].passes_trusted}
     common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests,
-              "checker": checker and checker.attempt.id, "refused": refused, "written_again": again}
+              "checker": checker and checker.attempt.id, "refused": refused,
+              "written_again": {new: old for new, old in again.items() if scores[new].passes_trusted}}
     loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
     if not tests and loaded:
         return Verdict(tests, judged=judged, action=Action.UNTESTED, current=loaded[-1].id, **common)
@@ -197,14 +198,13 @@ def lacks(tests, disputed, facts, unjudged=0):
     return missing
 
 
-def settled_tests(facts, checker, promise=None):
+def settled_tests(facts, checker, promise, again):
     """The tests with the evidence execution gives them (core/agreement.py), and (name, why) for each one
     dropped: every program raised there (a variant: any voting program), or it breaks a promise of the
     statement (the input validator rejects it, or the checker accepts two answers where one is promised:
     `checker` when it judges outputs, `promise` when outputs are judged by equality and it only looks for
-    a generated input's two right answers)."""
+    a generated input's two right answers). `again`: the candidates written again (written_again), no voters."""
     tests, attempts = facts.tests, facts.attempts
-    again = written_again(attempts)
     voters = {a.id: outputs_on(a, tests) for a in attempts
               if a.source == Author.IMPLEMENT and a.check == "ok" and a.id not in again}
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
@@ -330,11 +330,12 @@ def backing_on(indices, attempts, scores, tests, any_order):
     one per program, core/source_code.py) return what it returns on the inputs `indices`."""
     voters = [a for a in attempts if a.source in (Author.IMPLEMENT, Author.ORACLE) and a.check == "ok"
               and scores[a.id].passes_trusted]
-    again = repeats({a.id: a.code for a in voters})
-    independent = [a for a in voters if a.id not in again]
+    one_each = {}  # program -> the first voter that wrote it
+    for voter in voters:
+        one_each.setdefault(program_key(voter.code), voter)
 
     def backing(attempt):  # its own program written again is no backing
-        others = [outputs_on(a, tests) for a in independent if program_key(a.code) != program_key(attempt.code)]
+        others = [outputs_on(a, tests) for key, a in one_each.items() if key != program_key(attempt.code)]
         return support(outputs_on(attempt, tests), others, indices, any_order)
     return backing
 
