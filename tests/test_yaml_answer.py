@@ -1,6 +1,7 @@
 """utils/yaml_answer.py: extraction from fenced or bare answers, and each schema's validation."""
 import pytest
 
+from core.source_code import program_key
 from utils.sandbox import run_batch
 from utils.yaml_answer import (AnswerError, check_function_code, extract_yaml, parse_code_answer,
                                parse_question_answer, parse_revise_answer, parse_tests_answer)
@@ -92,6 +93,15 @@ def test_code_that_names_its_function_otherwise_gets_run_code_bound_to_the_last_
     namespace = {}
     exec(answer["function_code"], namespace)
     assert namespace["run_code"] is namespace["has_close"] and namespace["run_code"](3) == 7
+
+
+def test_repaired_code_given_back_is_not_named_twice_so_a_copy_stays_one_program():
+    # HumanEval/129: shown a repaired candidate, the model copied it, `run_code = minPath` line and all; a
+    # second such line made the copy another program, a second voter (core/source_code.py)
+    repaired = parse_code_answer("function_code: |\n  def min_path(k):\n      return [1] * k\n")["function_code"]
+    copied = parse_code_answer(f"```python\n{repaired}```")["function_code"]
+    assert copied == repaired and copied.count("run_code = min_path") == 1
+    assert program_key(copied) == program_key(repaired)
 
 
 def test_typing_names_used_without_an_import_get_it_and_the_code_loads_in_the_sandbox():
