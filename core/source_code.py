@@ -2,7 +2,8 @@
 
 `program_key(code)` is the same for two programs that differ only in the names they bind (variables,
 helpers and their parameters, imports' aliases; not run_code's parameters, which are called by keyword),
-their docstrings, comments, annotations and layout. Such programs return the same output on every input,
+their docstrings, comments, annotations and layout, code that never runs (after a return), or whether the
+solution is `def run_code` or another name bound to run_code. Such programs return the same output on every input,
 so they are one voter, not two: a small model sampled several times often writes one function twice with
 a variable renamed, and two false successes on HumanEval seed 1 (/74, /140) rested on exactly that
 (docs/benchmarks.md). Names the program does not bind (builtins, modules, attributes) are kept:
@@ -43,7 +44,7 @@ def program_key(code):
     """A text equal for programs that differ only in bound names, docstrings, annotations and layout; the code
     itself when it does not parse."""
     try:
-        tree = parsed(code)
+        tree = _as_run(_reachable(parsed(code)))
     except (SyntaxError, ValueError):
         return code
     # run_code is called by keyword: its parameters' names are part of what it does
@@ -74,6 +75,38 @@ def program_key(code):
             node.annotation = ast.Constant(None)
     tree.body = _without_docstring(tree.body)
     return ast.dump(tree, annotate_fields=False)
+
+
+def _as_run(tree):
+    """The tree with its solution named run_code: `def modp(...)` plus `run_code = modp` (the repair of an
+    answer that kept the statement's name, utils/yaml_answer.py) is the program `def run_code(...)` is."""
+    defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    aliases = [node for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+               and [getattr(t, "id", None) for t in node.targets] == ["run_code"]]
+    if "run_code" in defined or not aliases or aliases[-1].value.id not in defined:
+        return tree
+    name = aliases[-1].value.id
+    tree.body = [node for node in tree.body if node not in aliases]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            node.name = "run_code"
+        elif isinstance(node, ast.Name) and node.id == name:
+            node.id = "run_code"
+    return tree
+
+
+def _reachable(tree):
+    """The tree without statements after a return, raise, break or continue in the same block: code that never
+    runs (a model shown one program wrote it again with other versions after its `return`, docs/benchmarks.md)."""
+    ends = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                end = next((i for i, statement in enumerate(block) if isinstance(statement, ends)), None)
+                if end is not None:
+                    setattr(node, field, block[:end + 1])
+    return tree
 
 
 def _bound_names(tree):

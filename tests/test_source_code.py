@@ -17,6 +17,10 @@ ONE_PROGRAM = [
     pytest.param("import math as m\n" + LOOP, id="an import the code does not use, under an alias"),
     pytest.param("def helper(a, b):\n    return a - b\n\n" + LOOP.replace("target - n", "helper(target, n)"),
                  id="the same helper with other names, both sides"),
+    pytest.param(LOOP.replace("def run_code(", "def two_sum(") + "\n\nrun_code = two_sum  # the answer named its function\n",
+                 id="the statement's function name bound to run_code"),
+    pytest.param(LOOP.replace("return [seen[target - n], i]\n", "return [seen[target - n], i]\n            seen.clear()\n"),
+                 id="code after a return, which never runs (HumanEval/49 shown one program)"),
 ]
 
 
@@ -34,6 +38,10 @@ TWO_PROGRAMS = [
                  id="run_code's parameter renamed: it is called by keyword"),
     pytest.param(LOOP.replace("[seen[target - n], i]", "[i, seen[target - n]]"), id="the same names, another order"),
     pytest.param(LOOP.replace("seen[n] = i", "seen[n] = i + 0"), id="one more operation"),
+    pytest.param("def nothing(nums, target):\n    return []\n\n\n" + LOOP.replace("def run_code(", "def two_sum(")
+                 + "\nrun_code = nothing\n", id="another function bound to run_code"),
+    pytest.param(LOOP.replace("        seen[n] = i\n", "        seen[n] = i\n        break\n"),
+                 id="a break that cuts the loop short: what comes before it still counts"),
 ]
 
 
