@@ -32,9 +32,8 @@ from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
 from core.prompts import (checker_request, clarify_request, classified_results, conversation, explain_request,
-                          failure_reflection_request, format_results, implement_apart_request, implement_request,
-                          oracle_request, problem_context, reflect_request, revise_request, validator_request,
-                          write_tests_request)
+                          failure_reflection_request, format_results, implement_request, oracle_request,
+                          problem_context, reflect_request, revise_request, validator_request, write_tests_request)
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
@@ -366,10 +365,8 @@ class ImplementFunction(ModelStep):
     values: core/agreement.py), and, each only while there is none that passed its checks, a checker when
     several answers are right, an input validator when the statement promises something of its inputs
     (core/judges.py). With agreement on, candidates see only the trusted tests: the model's guessed
-    expected values could lead them astray, and they must stay independent votes; in a draw before a claim
-    that only one program backs (`apart_from`), they are shown that program and asked for another way, since
-    the same request mostly writes it again. The first candidate becomes the current attempt until a round
-    is judged."""
+    expected values could lead them astray, and they must stay independent votes. The first candidate
+    becomes the current attempt until a round is judged."""
     working = "asking the model for run_code"
 
     def prep(self, shared):
@@ -395,14 +392,11 @@ class ImplementFunction(ModelStep):
             judges.append((Author.VALIDATOR, request, partial(parse_judge_answer, function="is_valid_input"),
                            VALIDATOR_SHIM))
         redraw = any(a.source == Author.IMPLEMENT for a in attempts)
-        apart = shared["apart_from"] is not None and redraw
-        request = implement_apart_request(shown, attempts.get(shared["apart_from"]).code) if apart \
-            else implement_request(shown)
-        return {**self.model_inputs(shared), "request": request, "judges": judges, "redraw": redraw}
+        return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw}
 
     def exec(self, inputs):
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
-        return self.ask_samples(inputs, inputs["request"], parse_code_answer, extra,
+        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra,
                                 max_tokens=CODE_TOKENS, all_hot=inputs["redraw"])
 
     def use_answer(self, shared, inputs, answers):
@@ -604,7 +598,6 @@ class JudgeRound(Step):
                          test_cases=records(verdict.tests), dropped=[])
         attempts.take(verdict)
         shared["iteration"], shared["lacks"], shared["checker"] = verdict.iteration, verdict.lacks, verdict.checker
-        shared["apart_from"] = verdict.apart_from
         if verdict.given_up:
             shared["message"] = verdict.given_up
         current = attempts.get(verdict.current) if verdict.current is not None else \
@@ -613,11 +606,9 @@ class JudgeRound(Step):
         self.record_round(shared, verdict, current)
         if verdict.draw_before_claim:
             shared["dispute_draws"] += 1
-            apart = f" written apart from attempt {verdict.apart_from} (no other program passes)" \
-                if verdict.apart_from is not None else ""
-            record.event("dispute_draw", say=f"  {draw_reason(verdict)}: drawing more candidates{apart} before "
-                         "calling it solved", iteration=verdict.iteration, disputed=verdict.disputed, lacks=verdict.lacks,
-                         solving=verdict.solving, apart_from=verdict.apart_from)
+            record.event("dispute_draw", say=f"  {draw_reason(verdict)}: drawing more candidates before calling it "
+                         "solved", iteration=verdict.iteration, disputed=verdict.disputed, lacks=verdict.lacks,
+                         solving=verdict.solving)
         return verdict.action
 
     @staticmethod

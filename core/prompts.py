@@ -94,24 +94,6 @@ def implement_request(test_cases):
 {CODE_ANSWER}"""
 
 
-def implement_apart_request(test_cases, code):
-    """A draw before a claim whose only backing is one program (every version passing the examples is it):
-    asked as before, the model mostly writes that program again (HumanEval/49: `pow(2, n, p)` every time,
-    the oracle too), which is no second voter (core/source_code.py). Shown it, a candidate is asked to reach
-    the answer by other steps, so the two can check each other; a copy with other names still counts once."""
-    must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
-    return f"""Implement run_code so that it solves the problem.{must_pass}
-
-One program is written already:
-```python
-{code.strip()}
-```
-Write run_code another way: other steps or another algorithm that reaches the same answers, not this code
-with other names, so that the two programs can check each other.
-
-{CODE_ANSWER}"""
-
-
 def implement_yaml_request(test_cases):
     """implement_request as it was until the measurement above: kept for bench/pass_at_k.py's comparison."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""

@@ -25,8 +25,7 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     the oracle, a majority or the checker settled, or where every program that answered returns the
     model's guess, or one of the person's tests), and, where several answers are right, a checker in use.
     - Lacking what more programs may bring (agreement, evidence, a checker) and a draw left
-      (`dispute_draws`, rounds and budget): draw more candidates first; where every version passing the
-      trusted tests is one program, they are shown it and asked for another way (`apart_from`).
+      (`dispute_draws`, rounds and budget): draw more candidates first.
     - Inputs still disputed after the draws: when no independent program answered any of them and the
       claimed code returns the model's guess on each, they count (`solution_guess`), as agreement but
       not as evidence beyond the examples.
@@ -119,7 +118,6 @@ class Verdict:
     refused: list = field(default_factory=list)    # why the other checkers were not used
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
     written_again: dict = field(default_factory=dict)  # passing candidate id -> the program it repeats: no voter
-    apart_from: int | None = None  # a draw before the claim asks for this attempt's program written another way
 
 
 def judge_round(facts):
@@ -175,9 +173,7 @@ def judge_round(facts):
             lacking = lacks(tests, disputed, facts, Score.of(judged[claim.id], tests).unjudged)
     solved = None if lacking else claim.id
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
-    apart = claim.id if draw_first and one_program_passes(attempts, scores) else None
     return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
-                   apart_from=apart,
                    disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
                    lacks=lacking, **common)
 
@@ -342,13 +338,6 @@ def backing_on(indices, attempts, scores, tests, any_order):
         others = [outputs_on(a, tests) for key, a in one_each.items() if key != program_key(attempt.code)]
         return support(outputs_on(attempt, tests), others, indices, any_order)
     return backing
-
-
-def one_program_passes(attempts, scores):
-    """Every version that passes the trusted tests (candidates, revisions, the oracle) is one program
-    (core/source_code.py): a draw of the same request mostly writes it again, and one program is one voter."""
-    return len({program_key(a.code) for a in attempts if a.source not in JUDGES and a.check == "ok"
-                and a.status != AttemptStatus.REJECTED and scores[a.id].passes_trusted}) == 1
 
 
 def with_solution_guess(case):

@@ -614,26 +614,6 @@ def test_a_program_written_twice_with_other_names_is_one_voter_and_claims_nothin
     assert events_of(shared, "dispute_draw") and not any(t.status == "solved" for t in shared["attempts"])
 
 
-def test_a_claim_only_one_program_backs_draws_candidates_written_apart_and_is_solved_by_a_second(make_shared, stub):
-    # HumanEval/49's correct-but-not-trusted runs: every candidate wrote one program, right, and the model's
-    # guess on one input it wrote was wrong; the same request drawn again wrote the program again
-    stub.route("tests", a.TESTS_WITH_A_WRONG_ONE)
-    stub.route("code", a.GOOD_CODE, a.GOOD_CODE.replace("seen", "index_of"), RETURNS_NOTHING,
-               a.BRUTE_FORCE, RETURNS_NOTHING, RETURNS_NOTHING)
-    shared, said = make_shared(a.TWO_SUM, oracle=False, variants=0), []
-    shared["services"].record.echo = said.append
-    run_flow(shared)
-    assert shared["status"] == "solved", shared["message"]
-    draw = events_of(shared, "dispute_draw")[0]
-    first = shared["attempts"].get(draw["apart_from"])
-    assert "seen" in first.code or "index_of" in first.code
-    asked = [body["messages"][-1]["content"] for body in stub.requests if request_kind(body) == "code"][3:]
-    assert len(asked) == 3 and all("Write run_code another way" in text and first.code.strip() in text for text in asked)
-    assert any(f"written apart from attempt {first.id}" in line for line in said)
-    duplicates = next(case for case in shared["test_cases"] if case.name == "duplicates")
-    assert duplicates.evidence.source == "majority" and duplicates.expected == [0, 1], "two programs outvote the guess"
-
-
 # HumanEval/93's false success: two programs pass every test, one maps an uppercase vowel wrongly; no input
 # written has an uppercase vowel. The statement's mixed-case example, its case swapped, has some.
 ENCODE = """Encode a message: swap the case of every letter, then replace each vowel with the letter two places

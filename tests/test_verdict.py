@@ -246,21 +246,6 @@ def test_what_the_round_decides_next(round_, facts, expected):
     assert outcome(round_.verdict(**facts)) == expected
 
 
-def test_a_draw_before_a_claim_only_one_program_backs_asks_for_it_written_apart():
-    # HumanEval/49: every candidate and the oracle wrote pow(2, n, p); against the model's wrong guess on one
-    # input that program is one voice, and the same request only writes it again
-    twins = Round(ex(1, 2), t(5, 99)).candidate(2, 10, code=TWIN).candidate(2, 10, code=TWIN_RENAMED).candidate(0, 10)
-    verdict = twins.verdict()
-    assert verdict.draw_before_claim and verdict.apart_from == verdict.current == 2
-    alone = Round(ex(1, 2), t(5, 99)).candidate(2, 10).candidate(0, 11).verdict()
-    assert alone.draw_before_claim and alone.apart_from == 1, "a program failing the examples backs nothing"
-    two = Round(ex(1, 2), t(5, 99)).candidate(2, 10).candidate(2, 11).verdict()
-    assert two.draw_before_claim and two.apart_from is None, "two programs dispute: a plain draw may settle it"
-    with_oracle = Round(ex(1, 2), t(5, 99)).candidate(2, 10).oracle(2, 11).verdict()
-    assert with_oracle.draw_before_claim and with_oracle.apart_from is None, "the valid oracle is a second program"
-    assert twins.verdict(disputes_drawn=1).apart_from is None, "no draw left: nothing is asked"
-
-
 def test_a_revision_that_breaks_a_test_its_parent_passed_is_rejected():
     round_ = Round(ex(1, 2), t(5, 9)).candidate(2, 8).judged(True, False).revision(1, 0, 9)
     verdict = round_.verdict(max_draws=1)
