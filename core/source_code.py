@@ -3,10 +3,10 @@
 `program_key(code)` is the same for two programs that differ only in the names they bind (variables,
 helpers and their parameters, imports' aliases; not run_code's parameters, which are called by keyword),
 their docstrings, comments, annotations and layout, code that never runs (after a return), or whether the
-solution is `def run_code` or another name bound to run_code. Such programs return the same output on every input,
-so they are one voter, not two: a small model sampled several times often writes one function twice with
-a variable renamed, and two false successes on HumanEval seed 1 (/74, /140) rested on exactly that
-(docs/benchmarks.md). Names the program does not bind (builtins, modules, attributes) are kept:
+solution is `def run_code` or another function bound to run_code. Such programs return the same output on
+every input, so they are one voter, not two: a small model sampled several times often writes one function
+twice with a variable renamed, and two false successes on HumanEval seed 1 (/74, /140) rested on exactly
+that (docs/benchmarks.md). Names the program does not bind (builtins, modules, attributes) are kept:
 `sorted(x)` and `reversed(x)` stay different programs.
 
 Run alone:  python -m core.source_code A.py B.py    (prints whether they are one program)
@@ -97,7 +97,8 @@ def _as_run(tree):
 
 def _reachable(tree):
     """The tree without statements after a return, raise, break or continue in the same block: code that never
-    runs (a model shown one program wrote it again with other versions after its `return`, docs/benchmarks.md)."""
+    runs (asked for another way in a draw tried, docs/benchmarks.md, the model wrote the program it was shown
+    again with other versions after its `return`)."""
     ends = (ast.Return, ast.Raise, ast.Break, ast.Continue)
     for node in ast.walk(tree):
         for field in ("body", "orelse", "finalbody"):

@@ -95,9 +95,9 @@ def test_code_that_names_its_function_otherwise_gets_run_code_bound_to_the_last_
     assert namespace["run_code"] is namespace["has_close"] and namespace["run_code"](3) == 7
 
 
-def test_repaired_code_given_back_is_not_named_twice_so_a_copy_stays_one_program():
-    # HumanEval/129: shown a repaired candidate, the model copied it, `run_code = minPath` line and all; a
-    # second such line made the copy another program, a second voter (core/source_code.py)
+def test_repaired_code_given_back_is_not_bound_twice_and_stays_one_program():
+    # HumanEval/129: shown a repaired candidate, the model copied it, `run_code = minPath` line and all, and
+    # the copy got a second such line (a draw tried and taken back: docs/benchmarks.md)
     repaired = parse_code_answer("function_code: |\n  def min_path(k):\n      return [1] * k\n")["function_code"]
     copied = parse_code_answer(f"```python\n{repaired}```")["function_code"]
     assert copied == repaired and copied.count("run_code = min_path") == 1

@@ -211,8 +211,8 @@ def check_function_code(code):
         raise AnswerError(f"function_code cannot be parsed: {exc}") from None
     code = with_typing_imports(code, tree)
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    # an answer that names run_code already (a copy of repaired code it was shown) is not named twice: the
-    # second line would make a copy look like another program (core/source_code.py)
+    # an answer that binds run_code already is not bound again: a model shown repaired code (Revise, or a draw
+    # tried in docs/benchmarks.md) copies it, its run_code line and all
     assigned = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "run_code" for t in n.targets)
                    for n in tree.body)
     if "run_code" in functions or (functions and assigned):
