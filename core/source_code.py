@@ -77,12 +77,18 @@ def program_key(code):
     return ast.dump(tree, annotate_fields=False)
 
 
+def run_code_bindings(tree):
+    """The module's top-level assignments that bind run_code (`run_code = modp`, the repair of an answer that
+    kept the statement's name: utils/yaml_answer.py)."""
+    return [node for node in tree.body if isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "run_code" for target in node.targets)]
+
+
 def _as_run(tree):
-    """The tree with its solution named run_code: `def modp(...)` plus `run_code = modp` (the repair of an
-    answer that kept the statement's name, utils/yaml_answer.py) is the program `def run_code(...)` is."""
+    """The tree with its solution named run_code: `def modp(...)` plus `run_code = modp` is the program
+    `def run_code(...)` is."""
     defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    aliases = [node for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
-               and [getattr(t, "id", None) for t in node.targets] == ["run_code"]]
+    aliases = [node for node in run_code_bindings(tree) if isinstance(node.value, ast.Name) and len(node.targets) == 1]
     if "run_code" in defined or not aliases or aliases[-1].value.id not in defined:
         return tree
     name = aliases[-1].value.id

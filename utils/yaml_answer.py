@@ -20,6 +20,7 @@ import re
 
 import yaml
 
+from core.source_code import run_code_bindings
 from core.vocabulary import Word
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -213,9 +214,7 @@ def check_function_code(code):
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     # an answer that binds run_code already is not bound again: a model shown repaired code (Revise, or a draw
     # tried in docs/benchmarks.md) copies it, its run_code line and all
-    assigned = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "run_code" for t in n.targets)
-                   for n in tree.body)
-    if "run_code" in functions or (functions and assigned):
+    if "run_code" in functions or (functions and run_code_bindings(tree)):
         return code.rstrip() + "\n"
     if not functions:
         raise AnswerError("function_code must define a top-level function named run_code.")
