@@ -26,8 +26,8 @@ from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
-from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, input_promises, judged_checkers, output_name,
-                         promised_only, promises_one_answer, refused_checker, validator_in_use, wants_a_checker)
+from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, output_name,
+                         promised_only, promises_one_answer, validator_in_use, wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
@@ -382,11 +382,9 @@ class ImplementFunction(ModelStep):
         kind = shared["output_kind"]
         several = kind.kind == OutputKind.ANY_VALID
         asked = settings.agreement and not settings.checker and checker_wanted(shared)
-        one_answer = promised_only(kind.kind, promises_one_answer(shared["problem"]))
-        in_use, refused = judged_checkers(attempts, tests, False, one_answer, kind.any_order) if asked else (None, [])
-        if asked and in_use is None:
-            again = refused_checker(refused)  # shown with a call where it was wrong: asked afresh, it was wrong alike
-            request = checker_request([case for case in tests if case.trusted], output_name(tests), several, again)
+        if asked and checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
+                                    kind.any_order)[0] is None:
+            request = checker_request([case for case in tests if case.trusted], output_name(tests), several)
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function="is_valid"), CHECKER_SHIM))
         promised = input_promises(shared["problem"]) if settings.agreement else []
         if promised and validator_in_use(attempts, tests) is None:

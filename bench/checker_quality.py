@@ -16,11 +16,8 @@ check. A checker is `right` when it agrees on every one; `used` when the flow wo
 (core/judges.checker_in_use on the examples: it accepts their outputs, rejects the outputs wrong by
 construction, and tells them from the outputs next to them). Prints one line per checker and, per form,
 how many loaded, accepted the examples' outputs, were right, and were used and right; appends every line
-(with the checker's code) to --out (JSON lines). `--again shown,call-only,afresh`: after each checker
-the flow would refuse, one more is asked hot (as a draw asks it) in each form: shown its code and a call
-where it was wrong (as the flow asks now), the call alone, or the first request again. Needs a model:
-the embedded one unless an endpoint is set; --rescore FILE scores the checkers an earlier run recorded
-again, without the model (a rule's change).
+(with the checker's code) to --out (JSON lines). Needs a model: the embedded one unless an endpoint is set;
+--rescore FILE scores the checkers an earlier run recorded again, without the model (a rule's change).
 
     python -m bench.checker_quality --temperatures 0,0.8,0.8,0.8 --out bench-results/checker-quality.jsonl
     python -m bench.checker_quality --rescore bench-results/checker-quality.jsonl
@@ -32,21 +29,19 @@ import json
 import sys
 from collections import Counter, defaultdict
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 import app
 from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
 from core.cases import input_key
-from core.judges import (CHECKER_SHIM, Checker, calls_to_check, checked_input, judged_checkers, output_name,
-                         promised_only, promises_one_answer, refused_checker)
+from core.judges import (CHECKER_SHIM, Checker, calls_to_check, checked_input, checker_in_use, output_name,
+                         promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
 from core.prompts import checker_request, conversation, problem_context
 from core.search_tree import Attempt
 from core.statement_examples import statement_examples
 from core.vocabulary import Author
-from utils.ask_model import SAMPLE_TEMPERATURE
 from utils.call_llm import call_llm
 from utils.runaway import watch_code
 from utils.sandbox import run_batch
@@ -67,20 +62,7 @@ def before(request):
         reasoning, "reasoning: <the conditions a right answer must meet, in one sentence>")
 
 
-def list_all(request):
-    """The request asking the checker to list every right answer by brute force and look the output up."""
-    start = request.index("Then check every condition")
-    end = request.index("without assuming one particular answer.") + len("without assuming one particular answer.")
-    name = request[request.index("one more, ") + len("one more, "):].split(",")[0]
-    return (request[:start] + f"Then find every right answer for the given inputs by trying all possibilities (a "
-            f"brute force is fine: the inputs are small), and return whether {name} is one of them." + request[end:])
-
-
-FORMS = {"asked": lambda request: request, "items-from-input": before, "list-all": list_all}
-# the next request after a refused checker: as the flow asks it (its code and a call where it was wrong), the
-# call alone, or nothing of it (the request as first asked, sampled hot as a draw samples it)
-AGAIN = {"shown": lambda code, told: (code, told), "call-only": lambda code, told: (None, told),
-         "afresh": lambda code, told: None}
+FORMS = {"asked": lambda request: request, "items-from-input": before}
 
 
 def valid_two_sum(nums, target, output):  # two increasing indices whose values add up to target
@@ -139,31 +121,28 @@ def score(code, examples, name, pairs, statement=""):
     checker.outputs = {input_key(call): result for call, result in zip(asked, results)}
     kind = output_kind(statement).kind
     one_answer = promised_only(kind, promises_one_answer(statement))
-    in_use, refused = judged_checkers([checker], examples, False, one_answer, kind == OutputKind.UNORDERED)
+    used = checker_in_use([checker], examples, False, one_answer, kind == OutputKind.UNORDERED)[0] is not None
     said = [result["ok"] and result["value"] is True for result in results[len(own):]]
     agree = [accepted == right for accepted, (_, _, right) in zip(said, pairs)]
     accepts = all(Checker(checker, name, False).accepts(case.input, case.expected) is True for case in examples)
-    return {"accepts_examples": accepts, "used": in_use is not None, "agree": sum(agree), "judged": len(pairs),
-            "right": accepts and all(agree), **({"told": refused_checker(refused)[1]} if refused else {})}
+    return {"accepts_examples": accepts, "used": used, "agree": sum(agree), "judged": len(pairs),
+            "right": accepts and all(agree)}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.checker_quality", description=__doc__.splitlines()[0])
     parser.add_argument("--forms", default=",".join(FORMS))
     parser.add_argument("--temperatures", default="0,0.8,0.8,0.8")
-    parser.add_argument("--again", default="", help=f"after each checker the flow would refuse, ask one more in "
-                        f"each of these forms, comma-separated ({', '.join(AGAIN)})")
     parser.add_argument("--ids", default="", help="problem ids, comma-separated (default: all 13)")
     parser.add_argument("--out", default="checker-quality.jsonl")
     parser.add_argument("--rescore", metavar="FILE", help="score the checkers recorded in FILE (an --out of an "
                         "earlier run) again, with the flow's rule as it is now, without the model")
     args = parser.parse_args(argv)
     forms = args.forms.split(",")
-    again = [form for form in args.again.split(",") if form]
-    if unknown := [form for form in forms if form not in FORMS] + [form for form in again if form not in AGAIN]:
-        parser.error(f"unknown form {unknown[0]!r}: use {', '.join(FORMS)} (--forms) or {', '.join(AGAIN)} (--again)")
+    if unknown := [form for form in forms if form not in FORMS]:
+        parser.error(f"unknown form {unknown[0]!r}: use {', '.join(FORMS)}")
     chosen = {p[0]: p for p in problems() if not args.ids or p[0] in args.ids.split(",")}
-    lines = rescored(args.rescore, chosen) if args.rescore else asked(chosen, forms, args.temperatures, args.out, again)
+    lines = rescored(args.rescore, chosen) if args.rescore else asked(chosen, forms, args.temperatures, args.out)
     totals = defaultdict(Counter)
     for line in lines:
         print(json.dumps({k: v for k, v in line.items() if k != "code"}), flush=True)
@@ -179,41 +158,28 @@ def main(argv=None):
     return 0
 
 
-def asked(chosen, forms, temperatures, out_path, again=()):
-    """Ask the model for each checker and score it; each line is appended to out_path as it comes. With
-    `again`, each checker the flow would refuse is followed by one more, asked hot as a draw asks it, in
-    each of those forms (AGAIN)."""
+def asked(chosen, forms, temperatures, out_path):
+    """Ask the model for each checker and score it; each line is appended to out_path as it comes."""
     endpoint, embedded = app.choose_endpoint()
     with app.model_server(endpoint, embedded, lambda text: print(text, file=sys.stderr)) as (model, _), \
             open(out_path, "a") as out:
-        def ask(messages, line, temperature, seed, scored):
-            reply = call_llm(messages, replace(model, temperature=temperature, seed=seed), watch=watch_code())
-            line.update(temperature=temperature, seconds=round(reply.latency_ms / 1000, 1), usable=False)
-            try:
-                code = parse_judge_answer(reply.text, function="is_valid")["function_code"]
-                line.update(usable=True, **scored(code), code=code)
-            except AnswerError:
-                pass
-            out.write(json.dumps(line) + "\n")
-            return line
-
         for problem_id, statement, valid, cases, several in chosen.values():
             examples, pairs = statement_examples(statement), judgements(valid, cases)
             name = output_name(examples)
-            scored = partial(score, examples=examples, name=name, pairs=pairs, statement=statement)
             for form in forms:
                 messages = conversation(problem_context(statement), FORMS[form](checker_request(examples, name, several)))
                 for k, temperature in enumerate(float(t) for t in temperatures.split(",")):
-                    first = ask(messages, {"problem": problem_id, "form": form}, temperature, k + 1, scored)
-                    yield first
-                    if not first.get("told"):
-                        continue  # unusable (asked again afresh by the flow) or used
-                    for again_form in again:
-                        refused = AGAIN[again_form](first["code"], first["told"])
-                        request = FORMS[form](checker_request(examples, name, several, refused))
-                        yield ask(conversation(problem_context(statement), request),
-                                  {"problem": problem_id, "form": f"{form}+{again_form}", "after": first["code"]},
-                                  SAMPLE_TEMPERATURE, 100 + k, scored)
+                    config = replace(model, temperature=temperature, seed=k + 1)
+                    reply = call_llm(messages, config, watch=watch_code())
+                    line = {"problem": problem_id, "form": form, "temperature": temperature,
+                            "seconds": round(reply.latency_ms / 1000, 1), "usable": False}
+                    try:
+                        code = parse_judge_answer(reply.text, function="is_valid")["function_code"]
+                        line.update(usable=True, **score(code, examples, name, pairs, statement), code=code)
+                    except AnswerError:
+                        pass
+                    out.write(json.dumps(line) + "\n")
+                    yield line
 
 
 def rescored(path, chosen):

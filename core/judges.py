@@ -178,41 +178,12 @@ def calls_to_check(tests, attempts, checker, name):
     return calls
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why a checker the model wrote is not used, with one call that shows it (None: nothing to show)."""
-    why: str            # for the record
-    call: dict | None   # the checker's arguments: a trusted input and an output
-    should: bool        # what the checker must return there
-    because: str        # why, in words: "it is example_1's given output"
-
-    def shown(self, checker):
-        """The call, what the checker did there and what it must do, for the next checker request."""
-        if self.call is None:
-            return ""
-        result = checker.outputs.get(input_key(self.call))
-        if result is None:
-            return ""
-        did = (f"returned {result['value']!r}" if result.get("ok") else
-               "ran out of time" if result.get("timed_out") else
-               f"raised {result.get('error_type') or 'an error'}: {(result.get('message') or '').strip()[:200]}")
-        arguments = ", ".join(f"{key}={value!r}" for key, value in self.call.items())
-        return f"is_valid({arguments}) {did}, but it must return {self.should}: {self.because}."
-
-
 def checker_in_use(attempts, tests, trusted_checker=False, one_answer=False, any_order=False):
     """The latest checker that loaded and passes its checks on the trusted tests, or None; and why the
     others were not used (for the record). `one_answer`: the statement promises one answer and outputs are
     compared by equality, so a program's output on a trusted input that is not the given one is wrong, and
     so is each output next to it: the checker must reject them too. Where several answers are right it
     must reject some of the outputs next to the given ones."""
-    checker, refusals = judged_checkers(attempts, tests, trusted_checker, one_answer, any_order)
-    return checker, [f"checker {attempt.id}: {refusal.why}" for attempt, refusal in refusals]
-
-
-def judged_checkers(attempts, tests, trusted_checker=False, one_answer=False, any_order=False):
-    """checker_in_use's answer with each refusal whole: (the checker in use or None, [(attempt, Refusal)]),
-    the latest refused first."""
     name, refused = output_name(tests), []
     trusted = [case for case in tests if case.trusted]
     programs = [a for a in attempts if a.source not in (Author.CHECKER, Author.VALIDATOR)]
@@ -224,30 +195,19 @@ def judged_checkers(attempts, tests, trusted_checker=False, one_answer=False, an
                                              else _cannot_tell_neighbours(checker, trusted, any_order))
         if why is None:
             return checker, refused
-        refused.append((attempt, why))
+        refused.append(f"checker {attempt.id}: {why}")
     return None, refused
-
-
-def refused_checker(refused):
-    """The latest refused checker's code and one call where it was wrong, in words (judged_checkers' list),
-    for the next checker request (core/prompts.checker_again); None when no checker was refused."""
-    if not refused:
-        return None
-    attempt, refusal = refused[0]
-    return checker_source(attempt.code), refusal.shown(attempt) or f"It was not used: {refusal.why}."
 
 
 def _refusal(checker, trusted):
     if not trusted:
-        return Refusal("no trusted output to check it on", None, True, "")
+        return "no trusted output to check it on"
     for case in trusted:
         if checker.accepts(case.input, case.expected) is not True:
-            return Refusal(f"it rejects {case.name}'s given output", checked_input(case.input, case.expected, checker.name),
-                           True, f"{case.expected!r} is {case.name}'s given output")
+            return f"it rejects {case.name}'s given output"
         for wrong in wrong_outputs(case.expected, case.input):
             if checker.accepts(case.input, wrong) is not False:
-                return Refusal(f"it accepts {wrong!r} on {case.name}", checked_input(case.input, wrong, checker.name),
-                               False, f"{wrong!r} cannot be right where {case.name}'s given output is {case.expected!r}")
+                return f"it accepts {wrong!r} on {case.name}"
     return None
 
 
@@ -263,9 +223,7 @@ def _accepts_another(checker, trusted, programs, any_order):
         near = [(f"{output!r} next to {case.name}'s given output", output) for output in near_outputs(case.expected)]
         for said, output in returned + near:
             if not outputs_match(output, case.expected, any_order) and checker.accepts(case.input, output) is True:
-                return Refusal(f"it accepts {said}, where one answer is promised",
-                               checked_input(case.input, output, checker.name), False,
-                               f"one answer is promised, and {case.name}'s is {case.expected!r}")
+                return f"it accepts {said}, where one answer is promised"
     return None
 
 
@@ -274,8 +232,7 @@ def _cannot_tell_neighbours(checker, trusted, any_order):
     near = [(case, output) for case in trusted for output in near_outputs(case.expected)
             if not outputs_match(output, case.expected, any_order)]
     if near and all(checker.accepts(case.input, output) is True for case, output in near):
-        return Refusal("it accepts every output next to the given ones, so it cannot tell an answer from its "
-                       "neighbours", None, False, "")
+        return "it accepts every output next to the given ones, so it cannot tell an answer from its neighbours"
     return None
 
 

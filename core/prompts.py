@@ -125,7 +125,7 @@ def signature(function, test_cases, *more):
     return f"def {function}({', '.join(names + list(more))}):" if names else ""
 
 
-def checker_request(test_cases, name, several=True, refused=None):
+def checker_request(test_cases, name, several=True):
     """The checker's request. It asks first what the output holds: told instead that "its items come from
     the input", the embedded model checked Two Sum's indices as values or added the indices themselves.
     Over the many-answers set and Two Sum, 2 of its 52 checkers agreed with a true validity check on every
@@ -140,7 +140,7 @@ solution: a function is_valid with the parameters of run_code and one more, {nam
 when {name} is a right answer for those inputs and False otherwise{f" (its first line: `{first}`)" if first else ""}. First say what
 {name} holds (values from the input, indices into it, a count, new values). Then check every condition the
 problem sets on an answer (its type and length, what its items must be, the order or property it must have,
-that it is as good as the best answer) without assuming one particular answer.{shown}{checker_again(refused)}
+that it is as good as the best answer) without assuming one particular answer.{shown}
 
 Reply in this form, with the whole function under function_code:
 ```yaml
@@ -148,21 +148,6 @@ reasoning: <what {name} holds, then the conditions a right answer must meet, in 
 function_code: |
   <the complete Python code of is_valid>
 ```"""
-
-
-def checker_again(refused):
-    """The last checker the flow could not use and one call where it was wrong, `refused` = (code, told); its
-    code may be left out (None). Asked afresh, the embedded model wrote Two Sum's checker wrong the same way
-    every round (indices checked as values), and the README's Two Sum then ended not confirmed
-    (docs/benchmarks.md)."""
-    if not refused:
-        return ""
-    code, told = refused
-    shown = f"\n```python\n{code.strip()}\n```" if code else ""
-    return f"""
-
-Your last is_valid could not be used:{shown}
-{told} Write is_valid again so that it is right."""
 
 
 def validator_request(promises, test_cases):

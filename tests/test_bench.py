@@ -609,30 +609,6 @@ def test_checker_quality_scores_each_checker_against_the_true_validity_check_in_
     assert "nums[output[0]] + nums[output[1]]" in lines[0]["code"]
 
 
-def test_checker_quality_asks_again_after_each_checker_the_flow_would_refuse_in_each_form(stub, tmp_path):
-    def checker(condition):
-        return ("```yaml\nreasoning: output holds two indices\nfunction_code: |\n  def is_valid(nums, target, output):\n"
-                f"    return {condition}\n```")
-    right = checker("len(output) == 2 and output[0] < output[1] and nums[output[0]] + nums[output[1]] == target")
-    as_values = checker("len(output) == 2 and all(i in nums for i in output)")  # the embedded model's, for Two Sum
-    stub.add(as_values, right, as_values, right, right)  # the right first checker is used: nothing asked after it
-    out = tmp_path / "quality.jsonl"
-    result = subprocess.run([sys.executable, "-m", "bench.checker_quality", "--ids", "two_sum", "--temperatures", "0,0.8",
-                             "--forms", "asked", "--again", "shown,call-only,afresh", "--out", str(out)],
-                            capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
-    assert result.returncode == 0, result.stderr
-    lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [(line["form"], line["temperature"], line["right"]) for line in lines] == [
-        ("asked", 0, False), ("asked+shown", 0.8, True), ("asked+call-only", 0.8, False), ("asked+afresh", 0.8, True),
-        ("asked", 0.8, True)]
-    told = "is_valid(nums=[2, 7, 11, 15], target=9, output=[0, 1]) returned False, but it must return True"
-    sent = [request["messages"][-1]["content"] for request in stub.requests]
-    assert told in sent[1] and "all(i in nums for i in output)" in sent[1]
-    assert told in sent[2] and "all(i in nums for i in output)" not in sent[2]
-    assert sent[3] == sent[0] == sent[4] and told not in sent[0]
-    assert "asked+shown      1/1 right" in result.stdout and "asked+call-only  0/1 right" in result.stdout
-
-
 def test_checker_quality_rescores_recorded_checkers_with_the_flows_rule_without_a_model(tmp_path):
     def line(condition, **more):
         code = f"def is_valid(nums, target, output):\n    return {condition}\n"
