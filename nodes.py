@@ -26,13 +26,13 @@ from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
-from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, output_name,
-                         promised_only, promises_one_answer, validator_in_use, wants_a_checker)
+from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, lister_shim,
+                         output_name, promised_only, promises_one_answer, validator_in_use, wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
-from core.prompts import (checker_request, clarify_request, classified_results, conversation, explain_request,
-                          failure_reflection_request, format_results, implement_request, oracle_request,
+from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
+                          explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
                           problem_context, reflect_request, revise_request, validator_request, write_tests_request)
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
@@ -384,8 +384,10 @@ class ImplementFunction(ModelStep):
         asked = settings.agreement and not settings.checker and checker_wanted(shared)
         if asked and checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
                                     kind.any_order)[0] is None:
-            request = checker_request([case for case in tests if case.trusted], output_name(tests), several)
-            judges.append((Author.CHECKER, request, partial(parse_judge_answer, function="is_valid"), CHECKER_SHIM))
+            trusted, name = [case for case in tests if case.trusted], output_name(tests)
+            request, function, shim = ((checker_request(trusted, name), "is_valid", CHECKER_SHIM) if several else
+                                       (answers_request(trusted), "all_answers", lister_shim(name)))  # one promised
+            judges.append((Author.CHECKER, request, partial(parse_judge_answer, function=function), shim))
         promised = input_promises(shared["problem"]) if settings.agreement else []
         if promised and validator_in_use(attempts, tests) is None:
             request = validator_request(promised, [case for case in tests if case.trusted])

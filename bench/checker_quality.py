@@ -5,9 +5,11 @@ the README's Two Sum (a checker for its one-answer promise). For each, the check
 ImplementFunction builds it (the statement's examples as the outputs it must accept) and asked once per
 `--temperatures` entry, in each form:
 
-  asked             core/prompts.checker_request as the flow asks it now
-  items-from-input  the wording before 2026-11-26: "that its items come from the input", no line on what
-                    the output holds
+  asked             as the flow asks it now: core/prompts.checker_request where several answers are right,
+                    answers_request (every answer listed, the checker built on the list) where one is promised
+  items-from-input  several answers: the wording before 2026-11-26, "that its items come from the input",
+                    no line on what the output holds
+  is-valid          one answer promised: is_valid asked for, as before 2026-11-27
 
 Each checker runs in the sandbox on the statement's examples and on the first hidden inputs, each with a
 right output (bench/many_answers.RIGHT_ANSWER's; Two Sum's written here) and outputs
@@ -35,10 +37,10 @@ import app
 from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
 from core.cases import input_key
-from core.judges import (CHECKER_SHIM, Checker, calls_to_check, checked_input, checker_in_use, output_name,
+from core.judges import (CHECKER_SHIM, Checker, lister_shim, calls_to_check, checked_input, checker_in_use, output_name,
                          promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
-from core.prompts import checker_request, conversation, problem_context
+from core.prompts import answers_request, checker_request, conversation, problem_context
 from core.search_tree import Attempt
 from core.statement_examples import statement_examples
 from core.vocabulary import Author
@@ -62,7 +64,20 @@ def before(request):
         reasoning, "reasoning: <the conditions a right answer must meet, in one sentence>")
 
 
-FORMS = {"asked": lambda request: request, "items-from-input": before}
+def one_answer_is_valid(examples, name):
+    """The is_valid request as it was asked where one answer is promised, before answers_request."""
+    return checker_request(examples, name).replace(
+        "This problem has more than one right answer for some inputs.",
+        "This problem promises one right answer for each input; a checker finds the inputs that break that promise.")
+
+
+# form -> (several answers?) -> (request, the function it asks for), or None where the form does not apply
+FORMS = {"asked": lambda several, examples, name: (checker_request(examples, name), "is_valid") if several else
+         (answers_request(examples), "all_answers"),
+         "items-from-input": lambda several, examples, name: several and (before(checker_request(examples, name)),
+                                                                          "is_valid") or None,
+         "is-valid": lambda several, examples, name: None if several else (one_answer_is_valid(examples, name),
+                                                                           "is_valid")}
 
 
 def valid_two_sum(nums, target, output):  # two increasing indices whose values add up to target
@@ -109,12 +124,13 @@ def judgements(valid, cases):
     return found
 
 
-def score(code, examples, name, pairs, statement=""):
+def score(code, examples, name, pairs, statement="", function="is_valid"):
     """What a checker's code says on the examples' outputs and on the judged pairs, against the truth; and
     whether the flow would use it: core/judges.checker_in_use on the calls the flow makes (calls_to_check:
     the examples' outputs, the outputs wrong by construction and those next to them), the statement's
     promise of one answer and its output kind read as the flow reads them."""
-    checker = Attempt(1, None, Author.CHECKER, 1, code + CHECKER_SHIM, check="ok")
+    shim = lister_shim(name) if function == "all_answers" else CHECKER_SHIM  # as the flow makes a checker of it
+    checker = Attempt(1, None, Author.CHECKER, 1, code + shim, check="ok")
     own = calls_to_check(examples, [], checker, name)
     asked = own + [checked_input(arguments, output, name) for arguments, output, _ in pairs]
     results = run_batch(checker.code, asked)
@@ -167,15 +183,18 @@ def asked(chosen, forms, temperatures, out_path):
             examples, pairs = statement_examples(statement), judgements(valid, cases)
             name = output_name(examples)
             for form in forms:
-                messages = conversation(problem_context(statement), FORMS[form](checker_request(examples, name, several)))
+                if not (asking := FORMS[form](several, examples, name)):
+                    continue
+                request, function = asking
+                messages = conversation(problem_context(statement), request)
                 for k, temperature in enumerate(float(t) for t in temperatures.split(",")):
                     config = replace(model, temperature=temperature, seed=k + 1)
                     reply = call_llm(messages, config, watch=watch_code())
-                    line = {"problem": problem_id, "form": form, "temperature": temperature,
+                    line = {"problem": problem_id, "form": form, "function": function, "temperature": temperature,
                             "seconds": round(reply.latency_ms / 1000, 1), "usable": False}
                     try:
-                        code = parse_judge_answer(reply.text, function="is_valid")["function_code"]
-                        line.update(usable=True, **score(code, examples, name, pairs, statement), code=code)
+                        code = parse_judge_answer(reply.text, function=function)["function_code"]
+                        line.update(usable=True, **score(code, examples, name, pairs, statement, function), code=code)
                     except AnswerError:
                         pass
                     out.write(json.dumps(line) + "\n")
@@ -192,7 +211,8 @@ def rescored(path, chosen):
         if line.get("usable"):
             _, statement, valid, cases, _ = chosen[line["problem"]]
             examples = statement_examples(statement)
-            line.update(score(line["code"], examples, output_name(examples), judgements(valid, cases), statement))
+            line.update(score(line["code"], examples, output_name(examples), judgements(valid, cases), statement,
+                              line.get("function", "is_valid")))
         yield line
 
 

@@ -27,6 +27,19 @@ from core.output_kind import OutputKind
 from core.vocabulary import Author
 
 CHECKER_SHIM = "\n\n\ndef run_code(**arguments):  # codeloop: the checker, called as a program\n    return bool(is_valid(**arguments))\n"
+# where one answer is promised the model lists every right answer (all_answers) and this is_valid looks the
+# output up in that list, a tuple read as the list it would be once returned (core/prompts.answers_request)
+LISTED = """
+
+
+def _codeloop_listed(value):
+    return [_codeloop_listed(item) for item in value] if isinstance(value, (list, tuple)) else value
+
+
+def is_valid(**arguments):  # codeloop: an output is right when all_answers lists it
+    output = _codeloop_listed(arguments.pop({name!r}))
+    return any(_codeloop_listed(answer) == output for answer in all_answers(**arguments))
+"""
 VALIDATOR_SHIM = ("\n\n\ndef run_code(**arguments):  # codeloop: the input validator, called as a program\n"
                   "    return bool(is_valid_input(**arguments))\n")
 
@@ -88,6 +101,11 @@ def breaks_the_one_answer(checker, case, outputs, any_order=False):
         if checker.accepts(case.input, output) is True and not any(outputs_match(output, seen, any_order) for seen in accepted):
             accepted.append(output)
     return len(accepted) > 1
+
+
+def lister_shim(name):
+    """What makes the model's all_answers a checker (is_valid) and the checker a program."""
+    return LISTED.format(name=name) + CHECKER_SHIM
 
 
 def checker_source(code):

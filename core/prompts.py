@@ -125,17 +125,15 @@ def signature(function, test_cases, *more):
     return f"def {function}({', '.join(names + list(more))}):" if names else ""
 
 
-def checker_request(test_cases, name, several=True):
-    """The checker's request. It asks first what the output holds: told instead that "its items come from
-    the input", the embedded model checked Two Sum's indices as values or added the indices themselves.
-    Over the many-answers set and Two Sum, 2 of its 52 checkers agreed with a true validity check on every
-    output judged, against 6 of 50 asked this way; at temperature 0, 0 of 13 against 3 of 13
-    (docs/benchmarks.md, bench.checker_quality)."""
+def checker_request(test_cases, name):
+    """The checker's request, where several answers are right. It asks first what the output holds: told
+    instead that "its items come from the input", the embedded model checked Two Sum's indices as values or
+    added the indices themselves. Over the many-answers set and Two Sum, 2 of its 52 checkers agreed with a
+    true validity check on every output judged, against 6 of 50 asked this way; at temperature 0, 0 of 13
+    against 3 of 13 (docs/benchmarks.md, bench.checker_quality)."""
     shown = f" These outputs are right, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
-    why = ("This problem has more than one right answer for some inputs." if several else
-           "This problem promises one right answer for each input; a checker finds the inputs that break that promise.")
     first = signature("is_valid", test_cases, name)
-    return f"""{why} Write a checker instead of a
+    return f"""This problem has more than one right answer for some inputs. Write a checker instead of a
 solution: a function is_valid with the parameters of run_code and one more, {name}, that returns True
 when {name} is a right answer for those inputs and False otherwise{f" (its first line: `{first}`)" if first else ""}. First say what
 {name} holds (values from the input, indices into it, a count, new values). Then check every condition the
@@ -148,6 +146,25 @@ reasoning: <what {name} holds, then the conditions a right answer must meet, in 
 function_code: |
   <the complete Python code of is_valid>
 ```"""
+
+
+def answers_request(test_cases):
+    """Where the statement promises one answer: a program that lists every right answer (a brute force), from
+    which the checker is built (core/judges.lister_shim). Asked for is_valid instead, the embedded model
+    wrote Two Sum's checker right in 0 of 6 answers at temperature 0.4 (indices checked as values, the order
+    left unchecked), and the README's Two Sum ended not confirmed; asked this way, 9 of 12 lists were right
+    and none of the others passed the checker's checks (docs/benchmarks.md, bench.checker_quality)."""
+    first = signature("all_answers", test_cases)
+    first = f" (its first line: `{first}`)" if first else ""
+    shown = "\n".join(f"{i}. all_answers(**{compact(case.input, 300)}) == [{compact(case.expected, 300)}]"
+                      for i, case in enumerate(test_cases[:PROMPT_TESTS], 1))
+    shown = f", so on its examples:\n{shown}" if shown else "."
+    return f"""Write a function all_answers with the parameters of run_code{first} that
+returns a list of every right answer for those inputs, each as run_code would return it. Try every
+possibility (a brute force is fine: the inputs are small) and do not stop at the first answer. The
+problem promises one answer for each input{shown}
+
+Reply with the complete function in one ```python block."""
 
 
 def validator_request(promises, test_cases):

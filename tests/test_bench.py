@@ -587,26 +587,32 @@ def test_checker_quality_scores_each_checker_against_the_true_validity_check_in_
     def checker(condition):
         return ("```yaml\nreasoning: output holds two indices\nfunction_code: |\n  def is_valid(nums, target, output):\n"
                 f"    return {condition}\n```")
+
+    def lister(pairs):
+        return f"```python\ndef all_answers(nums, target):\n    return {pairs}\n```"
+    every = "[(i, j) for i in range(len(nums)) for j in range(i + 1, len(nums)) if nums[i] + nums[j] == target]"
+    both_orders = every.replace("range(i + 1, len(nums)) if", "range(len(nums)) if i != j and")  # lists [1, 0] too
     right = checker("len(output) == 2 and output[0] < output[1] and nums[output[0]] + nums[output[1]] == target")
-    lax = checker("True")  # accepts every example's output, and every wrong one: the flow does not use it
     indices_added = checker("len(output) == 2 and output[0] + output[1] == target")  # the embedded model's, for Two Sum
-    stub.add(right, lax, indices_added, right)
+    stub.add(lister(every), lister(both_orders), indices_added, right)
     out = tmp_path / "quality.jsonl"
     result = subprocess.run([sys.executable, "-m", "bench.checker_quality", "--ids", "two_sum", "--temperatures", "0,0.8",
                              "--out", str(out)], capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
     assert result.returncode == 0, result.stderr
-    assert ("asked            1/2 right, 2 accept the examples' outputs, 2 usable, 36/60 judgements agree; "
+    assert ("asked            1/2 right, 2 accept the examples' outputs, 2 usable, 48/60 judgements agree; "
             "the flow would use 1, 1 of them right") in result.stdout, result.stdout
-    assert ("items-from-input 1/2 right, 1 accept the examples' outputs, 2 usable, 54/60 judgements agree; "
+    assert ("is-valid         1/2 right, 1 accept the examples' outputs, 2 usable, 54/60 judgements agree; "
             "the flow would use 1, 1 of them right") in result.stdout, result.stdout
+    assert "items-from-input" not in result.stdout, "that form rewords the request where several answers are right"
     sent = [request["messages"][-1]["content"] for request in stub.requests]
-    assert all("holds (values from the input, indices into it" in text and "its items come from the input" not in text
-               for text in sent[:2])
-    assert all("its items come from the input" in text and "holds (values" not in text for text in sent[2:])
+    assert all("Write a function all_answers" in text and "is_valid" not in text for text in sent[:2])
+    assert all("promises one right answer for each input; a checker finds" in text and "holds (values" in text
+               for text in sent[2:])
     assert [request["temperature"] for request in stub.requests] == [0, 0.8, 0, 0.8]
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [(line["right"], line["used"]) for line in lines] == [(True, True), (False, False), (False, False), (True, True)]
-    assert "nums[output[0]] + nums[output[1]]" in lines[0]["code"]
+    assert [(line["function"], line["right"], line["used"]) for line in lines] == [
+        ("all_answers", True, True), ("all_answers", False, False), ("is_valid", False, False), ("is_valid", True, True)]
+    assert "nums[i] + nums[j] == target" in lines[0]["code"]
 
 
 def test_checker_quality_rescores_recorded_checkers_with_the_flows_rule_without_a_model(tmp_path):

@@ -717,16 +717,16 @@ test_cases:
   - {name: apart, input: {nums: [1, 5, 3], target: 4}, expected: [0, 2]}
   - {name: negatives, input: {nums: [-3, 4, 3, 90], target: 0}, expected: [0, 2]}
 ```"""
-PAIR_CHECKER = a.code_answer("def is_valid(nums, target, output):\n    return (isinstance(output, list) and len(output) == 2 "
-                             "and all(isinstance(i, int) and 0 <= i < len(nums) for i in output)\n"
-                             "            and output[0] != output[1] and nums[output[0]] + nums[output[1]] == target)\n")
+# where one answer is promised the model lists every answer (all_answers) and the checker looks outputs up there
+PAIR_LISTER = a.code_answer("def all_answers(nums, target):\n    return [[i, j] for i in range(len(nums)) for j in "
+                            "range(len(nums)) if i != j and nums[i] + nums[j] == target]\n")
 
 
 def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_claimed_solved(make_shared, stub):
     stub.route("tests", APART)
     stub.route("code", ADJACENT_ONLY, *[ZEROS.replace("[0, 0]", f"[0, 0 * {k}]") for k in range(5)])
     stub.route("oracle", *[ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)])  # an oracle that fails the examples
-    stub.route("checker", PAIR_CHECKER)  # the promise of one answer is the checker's to check, not a validator's
+    stub.route("checker", PAIR_LISTER)  # the promise of one answer is the checker's to check, not a validator's
     shared = make_shared(TWO_SUM_PASTED)
     create_flow(shared["services"].settings).run(shared)
     assert shared["status"] != "solved", shared["message"]
@@ -741,7 +741,7 @@ def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_cl
 
 
 # where the statement asks for increasing indices, a checker accepting [1, 0] is refused (core/judges._accepts_another)
-INCREASING_PAIR_CHECKER = PAIR_CHECKER.replace("output[0] != output[1]", "output[0] < output[1]")
+INCREASING_PAIR_LISTER = PAIR_LISTER.replace("range(len(nums)) if i != j and", "range(i + 1, len(nums)) if")
 TWO_PAIRS = """```yaml
 reasoning: a pair apart, and an input with two pairs
 test_cases:
@@ -750,16 +750,33 @@ test_cases:
 ```"""
 
 
-def test_an_input_with_two_right_answers_where_one_is_promised_is_dropped_by_the_checker(make_shared, stub):
-    # the scan over pairs returns [0, 3] on two_pairs, the map [1, 2]: both right, the promise broken
+@pytest.mark.parametrize("lister", [INCREASING_PAIR_LISTER, INCREASING_PAIR_LISTER.replace("[[i, j]", "[(i, j)")],
+                         ids=["lists", "tuples"])
+def test_an_input_with_two_right_answers_where_one_is_promised_is_dropped_by_the_checker(make_shared, stub, lister):
+    # the scan over pairs returns [0, 3] on two_pairs, the map [1, 2]: both right, the promise broken. The
+    # checker is built on the model's list of every answer; a pair listed as a tuple is the list it returns as
     stub.route("tests", TWO_PAIRS)
     stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS)
     stub.route("oracle", ZEROS.replace("[0, 0]", "[1, 1]"))  # fails the examples: no oracle
-    stub.route("checker", INCREASING_PAIR_CHECKER)
+    stub.route("checker", lister)
     shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution."))
     assert shared["status"] == "solved", shared["message"]
     assert [case.name for case in shared["test_cases"] if case.origin == "model"] == ["apart"]
     assert why_dropped(shared) == {"two_pairs": "broken_promise"}
+    asked = [body["messages"][-1]["content"] for body in stub.requests if request_kind(body) == "checker"]
+    assert len(asked) == 1 and "all_answers(**{\"nums\": [2, 7, 11, 15], \"target\": 9}) == [[0, 1]]" in asked[0]
+
+
+def test_a_list_of_answers_with_a_wrong_one_on_an_example_is_refused_and_drops_nothing(make_shared, stub):
+    # both orders listed: [1, 0] is listed where increasing indices are asked, so the checker built on it is lax
+    stub.route("tests", TWO_PAIRS)
+    stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS, *[ZEROS] * 3)
+    stub.route("oracle", ZEROS.replace("[0, 0]", "[1, 1]"))
+    stub.route("checker", PAIR_LISTER, PAIR_LISTER)
+    shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution."))
+    refused = [why for event in events_of(shared, "evidence") for why in event.get("checkers_refused", [])]
+    assert "it accepts [1, 0] next to example_1's given output, where one answer is promised" in refused[0], refused
+    assert "two_pairs" not in why_dropped(shared) and shared["status"] == "unconfirmed", shared["message"]
 
 
 def test_without_the_promise_the_same_two_answers_leave_the_input_disputed(make_shared, stub):
