@@ -1,9 +1,9 @@
-"""python -m bench.checker_quality: how often the model's checker (is_valid) agrees with a true validity check.
+"""python -m bench.checker_quality: how often the model's checker agrees with a true validity check.
 
 The problems are the "many answers" set (bench/many_answers.py, whose validity checks are the truth) and
-the README's Two Sum (a checker for its one-answer promise). For each, the checker request is built as
-ImplementFunction builds it (the statement's examples as the outputs it must accept) and asked once per
-`--temperatures` entry, in each form:
+the README's Two Sum (a checker for its one-answer promise, built on the model's list of every answer).
+For each, the checker request is built as ImplementFunction builds it (the statement's examples as the
+outputs it must accept) and asked once per `--temperatures` entry, in each form that applies:
 
   asked             as the flow asks it now: core/prompts.checker_request where several answers are right,
                     answers_request (every answer listed, the checker built on the list) where one is promised
@@ -22,6 +22,7 @@ how many loaded, accepted the examples' outputs, were right, and were used and r
 --rescore FILE scores the checkers an earlier run recorded again, without the model (a rule's change).
 
     python -m bench.checker_quality --temperatures 0,0.8,0.8,0.8 --out bench-results/checker-quality.jsonl
+    python -m bench.checker_quality --ids two_sum --forms asked,is-valid --temperatures 0,0.4,0.8 --out FILE
     python -m bench.checker_quality --rescore bench-results/checker-quality.jsonl
 """
 import argparse

@@ -151,9 +151,10 @@ function_code: |
 def answers_request(test_cases):
     """Where the statement promises one answer: a program that lists every right answer (a brute force), from
     which the checker is built (core/judges.lister_shim). Asked for is_valid instead, the embedded model
-    wrote Two Sum's checker right in 0 of 6 answers at temperature 0.4 (indices checked as values, the order
-    left unchecked), and the README's Two Sum ended not confirmed; asked this way, 9 of 12 lists were right
-    and none of the others passed the checker's checks (docs/benchmarks.md, bench.checker_quality)."""
+    wrote Two Sum's checker right 2 times in 12 (indices checked as values, the order left unchecked) and the
+    README's Two Sum ended not confirmed in 9 runs of 10; asked this way, 9 lists of 12 were right, none of
+    the others passed the checker's checks, and the README's Two Sum was solved in 20 runs of 20
+    (docs/benchmarks.md, bench.checker_quality)."""
     first = signature("all_answers", test_cases)
     first = f" (its first line: `{first}`)" if first else ""
     shown = "\n".join(f"{i}. all_answers(**{compact(case.input, 300)}) == [{compact(case.expected, 300)}]"
