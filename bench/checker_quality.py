@@ -38,8 +38,8 @@ import app
 from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
 from core.cases import input_key
-from core.judges import (CHECKER_SHIM, Checker, lister_shim, calls_to_check, checked_input, checker_in_use, output_name,
-                         promised_only, promises_one_answer)
+from core.judges import (CHECKER_SHIM, Checker, calls_to_check, checked_input, checker_in_use, lister_shim,
+                         output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
 from core.prompts import answers_request, checker_request, conversation, problem_context
 from core.search_tree import Attempt

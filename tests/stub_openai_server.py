@@ -35,7 +35,8 @@ KINDS = [("tests", ("test cases for run_code", "more test cases")), ("code", ("I
          ("oracle", ("Write the simplest program",)), ("revise", ("whether the test's expected value is wrong",)),
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
          ("question", ("does the problem leave something open",)),
-         ("checker", ("Write a checker instead of a", "Write a function all_answers")), ("validator", ("promises this about its inputs",))]
+         ("checker", ("Write a checker instead of a", "Write a function all_answers")),
+         ("validator", ("promises this about its inputs",))]
 
 
 def request_kind(body):
