@@ -145,7 +145,7 @@ SCENARIOS = [
              oracle=[code_answer(several.HIGHEST)], checker=[a.GARBAGE] * 6, validator=[several.VALIDATOR]),
     scenario("two_sum_pasted_one_wrong_program", pasted.TWO_SUM_PASTED, tests=[pasted.APART],
              code=[pasted.ADJACENT_ONLY, *[pasted.ZEROS.replace("[0, 0]", f"[0, 0 * {k}]") for k in range(5)]],
-             oracle=[pasted.ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)], validator=[ONE_PAIR], checker=[pasted.PAIR_CHECKER]),
+             oracle=[pasted.ZEROS.replace("[0, 0]", f"[{k}, {k}]") for k in range(2)], validator=[ONE_PAIR], checker=[pasted.PAIR_LISTER]),
     scenario("sum_of_evens_uct", a.SUM_OF_EVENS + " Example: Input: nums = [1, 2, 3, 4] Output: 6",
              tests=[a.SUM_OF_EVENS_TESTS], code=[a.SUM_OF_EVENS_CODE] * 3, oracle=[a.SUM_OF_EVENS_ORACLE]),
 ]
