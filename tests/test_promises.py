@@ -84,3 +84,15 @@ def test_a_test_outside_the_values_a_sentence_allows_is_dropped_and_right_code_i
     assert set(why.values()) <= {"broken_promise", "rejected"} and all(name.startswith("variant_") for name in why), why
     source = {case.name: case.source for case in shared["test_cases"] if case.origin == "model"}
     assert source == {"single": "majority", "empty": "majority"}, source
+
+
+def test_the_checker_built_on_a_list_of_every_answer_looks_the_output_up_under_its_own_name():
+    # one answer promised: the model lists every answer (core/prompts.answers_request) and this shim makes the
+    # list a checker (the pairs listed as tuples are the lists a program returns); an input already named
+    # `output` moves the output to `returned` (core/judges.output_name)
+    from core.judges import lister_shim
+    from utils.sandbox import run_batch
+    code = "def all_answers(output, k):\n    return [(i, i + k) for i in output if i + k in output]\n"
+    calls = [{"output": [1, 2, 3], "k": 1, "returned": [1, 2]}, {"output": [1, 2, 3], "k": 1, "returned": [2, 3]},
+             {"output": [1, 2, 3], "k": 1, "returned": [1, 3]}, {"output": [1, 2, 3], "k": 1, "returned": None}]
+    assert [result["value"] for result in run_batch(code + lister_shim("returned"), calls)] == [True, True, False, False]
