@@ -28,7 +28,9 @@ from core.vocabulary import Author
 
 CHECKER_SHIM = "\n\n\ndef run_code(**arguments):  # codeloop: the checker, called as a program\n    return bool(is_valid(**arguments))\n"
 # where one answer is promised the model lists every right answer (all_answers) and this is_valid looks the
-# output up in that list, a tuple read as the list it would be once returned (core/prompts.answers_request)
+# output up in that list, a tuple read as the list it would be once returned (core/prompts.answers_request).
+# The checker is called once per output judged, several times an input, in one process: each input's list is
+# made once (a brute force may take most of a test's time)
 LISTED = """
 
 
@@ -36,9 +38,15 @@ def _codeloop_listed(value):
     return [_codeloop_listed(item) for item in value] if isinstance(value, (list, tuple)) else value
 
 
+_codeloop_lists = {{}}
+
+
 def is_valid(**arguments):  # codeloop: an output is right when all_answers lists it
     output = _codeloop_listed(arguments.pop({name!r}))
-    return any(_codeloop_listed(answer) == output for answer in all_answers(**arguments))
+    key = repr(sorted(arguments.items()))
+    if key not in _codeloop_lists:
+        _codeloop_lists[key] = [_codeloop_listed(answer) for answer in all_answers(**arguments)]
+    return output in _codeloop_lists[key]
 """
 VALIDATOR_SHIM = ("\n\n\ndef run_code(**arguments):  # codeloop: the input validator, called as a program\n"
                   "    return bool(is_valid_input(**arguments))\n")

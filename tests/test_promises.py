@@ -96,3 +96,14 @@ def test_the_checker_built_on_a_list_of_every_answer_looks_the_output_up_under_i
     calls = [{"output": [1, 2, 3], "k": 1, "returned": [1, 2]}, {"output": [1, 2, 3], "k": 1, "returned": [2, 3]},
              {"output": [1, 2, 3], "k": 1, "returned": [1, 3]}, {"output": [1, 2, 3], "k": 1, "returned": None}]
     assert [result["value"] for result in run_batch(code + lister_shim("returned"), calls)] == [True, True, False, False]
+
+
+def test_the_checker_built_on_a_list_makes_each_inputs_list_once():
+    # the checker is called once per output judged, several times an input, in one sandbox process: a list
+    # that changed from call to call (here: it grows) shows how often all_answers ran
+    from core.judges import lister_shim
+    from utils.sandbox import run_batch
+    code = ("made = []\n\n\ndef all_answers(n):\n    made.append(n)\n    return [[n, len(made)]]\n")
+    calls = [{"n": 5, "output": [5, 1]}, {"n": 5, "output": [5, 1]}, {"n": 6, "output": [6, 2]},
+             {"n": 5, "output": [5, 1]}]
+    assert [result["value"] for result in run_batch(code + lister_shim("output"), calls)] == [True, True, True, True]
