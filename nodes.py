@@ -375,7 +375,8 @@ class ImplementFunction(ModelStep):
         # next was valid 1 time in 28 and the third or later never in 39 (the bench's records,
         # docs/benchmarks.md), for about 11 s each
         asked_oracle = any(a.source == Author.ORACLE for a in attempts)
-        shown = [case for case in tests if case.trusted] if settings.agreement else tests
+        trusted = [case for case in tests if case.trusted]
+        shown = trusted if settings.agreement else tests
         judges = []
         if settings.oracle and not asked_oracle:
             judges.append((Author.ORACLE, oracle_request(shown), parse_code_answer, ""))
@@ -384,13 +385,13 @@ class ImplementFunction(ModelStep):
         asked = settings.agreement and not settings.checker and checker_wanted(shared)
         if asked and checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
                                     kind.any_order)[0] is None:
-            trusted, name = [case for case in tests if case.trusted], output_name(tests)
+            name = output_name(tests)
             request, function, shim = ((checker_request(trusted, name), "is_valid", CHECKER_SHIM) if several else
                                        (answers_request(trusted), "all_answers", lister_shim(name)))  # one promised
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function=function), shim))
         promised = input_promises(shared["problem"]) if settings.agreement else []
         if promised and validator_in_use(attempts, tests) is None:
-            request = validator_request(promised, [case for case in tests if case.trusted])
+            request = validator_request(promised, trusted)
             judges.append((Author.VALIDATOR, request, partial(parse_judge_answer, function="is_valid_input"),
                            VALIDATOR_SHIM))
         redraw = any(a.source == Author.IMPLEMENT for a in attempts)
