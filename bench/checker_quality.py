@@ -72,13 +72,16 @@ def one_answer_is_valid(examples, name):
         "This problem promises one right answer for each input; a checker finds the inputs that break that promise.")
 
 
-# form -> (several answers?) -> (request, the function it asks for), or None where the form does not apply
-FORMS = {"asked": lambda several, examples, name: (checker_request(examples, name), "is_valid") if several else
-         (answers_request(examples), "all_answers"),
-         "items-from-input": lambda several, examples, name: several and (before(checker_request(examples, name)),
-                                                                          "is_valid") or None,
-         "is-valid": lambda several, examples, name: None if several else (one_answer_is_valid(examples, name),
-                                                                           "is_valid")}
+FORMS = ("asked", "items-from-input", "is-valid")
+
+
+def request_in(form, several, examples, name):
+    """(the request, the function it asks for) in this form, or None where the form does not apply."""
+    if form == "asked":
+        return (checker_request(examples, name), "is_valid") if several else (answers_request(examples), "all_answers")
+    if form == "items-from-input":
+        return (before(checker_request(examples, name)), "is_valid") if several else None
+    return None if several else (one_answer_is_valid(examples, name), "is_valid")
 
 
 def valid_two_sum(nums, target, output):  # two increasing indices whose values add up to target
@@ -184,7 +187,7 @@ def asked(chosen, forms, temperatures, out_path):
             examples, pairs = statement_examples(statement), judgements(valid, cases)
             name = output_name(examples)
             for form in forms:
-                if not (asking := FORMS[form](several, examples, name)):
+                if not (asking := request_in(form, several, examples, name)):
                     continue
                 request, function = asking
                 messages = conversation(problem_context(statement), request)
