@@ -2,16 +2,18 @@
 
 `program_key(code)` is the same for two programs that differ only in the names they bind (variables,
 helpers and their parameters, imports' aliases; not run_code's parameters, which are called by keyword),
-their docstrings, comments, annotations and layout, code that never runs (after a return), or whether the
-solution is `def run_code` or another function bound to run_code. Such programs return the same output on
-every input, so they are one voter, not two: a small model sampled several times often writes one function
-twice with a variable renamed, and two false successes on HumanEval seed 1 (/74, /140) rested on exactly
-that (docs/benchmarks.md). Names the program does not bind (builtins, modules, attributes) are kept:
+their docstrings, comments, annotations and layout, code that never runs (after a return), whether the
+solution is `def run_code` or another function bound to run_code, a value held in a local before it is used
+(`n = len(xs)`), or a choice written as `if c: return a` then `return b` rather than `return a if c else b`.
+Such programs return the same output on every input, so they are one voter, not two: a small model sampled
+several times often writes one function twice with a variable renamed, and two false successes on HumanEval
+seed 1 (/74, /140) rested on exactly that (docs/benchmarks.md); /74 again, later, on its sums held in locals. Names the program does not bind (builtins, modules, attributes) are kept:
 `sorted(x)` and `reversed(x)` stay different programs.
 
 Run alone:  python -m core.source_code A.py B.py    (prints whether they are one program)
 """
 import ast
+import copy
 import functools
 import sys
 import threading
@@ -44,7 +46,7 @@ def program_key(code):
     """A text equal for programs that differ only in bound names, docstrings, annotations and layout; the code
     itself when it does not parse."""
     try:
-        tree = _as_run(_reachable(parsed(code)))
+        tree = _returns_as_expressions(_values_in_place(_as_run(_reachable(parsed(code)))))
     except (SyntaxError, ValueError):
         return code
     # run_code is called by keyword: its parameters' names are part of what it does
@@ -114,6 +116,117 @@ def _reachable(tree):
                 if end is not None:
                     setattr(node, field, block[:end + 1])
     return tree
+
+
+def _values_in_place(tree):
+    """Each function's local assigned once, at the top of its body, from an expression whose names never change
+    there, replaced by that expression where it is read: `total = sum(a); return total` is `return sum(a)`
+    (HumanEval/74's false success: two voters, one of them the other with its sums held in locals). An
+    expression that calls a method (`xs.pop()`) may change what it reads, and a name whose object is changed in
+    place is not its first value, so these stay."""
+    for func in [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]:
+        if any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in ast.walk(func)):
+            continue
+        while (found := _inlinable(func)) is not None:
+            index, name, value = found
+            del func.body[index]
+            for statement in func.body[index:]:
+                _put_value(statement, name, value)
+    return tree
+
+
+def _inlinable(func):
+    """(index, name, expression) of the first assignment in func's body that _values_in_place may inline."""
+    parameters = {arg.arg for arg in ast.walk(func.args) if isinstance(arg, ast.arg)}
+    anywhere, outside = _bindings(ast.walk(func)), _bindings(_outside_comprehensions(func))
+    # an object changed in place (`seen[n] = i`, `xs.append(x)`) is not its first value: such names stay
+    mutated = {node.value.id for node in ast.walk(func) if isinstance(node, (ast.Attribute, ast.Subscript))
+               and isinstance(node.value, ast.Name) and (isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load))}
+    for index, statement in enumerate(func.body):
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)):
+            continue
+        name, value = statement.targets[0].id, statement.value
+        own = _bindings(ast.walk(value))  # a comprehension's own variables
+        reads = {node.id for node in ast.walk(value) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        changes = any(isinstance(node, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda))
+                      or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) for node in ast.walk(value))
+        if anywhere.get(name) == 1 and name not in parameters and not changes and name not in mutated \
+                and not any(outside.get(read) for read in reads - set(own)):
+            return index, name, value
+    return None
+
+
+def _bindings(nodes):
+    """name -> how often the nodes bind it (assigned, deleted, defined, imported)."""
+    counts = {}
+    for node in nodes:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            name = node.id
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        elif isinstance(node, ast.alias):
+            name = node.asname or node.name.split(".")[0]
+        else:
+            continue
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _outside_comprehensions(node):
+    """node and what it holds, but of a comprehension only what it iterates over (its variables are its own)."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            for generator in child.generators:
+                yield from _outside_comprehensions(generator.iter)
+        else:
+            yield from _outside_comprehensions(child)
+
+
+def _put_value(node, name, value):
+    """node with every read of name replaced by a copy of value."""
+    for parent in ast.walk(node):
+        for field, current in ast.iter_fields(parent):
+            if isinstance(current, ast.Name) and current.id == name and isinstance(current.ctx, ast.Load):
+                setattr(parent, field, copy.deepcopy(value))
+            elif isinstance(current, list):
+                current[:] = [copy.deepcopy(value) if isinstance(item, ast.Name) and item.id == name
+                              and isinstance(item.ctx, ast.Load) else item for item in current]
+
+
+def _returns_as_expressions(tree):
+    """`if c: return a` then `else: return b` (or a `return b` after the if) written as `return a if c else b`:
+    one program, whichever way the model put its choice."""
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, field, _joined_returns(block))
+    return tree
+
+
+def _joined_returns(block):
+    joined = []
+    for statement in reversed(block):
+        if isinstance(statement, ast.If):
+            statement.orelse = _joined_returns(statement.orelse) if statement.orelse else statement.orelse
+            statement.body = _joined_returns(statement.body)
+            otherwise = statement.orelse or joined[-1:]
+            if _one_return(statement.body) and _one_return(otherwise):
+                if not statement.orelse:
+                    joined.pop()
+                statement = ast.Return(ast.IfExp(statement.test, _returned(statement.body), _returned(otherwise)))
+        joined.append(statement)
+    return joined[::-1]
+
+
+def _one_return(block):
+    return len(block) == 1 and isinstance(block[0], ast.Return)
+
+
+def _returned(block):
+    return block[0].value if block[0].value is not None else ast.Constant(None)
 
 
 def _bound_names(tree):

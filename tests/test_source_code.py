@@ -60,3 +60,52 @@ def test_repeats_names_each_program_written_again_and_the_one_it_repeats():
     other = LOOP.replace("enumerate(nums)", "reversed(list(enumerate(nums)))")
     assert repeats({1: LOOP, 2: renamed, 3: other, 4: other.replace("seen", "s")}) == {2: 1, 4: 3}
     assert repeats({1: LOOP, 2: other}, besides={9: renamed}) == {1: 9}, "a candidate the oracle already is"
+
+
+TOTAL_MATCH = """def run_code(lst1, lst2):
+    return lst1 if sum(len(s) for s in lst1) <= sum(len(s) for s in lst2) else lst2
+"""
+
+ONE_PROGRAM_BY_VALUE = [
+    pytest.param("""def run_code(lst1, lst2):
+    chars1 = sum(len(s) for s in lst1)
+    chars2 = sum(len(s) for s in lst2)
+    if chars1 <= chars2:
+        return lst1
+    else:
+        return lst2
+""", id="sums held in locals, the choice an if with two returns (HumanEval/74's two voters)"),
+    pytest.param("""def run_code(lst1, lst2):
+    first = sum(len(s) for s in lst1)
+    if first <= sum(len(s) for s in lst2):
+        return lst1
+    return lst2
+""", id="one sum held in a local, the second return after the if"),
+]
+
+
+@pytest.mark.parametrize("other", ONE_PROGRAM_BY_VALUE)
+def test_programs_that_only_hold_values_in_locals_or_put_a_choice_another_way_are_one_program(other):
+    assert program_key(other) == program_key(TOTAL_MATCH)
+
+
+TWO_PROGRAMS_BY_VALUE = [
+    pytest.param(("def run_code(x):\n    a = []\n    b = []\n    a.append(x)\n    return a\n",
+                  "def run_code(x):\n    a = []\n    b = []\n    a.append(x)\n    return b\n"),
+                 id="a list changed in place is not its first value"),
+    pytest.param(("def run_code(x):\n    d = {}\n    d[x] = 1\n    return d\n",
+                  "def run_code(x):\n    d = {}\n    e = {}\n    d[x] = 1\n    return e\n"),
+                 id="a dict filled by subscript is not its first value"),
+    pytest.param(("def run_code(x):\n    m = x\n    x = x + 1\n    return m\n",
+                  "def run_code(x):\n    x = x + 1\n    return x\n"),
+                 id="a value whose names change later stays a local"),
+    pytest.param(("def run_code(x):\n    if x:\n        return 1\n    x = 0\n    return 2\n",
+                  "def run_code(x):\n    return 1 if x else 2\n"),
+                 id="a return that does not follow the if is not its else"),
+]
+
+
+@pytest.mark.parametrize("pair", TWO_PROGRAMS_BY_VALUE)
+def test_programs_whose_values_differ_stay_two_programs(pair):
+    first, second = pair
+    assert program_key(first) != program_key(second)
