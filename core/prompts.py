@@ -59,9 +59,8 @@ def write_tests_request(min_tests, max_tests, examples=(), from_user=False):
     if examples:
         given = "The user's tests and the problem's examples are" if from_user else "The problem's own examples are"
         start = (f"{given} already tests:\n{format_tests(examples)}\n\n"
-                 f"Write {min_tests} to {max_tests} more test cases for run_code, with the same parameter names and "
-                 "inputs that none of the tests above has: edge cases (smallest inputs, duplicates, negative numbers, "
-                 "boundaries).")
+                 f"Write {min_tests} to {max_tests} more test cases for run_code, with the same parameter names: "
+                 "edge cases (smallest inputs, duplicates, negative numbers, boundaries).")
     else:
         start = (f"Write {min_tests} to {max_tests} test cases for run_code. Start with the examples given in the "
                  "problem, then add edge cases (smallest inputs, duplicates, negative numbers, boundaries).")
