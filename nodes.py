@@ -307,10 +307,8 @@ class GenerateTestCases(ModelStep):
         if trusted and not settings.model_tests:  # the examples and their variants are the inputs
             return {"reasoning": "no model tests asked for (model_tests off)", "test_cases": trusted, "trusted": trusted}
         request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted, bool(given))
-        shown = {case.key: case.name for case in trusted}
         try:
-            answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room, known=shown),
-                              max_tokens=answer_tokens_for_tests(room),
+            answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room), max_tokens=answer_tokens_for_tests(room),
                               watch=watch_tests(room), salvage=complete_tests)
         except InvalidAnswers as exc:
             if not trusted:
@@ -321,13 +319,14 @@ class GenerateTestCases(ModelStep):
             if not trusted:
                 raise
             return {"reasoning": str(exc), "test_cases": trusted, "trusted": trusted}
+        known = {case.key for case in trusted}
         own, outside = [], []
         for written in answer["test_cases"]:
             case = TestCase(written["name"], written["input"], written["expected"], Origin.MODEL, guess=written["expected"])
             broken = violations(inputs["statement"], case.input) if settings.agreement else []
             if broken:
                 outside.append((case.name, broken[0]))
-            elif case.key not in shown:
+            elif case.key not in known:
                 own.append(case)
         return {"reasoning": answer["reasoning"], "test_cases": trusted + own, "trusted": trusted, "outside": outside}
 

@@ -139,17 +139,6 @@ def test_statement_examples_become_trusted_tests_ahead_of_the_models(make_shared
     assert "The problem's own examples are already tests" in stub.requests[0]["messages"][-1]["content"]
 
 
-def test_model_tests_that_all_repeat_an_example_are_asked_for_again(make_shared, stub):
-    only_the_example = a.TESTS.split("  - name: pair_at_the_end")[0] + "```"
-    stub.add(only_the_example, a.TESTS, a.GOOD_CODE)
-    shared = run_flow(make_shared(a.TWO_SUM, **a.MODEL_TESTS))
-    assert [(c.name, c.origin) for c in shared["test_cases"]] == [
-        ("example_1", "statement"), ("pair_at_the_end", "model"), ("duplicates", "model")]
-    again = stub.requests[1]["messages"][-1]["content"]
-    assert "every test case repeats the input of a test shown (example_1)" in again
-    assert shared["status"] == "solved"
-
-
 def test_a_revise_that_rewrites_every_test_to_match_wrong_code_cannot_claim_success(make_shared, stub):
     stub.add(a.TESTS, a.BACKWARDS_CODE, *[a.REVISE_EVERY_TEST_TO_MATCH] * 2)
     shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3, **a.MODEL_TESTS))
