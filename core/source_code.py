@@ -137,7 +137,7 @@ def _values_in_place(tree):
 
 def _inlinable(func):
     """(index, name, expression) of the first assignment in func's body that _values_in_place may inline."""
-    parameters = {arg.arg for arg in ast.walk(func.args) if isinstance(arg, ast.arg)}
+    parameters = {arg.arg for arg in ast.walk(func) if isinstance(arg, ast.arg)}  # its own and nested functions'
     anywhere, outside = _bindings(ast.walk(func)), _bindings(_outside_comprehensions(func))
     # an object changed in place (`seen[n] = i`, `xs.append(x)`) is not its first value: such names stay
     mutated = {node.value.id for node in ast.walk(func) if isinstance(node, (ast.Attribute, ast.Subscript))
@@ -158,7 +158,7 @@ def _inlinable(func):
 
 
 def _bindings(nodes):
-    """name -> how often the nodes bind it (assigned, deleted, defined, imported)."""
+    """name -> how often the nodes bind it (assigned, deleted, defined, imported, an exception caught as it)."""
     counts = {}
     for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -167,6 +167,8 @@ def _bindings(nodes):
             name = node.name
         elif isinstance(node, ast.alias):
             name = node.asname or node.name.split(".")[0]
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            name = node.name
         else:
             continue
         counts[name] = counts.get(name, 0) + 1

@@ -102,6 +102,13 @@ TWO_PROGRAMS_BY_VALUE = [
     pytest.param(("def run_code(x):\n    if x:\n        return 1\n    x = 0\n    return 2\n",
                   "def run_code(x):\n    return 1 if x else 2\n"),
                  id="a return that does not follow the if is not its else"),
+    pytest.param(("def run_code(x):\n    t = x + 1\n    def f(t):\n        return t\n    return f(0)\n",
+                  "def run_code(x):\n    def f(t):\n        return x + 1\n    return f(0)\n"),
+                 id="a nested function's parameter of the same name is another name"),
+    pytest.param(("def run_code(x):\n    e = x\n    try:\n        return 1 // 0\n    except ZeroDivisionError as e:\n"
+                  "        return str(e)\n",
+                  "def run_code(x):\n    try:\n        return 1 // 0\n    except ZeroDivisionError as e:\n        return str(x)\n"),
+                 id="an exception caught under the name binds it again"),
 ]
 
 
