@@ -11,6 +11,11 @@ Two readings of the benchmark folders given (their results.jsonl and each run's 
 2. Split claims. For every run that ended solved, any input that some round settled by the oracle or a
    majority while a voter returned something else (its evidence: agree below voters), by source and
    size (`oracle 2/3`), with whether the claim passes the hidden tests.
+3. Disputes with the guess alone. For every HumanEval run, the model's tests its last round left disputed
+   with one voter (the one program that answered returned another value than the model's guess): the
+   hand-over and the canonical solution run on them, and per run whether the hand-over was right there,
+   the guess was, and the hand-over passes the hidden tests. Whether a claim could pass over such a
+   dispute is what this tells.
 
     python -m bench.vote_accuracy bench-results
 """
@@ -74,6 +79,21 @@ def vote_rows(run, solution, isolation):
     return rows
 
 
+def guess_disputes(run, solution, isolation):
+    """[(hand-over right, guess right)] on each model test the run's last round left disputed with one voter."""
+    rounds = [event for event in run["events"] if event["kind"] == "evidence"]
+    cases = [case for case in (rounds[-1]["test_cases"] if rounds else []) if case["origin"] == "model"
+             and case["evidence"]["source"] == "disputed" and case["evidence"]["voters"] == 1]
+    if not cases or not run["final"].get("function_code"):
+        return []
+    inputs = [case["input"] for case in cases]
+    truth = run_batch(solution, inputs, LIMITS, isolation)
+    handed = run_batch(run["final"]["function_code"], inputs, LIMITS, isolation)
+    return [(got["ok"] and outputs_match(got["value"], right["value"], False),
+             outputs_match(case["expected"], right["value"], False))
+            for case, right, got in zip(cases, truth, handed) if right["ok"]]
+
+
 def split_settlements(run):
     """{'oracle 2/3', ...}: the inputs some round settled by programs while a voter dissented."""
     return {f"{case['evidence']['source']} {case['evidence']['agree']}/{case['evidence']['voters']}"
@@ -88,7 +108,7 @@ def main(argv=None):
     isolation = best_isolation()
     solutions = {row["task_id"]: f"{row['prompt']}{row['canonical_solution']}\n\nrun_code = {row['entry_point']}\n"
                  for row in humaneval_rows()}
-    votes, split, found = collections.Counter(), [], runs(args.folders)
+    votes, split, guessed, found = collections.Counter(), [], [], runs(args.folders)
     for run_dir, row in sorted(found.items()):
         with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
             run = json.load(f)
@@ -97,6 +117,9 @@ def main(argv=None):
                 key = (size == answered, size, answered, oracle_in)
                 votes[key + (None,)] += 1
                 votes[key + (right,)] += 1
+            disputes = guess_disputes(run, solutions[row["id"]], isolation)
+            if disputes:
+                guessed.append((row["id"], run_dir, row["hidden_pass"], disputes))
         settled = split_settlements(run) if row["status"] == "solved" else set()
         if settled:
             split.append((row["id"], run_dir, row["hidden_pass"], sorted(settled)))
@@ -108,6 +131,13 @@ def main(argv=None):
           f"{sum(not hidden for _, _, hidden, _ in split)} failing the hidden tests")
     for problem, run_dir, hidden, settled in split:
         print(f"  {problem} ({run_dir}): {', '.join(settled)}; hidden {'pass' if hidden else 'FAIL'}")
+    inputs = [pair for *_, disputes in guessed for pair in disputes]
+    print(f"inputs disputed between one program and the model's guess: {len(inputs)} in {len(guessed)} runs; "
+          f"the hand-over right on {sum(p for p, _ in inputs)}, the guess on {sum(g for _, g in inputs)}; "
+          f"{sum(not hidden for _, _, hidden, _ in guessed)} of the runs hand over code failing the hidden tests")
+    for problem, run_dir, hidden, disputes in guessed:
+        print(f"  {problem} ({run_dir}): hand-over right on {sum(p for p, _ in disputes)} of {len(disputes)}, "
+              f"guess on {sum(g for _, g in disputes)}; hidden {'pass' if hidden else 'FAIL'}")
     return 0
 
 

@@ -719,3 +719,25 @@ def test_vote_accuracy_checks_a_split_vote_against_the_canonical_solution_and_li
     assert "2 of 3, oracle in it: 0 of 1" in result.stdout, result.stdout
     assert "claims with an input settled over a dissenting voter: 1, 1 failing the hidden tests" in result.stdout
     assert "HumanEval/0" in result.stdout and "oracle 2/3; hidden FAIL" in result.stdout
+
+
+def test_vote_accuracy_tells_who_was_right_where_one_program_and_the_models_guess_disputed(tmp_path):
+    code = "def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for a, b in zip(numbers, numbers[1:]))\n"
+    attempts = [{"id": 1, "source": "implement", "check": "ok", "code": code, "trusted_passed": 1, "trusted_total": 1}]
+    disputed = {"name": "t_1", "input": {"numbers": [1.0, 3.0, 1.05], "threshold": 0.1}, "expected": True,
+                "origin": "model", "evidence": {"source": "disputed", "agree": 0, "voters": 1}}
+    tests = [{"name": "example_1", "input": {"numbers": [1.0, 2.0], "threshold": 0.5}, "expected": False,
+              "origin": "statement", "evidence": {"source": "statement", "agree": 0, "voters": 0}}, disputed]
+    run_dir = tmp_path / "runs" / "HumanEval_0"
+    run_dir.mkdir(parents=True)
+    (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts, "test_cases": tests, "function_code": code},
+                                                  "events": [{"kind": "evidence", "test_cases": tests}]}))
+    (tmp_path / "results.jsonl").write_text(json.dumps({"id": "HumanEval/0", "status": "unconfirmed", "hidden_pass": False,
+                                                        "run_dir": str(run_dir)}) + "\n")
+    result = subprocess.run([sys.executable, "-m", "bench.vote_accuracy", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    # the adjacent-pairs program says False on [1.0, 3.0, 1.05]; 1.0 and 1.05 are closer than 0.1: the guess is right
+    assert ("inputs disputed between one program and the model's guess: 1 in 1 runs; the hand-over right on 0, "
+            "the guess on 1; 1 of the runs hand over code failing the hidden tests") in result.stdout, result.stdout
+    assert "HumanEval/0" in result.stdout and "hand-over right on 0 of 1, guess on 1; hidden FAIL" in result.stdout
