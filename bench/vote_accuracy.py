@@ -1,6 +1,6 @@
 """python -m bench.vote_accuracy DIR... : how often a vote's largest output is right, and the claims split votes made.
 
-Two readings of the benchmark folders given (their results.jsonl and each run's run.json), no model:
+Three readings of the benchmark folders given (their results.jsonl and each run's run.json), no model:
 
 1. Votes. For every HumanEval run, the programs that voted at its end (candidates passing every trusted
    test, the valid oracle) run again in the sandbox on each input that is not a trusted test, and so does
