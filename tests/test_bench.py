@@ -697,6 +697,24 @@ def test_the_speed_check_replay_runs_each_recorded_claim_at_the_stated_bounds(tm
     assert "claims returned: 1, 1 of them pass the hidden tests" in result.stdout
 
 
+HAS_CLOSE_PAIR_EXAMPLE = {"name": "example_1", "input": {"numbers": [1.0, 2.0], "threshold": 0.5}, "expected": False,
+                          "origin": "statement", "evidence": {"source": "statement", "agree": 0, "voters": 0}}
+
+
+def vote_accuracy_on(tmp_path, attempts, tests, status, final=None):
+    """bench.vote_accuracy's output on one recorded HumanEval/0 run (hidden tests failed) of these attempts and tests."""
+    run_dir = tmp_path / "runs" / "HumanEval_0"
+    run_dir.mkdir(parents=True)
+    (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts, "test_cases": tests, **(final or {})},
+                                                  "events": [{"kind": "evidence", "test_cases": tests}]}))
+    (tmp_path / "results.jsonl").write_text(json.dumps({"id": "HumanEval/0", "status": status, "hidden_pass": False,
+                                                        "run_dir": str(run_dir)}) + "\n")
+    result = subprocess.run([sys.executable, "-m", "bench.vote_accuracy", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def test_vote_accuracy_checks_a_split_vote_against_the_canonical_solution_and_lists_the_claim_it_made(tmp_path):
     right = "def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers)" \
             " for b in numbers[i + 1:])\n"
@@ -705,20 +723,10 @@ def test_vote_accuracy_checks_a_split_vote_against_the_canonical_solution_and_li
                 for i, source, code in ((1, "implement", right), (2, "implement", wrong), (3, "oracle", wrong))]
     split = {"name": "t_1", "input": {"numbers": [1.0, 1.05, 3.0], "threshold": 0.1}, "expected": False, "origin": "model",
              "evidence": {"source": "oracle", "agree": 2, "voters": 3}}
-    tests = [{"name": "example_1", "input": {"numbers": [1.0, 2.0], "threshold": 0.5}, "expected": False,
-              "origin": "statement", "evidence": {"source": "statement", "agree": 0, "voters": 0}}, split]
-    run_dir = tmp_path / "runs" / "HumanEval_0"
-    run_dir.mkdir(parents=True)
-    (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts, "test_cases": tests},
-                                                  "events": [{"kind": "evidence", "test_cases": tests}]}))
-    (tmp_path / "results.jsonl").write_text(json.dumps({"id": "HumanEval/0", "status": "solved", "hidden_pass": False,
-                                                        "run_dir": str(run_dir)}) + "\n")
-    result = subprocess.run([sys.executable, "-m", "bench.vote_accuracy", str(tmp_path)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert "2 of 3, oracle in it: 0 of 1" in result.stdout, result.stdout
-    assert "claims with an input settled over a dissenting voter: 1, 1 failing the hidden tests" in result.stdout
-    assert "HumanEval/0" in result.stdout and "oracle 2/3; hidden FAIL" in result.stdout
+    out = vote_accuracy_on(tmp_path, attempts, [HAS_CLOSE_PAIR_EXAMPLE, split], "solved")
+    assert "2 of 3, oracle in it: 0 of 1" in out, out
+    assert "claims with an input settled over a dissenting voter: 1, 1 failing the hidden tests" in out
+    assert "HumanEval/0" in out and "oracle 2/3; hidden FAIL" in out
 
 
 def test_vote_accuracy_tells_who_was_right_where_one_program_and_the_models_guess_disputed(tmp_path):
@@ -726,18 +734,8 @@ def test_vote_accuracy_tells_who_was_right_where_one_program_and_the_models_gues
     attempts = [{"id": 1, "source": "implement", "check": "ok", "code": code, "trusted_passed": 1, "trusted_total": 1}]
     disputed = {"name": "t_1", "input": {"numbers": [1.0, 3.0, 1.05], "threshold": 0.1}, "expected": True,
                 "origin": "model", "evidence": {"source": "disputed", "agree": 0, "voters": 1}}
-    tests = [{"name": "example_1", "input": {"numbers": [1.0, 2.0], "threshold": 0.5}, "expected": False,
-              "origin": "statement", "evidence": {"source": "statement", "agree": 0, "voters": 0}}, disputed]
-    run_dir = tmp_path / "runs" / "HumanEval_0"
-    run_dir.mkdir(parents=True)
-    (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts, "test_cases": tests, "function_code": code},
-                                                  "events": [{"kind": "evidence", "test_cases": tests}]}))
-    (tmp_path / "results.jsonl").write_text(json.dumps({"id": "HumanEval/0", "status": "unconfirmed", "hidden_pass": False,
-                                                        "run_dir": str(run_dir)}) + "\n")
-    result = subprocess.run([sys.executable, "-m", "bench.vote_accuracy", str(tmp_path)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
+    out = vote_accuracy_on(tmp_path, attempts, [HAS_CLOSE_PAIR_EXAMPLE, disputed], "unconfirmed", {"function_code": code})
     # the adjacent-pairs program says False on [1.0, 3.0, 1.05]; 1.0 and 1.05 are closer than 0.1: the guess is right
     assert ("inputs disputed between one program and the model's guess: 1 in 1 runs; the hand-over right on 0, "
-            "the guess on 1; 1 of the runs hand over code failing the hidden tests") in result.stdout, result.stdout
-    assert "HumanEval/0" in result.stdout and "hand-over right on 0 of 1, guess on 1; hidden FAIL" in result.stdout
+            "the guess on 1; 1 of the runs hand over code failing the hidden tests") in out, out
+    assert "HumanEval/0" in out and "hand-over right on 0 of 1, guess on 1; hidden FAIL" in out
