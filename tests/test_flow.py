@@ -594,10 +594,14 @@ def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
 RETURNS_NOTHING = "```python\ndef run_code(nums, target):\n    return []\n```"  # fails the example
 
 
-def test_a_program_written_twice_with_other_names_is_one_voter_and_claims_nothing(make_shared, stub):
+@pytest.mark.parametrize("copy", [
+    pytest.param(WRONG_ON_PAIRS.replace("seen", "index_of"), id="a variable renamed"),
+    pytest.param(WRONG_ON_PAIRS.replace("if len(nums) == 2:", "size = len(nums)\n    if size == 2:"),
+                 id="a value held in a local (HumanEval/74 again, later)")])
+def test_a_program_written_twice_with_other_names_is_one_voter_and_claims_nothing(make_shared, stub, copy):
     # HumanEval/74's false success: the model wrote one wrong function twice, a variable renamed; the two
     # copies outvoted the guess on [3, 3] as a majority of two. One program is one voter: it disputes the guess
-    twice = [WRONG_ON_PAIRS, WRONG_ON_PAIRS.replace("seen", "index_of"), RETURNS_NOTHING]
+    twice = [WRONG_ON_PAIRS, copy, RETURNS_NOTHING]
     stub.route("tests", a.TESTS)
     stub.route("code", *twice, *[WRONG_ON_PAIRS.replace("seen", "s"), RETURNS_NOTHING, RETURNS_NOTHING])
     shared, said = make_shared(a.TWO_SUM, oracle=False), []
@@ -609,7 +613,7 @@ def test_a_program_written_twice_with_other_names_is_one_voter_and_claims_nothin
     evidence = events_of(shared, "evidence")[0]
     [(again, first)] = evidence["written_again"].items()  # asked at once, the copies' ids vary
     codes = {shared["attempts"].get(first).code, shared["attempts"].get(int(again)).code}
-    assert len(codes) == 2 and all("len(nums) == 2" in code for code in codes), "the two copies, in either order"
+    assert len(codes) == 2 and all("return [1, 0]" in code for code in codes), "the two copies, in either order"
     assert any(f"attempt {again} is attempt {first} written again (one voter)" in line for line in said)
     assert events_of(shared, "dispute_draw") and not any(t.status == "solved" for t in shared["attempts"])
 
