@@ -197,23 +197,24 @@ def _put_value(node, name, value):
                               and isinstance(item.ctx, ast.Load) else item for item in current]
 
 
-def _returns_as_expressions(tree):
+def _returns_as_expressions(node):
     """`if c: return a` then `else: return b` (or a `return b` after the if) written as `return a if c else b`:
-    one program, whichever way the model put its choice."""
-    for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                setattr(node, field, _joined_returns(block))
-    return tree
+    one program, whichever way the model put its choice. Inner blocks first, so that an elif chain joins
+    from its end; only statements hold blocks, so expressions are not walked."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+            _returns_as_expressions(child)
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            setattr(node, field, _joined_returns(block))
+    return node
 
 
 def _joined_returns(block):
     joined = []
     for statement in reversed(block):
         if isinstance(statement, ast.If):
-            statement.orelse = _joined_returns(statement.orelse) if statement.orelse else statement.orelse
-            statement.body = _joined_returns(statement.body)
             otherwise = statement.orelse or joined[-1:]
             if _one_return(statement.body) and _one_return(otherwise):
                 if not statement.orelse:
