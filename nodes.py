@@ -26,7 +26,7 @@ from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
-from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, input_promises, lister_shim,
+from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, checker_shim, input_promises,
                          output_name, promised_only, promises_one_answer, validator_in_use, wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
@@ -386,9 +386,10 @@ class ImplementFunction(ModelStep):
         if asked and checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
                                     kind.any_order)[0] is None:
             name = output_name(tests)
-            request, function, shim = ((checker_request(trusted, name), "is_valid", CHECKER_SHIM) if several else
-                                       (answers_request(trusted), "all_answers", lister_shim(name)))  # one promised
-            judges.append((Author.CHECKER, request, partial(parse_judge_answer, function=function), shim))
+            request, function = ((checker_request(trusted, name), "is_valid") if several else
+                                 (answers_request(trusted), "all_answers"))  # one promised: every answer listed
+            judges.append((Author.CHECKER, request, partial(parse_judge_answer, function=function),
+                           checker_shim(function, name)))
         promised = input_promises(shared["problem"]) if settings.agreement else []
         if promised and validator_in_use(attempts, tests) is None:
             request = validator_request(promised, trusted)

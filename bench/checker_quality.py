@@ -38,7 +38,7 @@ import app
 from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
 from core.cases import input_key
-from core.judges import (CHECKER_SHIM, Checker, calls_to_check, checked_input, checker_in_use, lister_shim,
+from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim,
                          output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
 from core.prompts import answers_request, checker_request, conversation, problem_context
@@ -133,8 +133,7 @@ def score(code, examples, name, pairs, statement="", function="is_valid"):
     whether the flow would use it: core/judges.checker_in_use on the calls the flow makes (calls_to_check:
     the examples' outputs, the outputs wrong by construction and those next to them), the statement's
     promise of one answer and its output kind read as the flow reads them."""
-    shim = lister_shim(name) if function == "all_answers" else CHECKER_SHIM  # as the flow makes a checker of it
-    checker = Attempt(1, None, Author.CHECKER, 1, code + shim, check="ok")
+    checker = Attempt(1, None, Author.CHECKER, 1, code + checker_shim(function, name), check="ok")  # as the flow does
     own = calls_to_check(examples, [], checker, name)
     asked = own + [checked_input(arguments, output, name) for arguments, output, _ in pairs]
     results = run_batch(checker.code, asked)

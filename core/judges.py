@@ -116,6 +116,11 @@ def lister_shim(name):
     return LISTED.format(name=name) + CHECKER_SHIM
 
 
+def checker_shim(function, name):
+    """What makes the model's judge of outputs a program: its is_valid called, or its all_answers looked in."""
+    return lister_shim(name) if function == "all_answers" else CHECKER_SHIM
+
+
 def checker_source(code):
     """The checker as it was written: its attempt's code without the shim that makes it a program."""
     return code.removesuffix(CHECKER_SHIM)
