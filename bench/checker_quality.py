@@ -10,6 +10,8 @@ outputs it must accept) and asked once per `--temperatures` entry, in each form 
   items-from-input  several answers: the wording before 2026-11-26, "that its items come from the input",
                     no line on what the output holds
   is-valid          one answer promised: is_valid asked for, as before 2026-11-27
+  listed            several answers: every right answer listed, as where one answer is promised, each
+                    example's output one item of the list (several_listed; measured 2026-11-27, not kept)
 
 Each checker runs in the sandbox on the statement's examples and on the first hidden inputs, each with a
 right output (bench/many_answers.RIGHT_ANSWER's; Two Sum's written here) and outputs
@@ -41,7 +43,7 @@ from core.cases import input_key
 from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim,
                          output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
-from core.prompts import answers_request, checker_request, conversation, problem_context
+from core.prompts import answers_request, checker_request, compact, conversation, problem_context, signature
 from core.search_tree import Attempt
 from core.statement_examples import statement_examples
 from core.vocabulary import Author
@@ -72,7 +74,23 @@ def one_answer_is_valid(examples, name):
         "This problem promises one right answer for each input; a checker finds the inputs that break that promise.")
 
 
-FORMS = ("asked", "items-from-input", "is-valid")
+def several_listed(examples):
+    """answers_request where several answers are right: each example's given output is one item of the list.
+    Asked on the many-answers set, 1 list in 48 was right and the flow would have used 5 (is_valid: 6 and
+    12): the model's lists hold one answer, its first or one construction (docs/benchmarks.md)."""
+    first = signature("all_answers", examples)
+    shown = "\n".join(f"{i}. {compact(case.expected, 300)} in all_answers(**{compact(case.input, 300)})"
+                      for i, case in enumerate(examples, 1))
+    return f"""Write a function all_answers with the parameters of run_code (its first line: `{first}`) that
+returns a list of every right answer for those inputs, each as run_code would return it. Try every
+possibility (a brute force is fine: the inputs are small) and do not stop at the first answer.
+Some inputs have more than one right answer: the list holds each of them, so on its examples:
+{shown}
+
+Reply with the complete function in one ```python block."""
+
+
+FORMS = ("asked", "items-from-input", "is-valid", "listed")
 
 
 def request_in(form, several, examples, name):
@@ -81,6 +99,8 @@ def request_in(form, several, examples, name):
         return (checker_request(examples, name), "is_valid") if several else (answers_request(examples), "all_answers")
     if form == "items-from-input":
         return (before(checker_request(examples, name)), "is_valid") if several else None
+    if form == "listed":
+        return (several_listed(examples), "all_answers") if several else None
     return None if several else (one_answer_is_valid(examples, name), "is_valid")
 
 
