@@ -3,7 +3,7 @@
 YAML answer out of a model's reply and checks it against its schema.
 
 Schemas (from docs/design.md):
-  tests   {test_cases: [{name, input: {param: value}, expected}]}  a reasoning, if given, is kept
+  tests   {reasoning, test_cases: [{name, input: {param: value}, expected}]}
   code    {reasoning, function_code}                      function_code defines run_code
   revise  {reasoning, test_cases: {1-based index: {name, input, expected}}, function_code}, each optional
   reflection          {goal, inputs, output, edge_cases}     the problem restated (ReflectOnProblem)
