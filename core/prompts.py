@@ -56,9 +56,6 @@ def conversation(problem, request, allow_install=False):
 
 
 def write_tests_request(min_tests, max_tests, examples=(), from_user=False):
-    """The model's tests: inputs, and its guess of each expected value. No reasoning line: in the answers
-    recorded on HumanEval seed 1 and LeetCode seeds 1 and 4 (50 at fd95781) it was 30% of the characters,
-    about a third of the 24 s a test list took to write, and it says nothing any step reads."""
     if examples:
         given = "The user's tests and the problem's examples are" if from_user else "The problem's own examples are"
         start = (f"{given} already tests:\n{format_tests(examples)}\n\n"
@@ -72,6 +69,7 @@ from the problem statement.
 
 Reply in this form:
 ```yaml
+reasoning: <one or two sentences>
 test_cases:
   - name: <snake_case>
     input: {{<param>: <value>}}
