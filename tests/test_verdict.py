@@ -452,6 +452,29 @@ def test_where_several_answers_are_right_a_checker_accepting_every_output_next_t
     assert not_after.verdict().checker == 3, "it rejects one neighbour: its checks pass"
 
 
+def beautiful(output, n):
+    """Beautiful Array: a permutation of 1..n where no item between two others is their average."""
+    return isinstance(output, list) and sorted(output) == list(range(1, n + 1)) and not any(
+        2 * output[k] == output[i] + output[j] for i in range(n) for j in range(i + 2, n) for k in range(i + 1, j))
+
+
+def test_where_several_answers_are_right_a_checker_accepting_every_reordering_of_the_examples_is_refused():
+    # Beautiful Array's checker in the many-answers bench accepted any permutation of 1..n (it wrote the
+    # condition as 2 * a[j] == a[i] + a[j]) and backed a false success: it rejects [3, 1, 4, 3], the neighbour
+    # with a number changed, and accepts [3, 4, 1, 2] and [1, 2, 4, 3], the example's items reordered
+    arrays = [case("example_1", {"n": 4}, [2, 1, 4, 3], "statement"), case("variant_5", {"n": 5}, None, "variant")]
+    def permutation(i, out):
+        return isinstance(out, list) and sorted(out) == list(range(1, i["n"] + 1))
+    items_only = Round(*arrays).candidate([1, 2, 3, 4], [1, 2, 3, 4, 5]).candidate([1, 2, 3, 4], [1, 2, 3, 4, 5])
+    verdict = items_only.checker(permutation).verdict(disputes_drawn=1)
+    assert verdict.checker is None and verdict.refused == [
+        "checker 3: it accepts every reordering next to the given outputs, so it checks what an answer holds, not its order"]
+    assert verdict.action != "success", "[1, 2, 3, 4] is no beautiful array: nothing may claim it"
+    right = Round(*arrays).candidate([2, 1, 4, 3], [3, 1, 2, 5, 4]).candidate([3, 1, 4, 2], [1, 5, 3, 2, 4])
+    judged = right.checker(lambda i, out: beautiful(out, i["n"])).verdict()
+    assert judged.checker == 3 and judged.action == "success", "it rejects [1, 2, 4, 3]: two right arrays are judged right"
+
+
 def test_the_outputs_next_to_a_given_one_keep_its_type_and_differ_from_it():
     from core.judges import near_outputs
     assert near_outputs(5) == [6, 4] and near_outputs(True) == [False]
