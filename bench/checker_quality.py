@@ -76,8 +76,9 @@ def one_answer_is_valid(examples, name):
 
 def several_listed(examples):
     """answers_request where several answers are right: each example's given output is one item of the list.
-    Asked on the many-answers set, 1 list in 48 was right and the flow would have used 5 (is_valid: 6 and
-    12): the model's lists hold one answer, its first or one construction (docs/benchmarks.md)."""
+    Asked on the many-answers set, 1 list in 48 was right and the flow would have used 5, against 6 and 12
+    of the is_valid checkers asked beside them (scored with the rules of fd95781): the model's lists hold one
+    answer, its first or one construction (docs/benchmarks.md)."""
     first = signature("all_answers", examples)
     shown = "\n".join(f"{i}. {compact(case.expected, 300)} in all_answers(**{compact(case.input, 300)})"
                       for i, case in enumerate(examples, 1))

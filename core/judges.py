@@ -9,7 +9,8 @@ checker    is_valid(<the inputs>, output) -> bool, a special judge (testlib's ch
            (None, another type, a list one item short or one too long, a string likewise, an index past
            the end or -1), and tells a given output from the outputs next to it (near_outputs): where
            one answer is promised it rejects them all, where several are right it rejects some, and one
-           that reorders the given output's items where there is one. The person's own checker (--checker, or the is_valid of a --tests file) is trusted like their tests.
+           that reorders the given output's items where there is one. The person's own checker
+           (--checker, or the is_valid of a --tests file) is trusted like their tests.
 validator  is_valid_input(<the inputs>) -> bool, for a statement that promises something in words
            ("exactly one solution", "it is guaranteed that ...", "valid choices are ..."): used when it
            accepts every trusted input; a generated input it rejects breaks a promise, so it is dropped,
