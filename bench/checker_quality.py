@@ -43,7 +43,7 @@ from core.cases import input_key
 from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim,
                          output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
-from core.prompts import answers_request, checker_request, compact, conversation, problem_context, signature
+from core.prompts import answers_request, checker_request, compact, conversation, problem_context
 from core.search_tree import Attempt
 from core.statement_examples import statement_examples
 from core.vocabulary import Author
@@ -79,16 +79,12 @@ def several_listed(examples):
     Asked on the many-answers set, 1 list in 48 was right and the flow would have used 5, against 6 and 12
     of the is_valid checkers asked beside them (scored with the rules of fd95781): the model's lists hold one
     answer, its first or one construction (docs/benchmarks.md)."""
-    first = signature("all_answers", examples)
+    request = answers_request(examples)
     shown = "\n".join(f"{i}. {compact(case.expected, 300)} in all_answers(**{compact(case.input, 300)})"
                       for i, case in enumerate(examples, 1))
-    return f"""Write a function all_answers with the parameters of run_code (its first line: `{first}`) that
-returns a list of every right answer for those inputs, each as run_code would return it. Try every
-possibility (a brute force is fine: the inputs are small) and do not stop at the first answer.
-Some inputs have more than one right answer: the list holds each of them, so on its examples:
-{shown}
-
-Reply with the complete function in one ```python block."""
+    promise = request[request.index(" The\nproblem promises"):request.index("\n\nReply with")]
+    return request.replace(promise, "\nSome inputs have more than one right answer: the list holds each of them, so on "
+                                    f"its examples:\n{shown}")
 
 
 FORMS = ("asked", "items-from-input", "is-valid", "listed")
