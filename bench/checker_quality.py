@@ -12,6 +12,8 @@ outputs it must accept) and asked once per `--temperatures` entry, in each form 
   is-valid          one answer promised: is_valid asked for, as before 2026-11-27
   listed            several answers: every right answer listed, as where one answer is promised, each
                     example's output one item of the list (several_listed; measured 2026-11-27, not kept)
+  python-block      several answers: is_valid in a ```python block, what the output holds said in a comment,
+                    instead of the {reasoning, function_code} YAML answer (in_python_block)
 
 Each checker runs in the sandbox on the statement's examples and on the first hidden inputs, each with a
 right output (bench/many_answers.RIGHT_ANSWER's; Two Sum's written here) and outputs
@@ -87,7 +89,16 @@ def several_listed(examples):
                                     f"its examples:\n{shown}")
 
 
-FORMS = ("asked", "items-from-input", "is-valid", "listed")
+def in_python_block(request):
+    """checker_request answered as candidates answer (a python block), what the output holds and the
+    conditions said in a comment at the top of its body rather than a YAML reasoning line."""
+    said = request[request.index("First say what"):request.index(" Then check every condition")]
+    in_comment = said.replace("First say what", "Start its body with a comment that says what")
+    return request[:request.index("\n\nReply in this form")].replace(said, in_comment) + \
+        "\n\nThis time reply with the complete function in one ```python block, not YAML, and nothing after the block."
+
+
+FORMS = ("asked", "items-from-input", "is-valid", "listed", "python-block")
 
 
 def request_in(form, several, examples, name):
@@ -98,6 +109,8 @@ def request_in(form, several, examples, name):
         return (before(checker_request(examples, name)), "is_valid") if several else None
     if form == "listed":
         return (several_listed(examples), "all_answers") if several else None
+    if form == "python-block":
+        return (in_python_block(checker_request(examples, name)), "is_valid") if several else None
     return None if several else (one_answer_is_valid(examples, name), "is_valid")
 
 
