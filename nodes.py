@@ -608,10 +608,6 @@ class JudgeRound(Step):
             attempts.choose(settings.search) or attempts.best()
         shared["current"] = current.id
         self.record_round(shared, verdict, current)
-        if verdict.raises_on:
-            record.event("crash_revision", say=f"  attempt {current.id} raises on {', '.join(verdict.raises_on)}, "
-                         "inputs the tests hold: revising it once before ending unconfirmed",
-                         iteration=verdict.iteration, attempt=current.id, raises_on=verdict.raises_on)
         if verdict.draw_before_claim:
             shared["dispute_draws"] += 1
             record.event("dispute_draw", say=f"  {draw_reason(verdict)}: drawing more candidates before calling it "

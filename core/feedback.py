@@ -93,26 +93,12 @@ def difference(expected, result):
     return ""
 
 
-NOT_A_CRASH = ("NotRun", "Interrupted")  # no result: not run on that input yet, or the run was stopped
-
-
 def is_counted(case, result=None):
     """A test the verdict counts: every test, unless execution left its expected value disputed; a result's
     own flag (core/verdict.py) says so for one attempt: raising on a disputed input counts against it."""
     if result is not None and "counted" in result:
         return result["counted"]
     return case.counted
-
-
-def raises_on(results, tests):
-    """Names of the inputs the model wrote (not variants, which may break a precondition) that execution left
-    disputed and where these results raised (a timeout aside). The model wrote each as a valid input with an
-    answer, and raising is no answer: HumanEval/134's only candidate passing the examples read txt[-2] and
-    raised on "a" in every recorded run, and was handed over wrong (docs/benchmarks.md)."""
-    return [case.name for case, result in zip(tests, results or ())
-            if case.source == Source.DISPUTED and not case.is_variant and not case.trusted
-            and result.get("error_type") not in (None, *NOT_A_CRASH) and not result.get("timed_out")
-            and not result["passed"]]
 
 
 def passed_count(results):

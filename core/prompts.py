@@ -8,7 +8,7 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
-from core.feedback import check_failure, classify, compact, failure_line, is_counted, raises_on, trusted_label
+from core.feedback import check_failure, classify, compact, failure_line, is_counted, trusted_label
 from core.vocabulary import Source
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
@@ -313,14 +313,6 @@ def classified_results(test_cases, test_results, function_code, test_timeout):
     if not failed:
         disputed = [(i, case, result) for i, (case, result) in numbered
                     if not is_counted(case, result) and case.source == Source.DISPUTED]
-        crashes = raises_on(test_results, test_cases)
-        raised = [(i, case, result) for i, case, result in disputed if case.name in crashes]
-        if raised:  # a crash is wrong whatever the answer: the disputed values, guesses, would only mislead
-            lines = ["No settled test fails, but run_code raises on these inputs, which the problem allows: fix the "
-                     "code so that it returns the right answer on each, and keep what already works."]
-            lines += [f"{i}. {case.name}: run_code(**{compact(case.input)}) raised {result['error_type']}: "
-                      f"{' '.join(str(result['message']).split())[:160]}" for i, case, result in raised]
-            return "\n".join(lines + ([f"Tests that pass: {', '.join(passing)}."] if passing else []))
         lines = [f"{i}. {case.name}: run_code(**{compact(case.input)}) returned {result['actual'][:160] or result['error_type']};"
                  + (" the programs disagree here (a variant input: no guess)" if case.is_variant else
                     f" the candidates disagree here, and your own guess was {compact(case.expected)}")

@@ -19,8 +19,7 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
  4. No tests left (the person deleted them all): the latest candidate that loads, `untested`.
  5. A claim. Among the attempts that pass every counted test (or fail none, where only a checker could
     have judged their outputs: `unjudged`), the one with the most trusted tests,
-    then tests, then programs siding with it on the disputed inputs (CodeT's consensus), then the
-    fewest written inputs it raises on, then rank.
+    then tests, then programs siding with it on the disputed inputs (CodeT's consensus), then rank.
     It is `success` only when it lacks nothing (`lacks`): no input disputed, a trusted test (a
     statement example or the person's), evidence beyond the statement's examples (a counted input
     the oracle, a majority or the checker settled, or where every program that answered returns the
@@ -30,9 +29,7 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     - Inputs still disputed after the draws: when no independent program answered any of them and the
       claimed code returns the model's guess on each, they count (`solution_guess`), as agreement but
       not as evidence beyond the examples.
-    - Anything still lacking: `unconfirmed`, saying what; but first, where the claim raises on an input
-      the model wrote that execution left disputed (`raises_on`), it is revised once (`failure` on it):
-      raising is wrong whatever the answer, so the crash is a counterexample no vote is needed for.
+    - Anything still lacking: `unconfirmed`, saying what.
     With agreement off (--model-expected) the model's values are the truth and nothing is lacking.
  6. No claim. The person's fresh edit is revised; out of rounds, `exhausted`; no candidate passes the
     trusted tests and draws are left, `redraw`; else `failure`: the search policy picks what to revise.
@@ -44,7 +41,6 @@ from dataclasses import dataclass, field, replace
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
 from core.compare import judge
-from core.feedback import raises_on
 from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only, validator_in_use,
                          wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind
@@ -122,7 +118,6 @@ class Verdict:
     refused: list = field(default_factory=list)    # why the other checkers were not used
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
     written_again: dict = field(default_factory=dict)  # passing candidate id -> the program it repeats: no voter
-    raises_on: list = field(default_factory=list)  # disputed written inputs the claim raises on, revised once first
 
 
 def judge_round(facts):
@@ -163,7 +158,6 @@ def judge_round(facts):
     disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
     backing = backing_on(disputed, attempts, scores, tests, facts.any_order)
     claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
-                                        -len(raises_on(judged.get(a.id, a.results), tests)),
                                         scores[a.id].rank(len(a.lint or ()), a.id)))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
     draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
@@ -179,21 +173,9 @@ def judge_round(facts):
             lacking = lacks(tests, disputed, facts, Score.of(judged[claim.id], tests).unjudged)
     solved = None if lacking else claim.id
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
-    crashes = crashes_to_revise(claim, judged[claim.id], tests, facts, solving, iteration) \
-        if action == Action.UNCONFIRMED else []
-    return Verdict(tests, judged=judged, action=Action.FAILURE if crashes else action, current=claim.id, solved=solved,
-                   draw_before_claim=draw_first, disputed=[tests[i].name for i in disputed],
-                   solving=[a.id for a in solving], accepted=accepted, lacks=lacking, raises_on=crashes, **common)
-
-
-def crashes_to_revise(claim, results, tests, facts, solving, iteration):
-    """The written inputs the unconfirmed claim raises on (core/feedback.raises_on), to revise it on first;
-    [] when the claim is a revision or a version passing the counted tests was revised already (one revision
-    for a crash a run), or no round or budget is left for it."""
-    passing = {a.id for a in solving}
-    if claim.source == Author.REVISE or any(a.source == Author.REVISE and a.parent in passing for a in facts.attempts):
-        return []
-    return raises_on(results, tests) if iteration < facts.rules.max_iterations and facts.affords_a_draw else []
+    return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
+                   disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
+                   lacks=lacking, **common)
 
 
 def lacks(tests, disputed, facts, unjudged=0):

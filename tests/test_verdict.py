@@ -278,34 +278,6 @@ def test_raising_on_a_disputed_written_input_counts_against_the_code_but_not_on_
     assert [r["counted"] for r in variant.judged[2]] == [True, False], "a variant may break a precondition"
 
 
-def test_a_claim_raising_on_an_input_the_model_wrote_is_revised_once_before_ending_unconfirmed():
-    # HumanEval/134: the one candidate passing the examples reads txt[-2] and raises on "a"; the others fail
-    # the examples, so no voter answers there and the input stays disputed
-    crashing = Round(ex(1, 2), t(5, 9)).candidate(2, RAISES).candidate(0, 8)
-    verdict = crashing.verdict(disputes_drawn=1)
-    assert sources(verdict)[1] == ("t_5", "disputed", 9, False)
-    assert outcome(verdict) == {"action": "failure", "current": 1, "solved": None} and verdict.raises_on == ["t_5"]
-    assert crashing.verdict().action == "redraw", "the draw for the dispute comes first"
-    assert crashing.verdict(disputes_drawn=1, iteration=4).action == "unconfirmed", "no round left for it"
-    assert crashing.verdict(disputes_drawn=1, affords_a_draw=False).action == "unconfirmed", "no budget left"
-    revised = Round(ex(1, 2), t(5, 9)).candidate(2, RAISES).candidate(0, 8).judged(True, False).revision(1, 2, RAISES)
-    again = revised.verdict(disputes_drawn=1)
-    assert again.action == "unconfirmed" and again.raises_on == [], "one revision for a crash a run"
-    timeout = Round(ex(1, 2), t(5, 9)).candidate(2, TIMEOUT).candidate(0, 8).verdict(disputes_drawn=1)
-    assert timeout.action == "unconfirmed", "a timeout says nothing of the input"
-    variant = Round(ex(1, 2), v(6)).candidate(2, RAISES).candidate(0, 8).verdict(disputes_drawn=1)
-    assert variant.action != "failure" and variant.raises_on == [], "a variant may break a precondition"
-
-
-def test_among_claims_the_one_raising_on_fewer_written_inputs_is_preferred():
-    # a revision that answers where its parent raised, both passing every counted test: the revision is the
-    # claim, though the linter found more in it (which alone would rank it below its parent)
-    round_ = Round(ex(1, 2), t(5, 9), t(6, 4)).candidate(2, RAISES, 7).candidate(0, 8, 5).judged(True, False, False)
-    round_.revision(1, 2, 9, 6).tree[-1].lint = ["F841 local variable is assigned to but never used"]
-    verdict = round_.verdict(disputes_drawn=1)
-    assert verdict.current == 3 and verdict.raises_on == []
-
-
 def test_code_whose_check_failed_fails_every_test():
     check = {"check": "import", "error_type": "ModuleNotFoundError", "message": "numpy", "traceback": ""}
     verdict = Round(ex(1, 2)).candidate(None, check=check).candidate(2).verdict()
