@@ -3,7 +3,7 @@ import pytest
 
 from core.source_code import program_key
 from utils.sandbox import run_batch
-from utils.yaml_answer import (AnswerError, check_function_code, extract_yaml, parse_code_answer,
+from utils.yaml_answer import (AnswerError, check_function_code, extract_yaml, parse_code_answer, parse_judge_answer,
                                parse_question_answer, parse_revise_answer, parse_tests_answer)
 
 TESTS_YAML = """reasoning: examples first
@@ -322,3 +322,14 @@ def test_an_answer_without_code_is_told_what_was_asked_for_in_its_own_form():
         parse_code_answer("```yaml\nreasoning: [unclosed\n```")
     with pytest.raises(AnswerError, match="no function_code key"):
         parse_code_answer("```yaml\nreasoning: loop\n```")
+
+
+def test_a_judges_unusable_answer_is_told_of_the_function_it_was_asked_for_not_run_code():
+    # LeetCode 451's checker answered with one sentence; told of run_code, the retry wrote
+    # `def is_valid(s, output, run_code)` (bench-results/now-any)
+    with pytest.raises(AnswerError, match="no ```python block that defines is_valid\\.$"):
+        parse_judge_answer("The output holds the sorted string.", function="is_valid")
+    with pytest.raises(AnswerError, match="a top-level function named is_valid_input\\.$"):
+        parse_judge_answer("```yaml\nfunction_code: |\n  valid = True\n```", function="is_valid_input")
+    assert "def is_valid(" in parse_judge_answer("```python\ndef is_valid(s, output):\n    return True\n```",
+                                                 function="is_valid")["function_code"]

@@ -197,7 +197,9 @@ def snake_case(name):
     return re.sub(r"\W+", "_", str(name or "").strip().lower()).strip("_")[:60]
 
 
-def check_function_code(code):
+def check_function_code(code, function="run_code"):
+    """The answer's code, parsed and with run_code bound; `function`: what the request asked for, as the
+    errors name it (a judge's is_valid: told "run_code", the model added run_code to its parameters)."""
     if not isinstance(code, str) or not code.strip():
         raise AnswerError("function_code must be the Python source of the solution, as a YAML block scalar (|).")
     code = strip_code_fence(code)
@@ -217,7 +219,7 @@ def check_function_code(code):
     if "run_code" in functions or (functions and run_code_bindings(tree)):
         return code.rstrip() + "\n"
     if not functions:
-        raise AnswerError("function_code must define a top-level function named run_code.")
+        raise AnswerError(f"function_code must define a top-level function named {function}.")
     # Given a statement's own function name, the small model keeps it, even when told to write run_code
     # (docs/benchmarks.md, "Problem sets"): the last function defined is the solution.
     return f"{code.rstrip()}\n\n\nrun_code = {functions[-1]}  # the answer named its function {functions[-1]}\n"
@@ -278,7 +280,7 @@ def parse_tests_answer(text, max_tests):
     return {"reasoning": _reasoning(data), "test_cases": checked}
 
 
-def parse_code_answer(text):
+def parse_code_answer(text, function="run_code"):
     try:
         data, yaml_problem = load_mapping(text), None
     except AnswerError as exc:
@@ -287,18 +289,18 @@ def parse_code_answer(text):
         # Small models often answer with a bare ```python block; take it if it defines a function.
         for lang, body in FENCE.findall(text or ""):
             if lang.lower() in ("python", "py", "") and "def " in body:
-                return {"reasoning": "", "function_code": check_function_code(body)}
+                return {"reasoning": "", "function_code": check_function_code(body, function)}
         if yaml_problem is None or "```yaml" in (text or ""):  # the answer was YAML: say what is wrong with it
             raise yaml_problem or AnswerError("The answer has no function_code key.")
-        raise AnswerError("The answer has no ```python block that defines run_code.")
-    return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"])}
+        raise AnswerError(f"The answer has no ```python block that defines {function}.")
+    return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"], function)}
 
 
 def parse_judge_answer(text, function):
     """A judge's code (core/judges.py: a checker is_valid, an input validator is_valid_input), answered like
     code ({reasoning, function_code}, or a bare python block): it must define `function`; an answer that
     named it otherwise gets `function = <its last function>`."""
-    answer = parse_code_answer(text)
+    answer = parse_code_answer(text, function)
     code = answer["function_code"]
     if f"run_code = {function}  #" in code:  # check_function_code named it run_code too: not needed here
         code = code[:code.index(f"run_code = {function}  #")].rstrip() + "\n"
