@@ -3,10 +3,9 @@
 A small model's own inputs cluster: asked for edge cases of "is a a product of 3 primes", it wrote seven
 primes, and the two programs that agreed on all of them both counted *distinct* prime factors, wrong for
 8 = 2*2*2 (HumanEval/75, a false success). Inputs next to the given ones (a number one larger, one
-smaller, doubled or halved, zero never reached, its sign kept unless no word of the statement rules out
-negative numbers, then also flipped; a list reversed, rotated, shuffled, one item shorter or one item
-changed; a string reversed, one character shorter or longer, its case swapped when it mixes cases; never
-an emptied value) are run on every program like the model's inputs,
+smaller, doubled or halved, its sign kept and zero never reached; a list reversed, rotated, shuffled,
+one item shorter or one item changed; a string reversed, one character shorter or longer, its case
+swapped when it mixes cases; never an emptied value) are run on every program like the model's inputs,
 so programs that agree only on the inputs someone happened to write disagree on them (AlphaCode and
 CodeT generate inputs for the same reason). A list stays sorted, or its items distinct, only when the
 statement says so and every given list is: a property the model's inputs merely share is what its code
@@ -35,13 +34,12 @@ def variants(inputs, statement="", count=8, seed=0):
     rng = random.Random(seed)
     seen = {input_key(given) for given in inputs}
     kept = _shared_properties(inputs, statement)
-    signed = not NOT_NEGATIVE.search(statement)
     per_input = []
     for given in inputs:
         # an input holding an empty value is an edge case already: its neighbours mostly break a precondition
         # (HumanEval/18: an empty substring, where correct programs answer differently)
         ordinary = not any(value in ("", [], {}) for value in given.values())
-        changed = [{**given, name: value} for name in given for value in _near(given[name], rng, signed)
+        changed = [{**given, name: value} for name in given for value in _near(given[name], rng)
                    if all(holds(value) for holds in kept.get(name, ()))] if ordinary else []
         rng.shuffle(changed)
         per_input.append(changed)
@@ -78,11 +76,6 @@ def _shared_properties(inputs, statement):
     return properties
 
 
-# words that rule out negative numbers; without them a number's sign is one more thing the given inputs may merely
-# share: HumanEval/122 ("an array of integers") was claimed in 4 runs on programs that all skip negative items,
-# and no input of those runs held one (docs/benchmarks.md)
-NOT_NEGATIVE = re.compile(r"\bpositive|\bnon-?negative|\bnatural numbers?\b|\bunsigned\b|\bgreater than (?:or equal to )?0\b|"
-                          r"\bat least (?:0|1|one|zero)\b|>=? ?0\b", re.IGNORECASE)
 SORTED = re.compile(r"\bsorted\b|ascending|non-?decreasing|increasing order", re.IGNORECASE)
 DISTINCT = re.compile(r"\bunique\b|\bdistinct\b", re.IGNORECASE)
 
@@ -98,17 +91,14 @@ def _is_distinct(value):
     return not isinstance(value, list) or len({input_key(item) for item in value}) == len(value)
 
 
-def _near(value, rng, signed=False):
-    """Values of the same type next to `value`: the changes a boundary or a misread rule shows up on.
-    `signed`: the statement does not rule out negative numbers, so a number's sign may flip too."""
+def _near(value, rng):
+    """Values of the same type next to `value`: the changes a boundary or a misread rule shows up on."""
     if isinstance(value, bool) or value is None:
         return []  # a flag flipped is another question, not a nearby input
     if isinstance(value, int):
-        # the sign kept (flipped only where `signed`) and zero never reached: "a positive integer" is the
-        # commonest worded precondition
-        near = [v for v in {value + 1, value - 1, value * 2, value // 2} if (v > 0) == (value > 0)
-                and (v < 0) == (value < 0) and v != value]
-        return near + ([-value] if signed and value else [])
+        # the sign kept and zero never reached: "a positive integer" is the commonest worded precondition
+        return [v for v in {value + 1, value - 1, value * 2, value // 2} if (v > 0) == (value > 0) and (v < 0) == (value < 0)
+                and v != value]
     if isinstance(value, float):
         return [value * 2, value / 2, value + 0.5] if value else [0.5, 1.0]
     if isinstance(value, str):
@@ -132,8 +122,6 @@ def _near(value, rng, signed=False):
         changed = [value[::-1], value[1:] + value[:1], shuffled, value[:-1]]
         at = rng.randrange(len(value))
         changed += [value[:at] + [item] + value[at + 1:] for item in _near(value[at], rng)[:2]]
-        if signed and isinstance(value[at], int) and not isinstance(value[at], bool) and value[at]:
-            changed.append(value[:at] + [-value[at]] + value[at + 1:])
         return [v for v in changed if v != value and v]  # never empty: see variants
     return []
 

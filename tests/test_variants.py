@@ -35,21 +35,8 @@ def test_variants_repeat_no_given_input_and_no_other_variant_and_stop_at_count()
 
 
 def test_every_given_input_lends_variants_in_turn():
-    made = variants([{"a": 1000}, {"a": -7}], count=2)
-    assert [abs(inputs["a"]) >= 500 for inputs in made] == [True, False], "one from each"
-
-
-def test_a_numbers_sign_flips_only_where_the_statement_does_not_rule_out_negative_numbers():
-    given = [{"arr": [111, 21, 3, 4000, 5], "k": 4}, {"arr": [1, 2, 3], "k": 2}]
-    free = "Given a non-empty array of integers arr and an integer k, return the sum of the elements with at most two digits."
-    made = variants(given, free, count=50)
-    assert any(min(inputs["arr"]) < 0 for inputs in made), "HumanEval/122: no given item was negative"
-    assert any(inputs["k"] < 0 for inputs in made)
-    for words in ("an array of positive integers", "each number is non-negative", "natural numbers", "arr[i] >= 0"):
-        assert all(min(inputs["arr"]) > 0 and inputs["k"] > 0 for inputs in variants(given, f"{free} Given {words}.", count=50)), words
-    bounded = variants(given, f"{free}\n\nConstraints:\n- 1 <= k <= 100", count=50)
-    assert all(inputs["k"] > 0 for inputs in bounded) and any(min(inputs["arr"]) < 0 for inputs in bounded), \
-        "a stated bound keeps k's sign; arr's items are free"
+    made = variants([{"a": 100}, {"a": -50}], count=2)
+    assert [inputs["a"] > 0 for inputs in made] == [True, False], "one from each, numbers keep their sign"
 
 
 def test_nothing_is_emptied_and_inputs_with_an_empty_value_lend_none():
