@@ -46,7 +46,7 @@ from core.cases import input_key
 from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim,
                          output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
-from core.prompts import answers_request, checker_request, compact, conversation, problem_context
+from core.prompts import PYTHON_BLOCK, answers_request, checker_request, compact, conversation, problem_context
 from core.search_tree import Attempt
 from core.statement_examples import statement_examples
 from core.vocabulary import Author
@@ -98,7 +98,7 @@ def in_python_block(request):
     said = request[request.index("First say what"):request.index(" Then check every condition")]
     in_comment = said.replace("First say what", "Start its body with a comment that says what")
     return request[:request.index("\n\nReply in this form")].replace(said, in_comment) + \
-        "\n\nThis time reply with the complete function in one ```python block, not YAML, and nothing after the block."
+        f"\n\nThis time reply with the complete function in {PYTHON_BLOCK}, not YAML, and nothing after the block."
 
 
 FORMS = ("asked", "items-from-input", "is-valid", "listed", "python-block")
