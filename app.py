@@ -269,7 +269,7 @@ def new_store(problem, settings, record, progress=None):
                         Terminal() if settings.interactive else None)
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
             "test_cases": [], "output_kind": chosen(settings.output_kind, problem), "attempts": AttemptTree(),
-            "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "lacks": None,
+            "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "draw_rest": 0, "lacks": None,
             "status": RunStatus.RUNNING, "message": ""}
 
 

@@ -110,8 +110,8 @@ class ModelStep(Step):
             if end:
                 end()
 
-    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None, all_hot=False):
-        """`samples` answers to `request`, asked at the same time (up to settings.requests_at_once): the
+    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None, all_hot=False, count=None):
+        """`count` (else `samples`) answers to `request`, asked at the same time (up to settings.requests_at_once): the
         first at the configured temperature, the others sampled hotter so they differ. `extra` are more
         (request, parse) pairs asked alongside (the oracle), each answered or None. An unusable sample
         is dropped, as is one the endpoint or the budget refused while another was usable; only when no
@@ -121,13 +121,14 @@ class ModelStep(Step):
         settings = inputs["settings"]
         hot = max(settings.model.temperature, SAMPLE_TEMPERATURE)
         first = hot if all_hot else None
+        count = count or settings.samples
         several = settings.samples > 1
         jobs = [partial(self.ask, inputs, request, parse, first if k == 0 else hot, max_tokens,
-                        f"candidate {k + 1}" if several else "", watch_code()) for k in range(settings.samples)]
+                        f"candidate {k + 1}" if several else "", watch_code()) for k in range(count)]
         jobs += [partial(self.ask, inputs, more_request, more_parse, first, max_tokens, more_label, watch_code())
                  for more_request, more_parse, more_label in extra]
         outcomes = all_at_once(jobs, settings.requests_at_once)
-        samples, more = outcomes[:settings.samples], outcomes[settings.samples:]
+        samples, more = outcomes[:count], outcomes[count:]
         answers = [outcome for outcome in samples if not isinstance(outcome, Exception)]
         if not answers:  # the endpoint's or the budget's failure says more than an unusable answer
             raise next((f for f in samples if not isinstance(f, InvalidAnswers)), samples[0])
@@ -396,16 +397,22 @@ class ImplementFunction(ModelStep):
             judges.append((Author.VALIDATOR, request, partial(parse_judge_answer, function="is_valid_input"),
                            VALIDATOR_SHIM))
         redraw = any(a.source == Author.IMPLEMENT for a in attempts)
-        return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw}
+        count = (shared["draw_rest"] if redraw else settings.first_draw) or settings.samples
+        if redraw and shared["draw_rest"]:
+            judges = []  # the rest of the first draw, which its judges already came with
+        return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw, "count": count}
 
     def exec(self, inputs):
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
         return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra,
-                                max_tokens=CODE_TOKENS, all_hot=inputs["redraw"])
+                                max_tokens=CODE_TOKENS, all_hot=inputs["redraw"], count=inputs["count"])
 
     def use_answer(self, shared, inputs, answers):
         candidates, judged_by = answers
         attempts, round_ = shared["attempts"], shared["iteration"]
+        settings = shared["services"].settings
+        # candidates the first draw still owes: asked only if the first ones settle no claim (settings.first_draw)
+        shared["draw_rest"] = settings.samples - inputs["count"] if not inputs["redraw"] else 0
         new = [attempts.add(answer["function_code"], None, Author.IMPLEMENT, round_) for answer in candidates]
         judges = {author: answer and attempts.add(answer["function_code"] + shim, None, author, round_)
                   for (author, _, _, shim), answer in zip(inputs["judges"], judged_by)}
@@ -575,6 +582,7 @@ class JudgeRound(Step):
         settings = services.settings
         return RoundFacts(tests=shared["test_cases"], attempts=list(shared["attempts"]), kind=shared["output_kind"].kind,
                           iteration=shared["iteration"], disputes_drawn=shared["dispute_draws"], rules=Rules.of(settings),
+                          rest_of_draw=shared["draw_rest"] > 0,
                           affords_a_draw=services.budget.affords(settings.samples,
                                                                  settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS)),
                           trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]))
@@ -627,7 +635,9 @@ class JudgeRound(Step):
         rejected = [a for a in fresh if a.status == AttemptStatus.REJECTED]
         notes = [f"{len(fresh)} new attempts"] if len(fresh) > 1 else []
         notes += [f"attempt {a.id} rejected: it broke {', '.join(a.broke)}" for a in rejected]
-        record.event("test_run", say=f"  iteration {verdict.iteration}/{shared['services'].settings.max_iterations}: "
+        round_ = ("the draw's first candidates (its others to come)" if verdict.rest_of_draw else
+                  f"iteration {verdict.iteration}/{shared['services'].settings.max_iterations}")
+        record.event("test_run", say=f"  {round_}: "
                      f"{current.passed}/{current.total} tests pass{trusted}{'; ' * bool(notes)}{'; '.join(notes)}",
                      iteration=verdict.iteration, attempt=current.id, passed=current.passed, total=current.total,
                      results=current.results, attempts=[a.summary() for a in attempts if a.results is not None])

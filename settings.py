@@ -38,6 +38,8 @@ class Settings:
     reflect_failures: bool = False  # ReflectOnFailure before each Revise
     explain: bool = False           # ExplainSolution once the run has ended: a few sentences on the final code
     samples: int = 3                # candidates per ImplementFunction / Revise step
+    first_draw: int | None = None   # candidates asked first in a run's first draw; the rest of it only if they
+    #                                 settle no claim (None: all `samples` at once)
     oracle: bool = True             # ImplementFunction also asks for a brute-force program (core/agreement.py)
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     max_draws: int = 4              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
@@ -67,6 +69,8 @@ class Settings:
         for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts", "max_draws"):
             _whole(name, getattr(self, name), 1, 1000)
         _whole("dispute_draws", self.dispute_draws, 0, 1000)
+        if self.first_draw is not None:
+            _whole("first_draw", self.first_draw, 1, self.samples)
         if self.revise_rounds is not None:
             _whole("revise_rounds", self.revise_rounds, 0, 1000)
         _whole("variants", self.variants, 0, 1000)

@@ -63,5 +63,7 @@ strategy("revise-more", "full as it was before issue 28: two draws while no cand
                         "examples, then revision to the last round")(looping({"max_draws": 2, "revise_rounds": None}))
 strategy("more-draws", "full, but up to three fresh draws (not one) before a claim that lacks evidence ends "
                        "unconfirmed")(looping({"dispute_draws": 3}))
+strategy("first-one", "full, but the first draw asks one candidate (with the oracle and judges) and the other "
+                      "two only if these settle no claim")(looping({"first_draw": 1}))
 strategy("no-model-tests", "full without the model's own tests where the statement has examples: the examples "
                            "and their variant inputs are the tests")(looping({"model_tests": False}))

@@ -30,6 +30,8 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
       claimed code returns the model's guess on each, they count (`solution_guess`), as agreement but
       not as evidence beyond the examples.
     - Anything still lacking: `unconfirmed`, saying what.
+    - Before any of these, a first draw that asked only its first candidates (`rest_of_draw`) asks the
+      rest: `redraw`, judged with them as one round.
     With agreement off (--model-expected) the model's values are the truth and nothing is lacking.
  6. No claim. The person's fresh edit is revised; out of rounds, `exhausted`; no candidate passes the
     trusted tests and draws are left, `redraw`; else `failure`: the search policy picks what to revise.
@@ -84,10 +86,16 @@ class RoundFacts:
     rules: Rules = field(default_factory=Rules)
     trust_checker: bool = False  # the checker is the person's (--checker): used without the model's checks
     one_answer: bool = False     # the statement promises one answer per input
+    rest_of_draw: bool = False   # the first draw asked only its first candidates (settings.first_draw); the rest wait
 
     @property
     def any_order(self):
         return self.kind == OutputKind.UNORDERED
+
+    @property
+    def owes_rest(self):
+        """The first candidates of a short first draw settle no claim: the rest of that draw comes first."""
+        return self.rest_of_draw and self.affords_a_draw
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,7 @@ class Verdict:
     checker: int | None = None    # the checker in use (several right answers), by attempt id
     refused: list = field(default_factory=list)    # why the other checkers were not used
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
+    rest_of_draw: bool = False  # no claim yet: the first draw's other candidates come next, in the same round
     written_again: dict = field(default_factory=dict)  # passing candidate id -> the program it repeats: no voter
 
 
@@ -150,6 +159,8 @@ def judge_round(facts):
     if not solving:
         action = (Action.EXHAUSTED if iteration >= rules.max_iterations else
                   Action.REDRAW if wants_fresh_candidates(attempts, scores, tests, rules) else Action.FAILURE)
+        if facts.owes_rest and action != Action.EXHAUSTED:
+            return rest_of_first_draw(tests, judged, None, common)
         hopeless = hopeless_after(attempts, scores, rules) if action == Action.FAILURE else ""
         by_person = [a for a in attempts if a.id in settled and a.source == Author.USER
                      and status[a.id] == AttemptStatus.KEPT]
@@ -160,6 +171,8 @@ def judge_round(facts):
     claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
                                         scores[a.id].rank(len(a.lint or ()), a.id)))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
+    if facts.owes_rest and set(lacking) & DRAWS_HELP:
+        return rest_of_first_draw(tests, judged, claim.id, common)
     draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
                       and iteration < rules.max_iterations and facts.affords_a_draw)
     accepted = []
@@ -295,6 +308,12 @@ def keep_or_reject(attempt, judged, scores, attempts, anchors):
                       if their["passed"] and not mine["passed"] and their.get("counted", True))
     status = AttemptStatus.REJECTED if broke else AttemptStatus.KEPT
     return Settlement(status, broke, scores[attempt.id].reward)
+
+
+def rest_of_first_draw(tests, judged, current, common):
+    """The first draw's other candidates come next; this round is not counted, so they share its number."""
+    return Verdict(tests, judged=judged, action=Action.REDRAW, current=current, rest_of_draw=True,
+                   **{**common, "iteration": common["iteration"] - 1})
 
 
 def hopeless_after(attempts, scores, rules):

@@ -829,3 +829,28 @@ def test_where_no_candidate_passes_the_example_the_oracle_that_does_is_handed_ov
     assert "no candidate passes the statement examples, so the oracle (attempt " in shared["message"]
     assert "1 of 1 statement examples" in shared["message"], shared["message"]
 
+
+
+def candidate_requests(stub):
+    return sum(r["messages"][1]["content"].startswith("Implement run_code") for r in stub.requests)
+
+
+def test_with_a_short_first_draw_a_first_candidate_the_oracle_backs_is_claimed_without_the_others(make_shared, stub):
+    a.route_defaults(stub)
+    shared = run_flow(make_shared(a.TWO_SUM, first_draw=1))
+    assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
+    assert candidate_requests(stub) == 1 and len(stub.requests) == 3, "the tests, one candidate and the oracle"
+    assert shared["draw_rest"] == 2, "the two candidates the draw still owed were never needed"
+
+
+def test_a_short_first_draw_that_settles_no_claim_asks_the_rest_of_the_draw_in_the_same_round(make_shared, stub):
+    a.route_defaults(stub, candidates=[a.BACKWARDS_CODE, a.GOOD_CODE])  # the first fails the example
+    shared, said = make_shared(a.TWO_SUM, first_draw=1), []
+    shared["services"].record.echo = said.append
+    run_flow(shared)
+    assert shared["status"] == "solved" and shared["iteration"] == 1, "the rest of the draw is not a round of its own"
+    assert candidate_requests(stub) == 3 and len(stub.requests) == 5, "the oracle is asked once, with the first"
+    rounds = [(e["iteration"], e["attempt"]) for e in events_of(shared, "test_run")]
+    assert [r for r, _ in rounds] == [0, 1] and shared["dispute_draws"] == 0, "no dispute draw spent on it"
+    assert any("the draw's first candidates (its others to come)" in line for line in said)
+    assert not events_of(shared, "dispute_draw")
