@@ -35,6 +35,8 @@ def create_flow(settings=None):
     empty_check - Action.SUCCESS >> time_check  # and the statement's largest input, for time alone
     time_check - Action.SUCCESS >> solved
     time_check - Action.UNCONFIRMED >> unconfirmed  # no version passing the tests returns in time there
+    for last_check in (empty_check, time_check):  # failed, no other version: a short first draw's rest comes first
+        last_check - Action.REDRAW >> implement
     judge - Action.EXHAUSTED >> gave_up
     judge - Action.UNCONFIRMED >> unconfirmed  # passes the counted tests; inputs disputed or none trusted
     judge - Action.UNTESTED >> untested  # no tests left: the code parses, imports and loads

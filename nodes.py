@@ -403,16 +403,23 @@ class ImplementFunction(ModelStep):
         return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw, "count": count}
 
     def exec(self, inputs):
+        """(candidates, the judges' answers, the draw's candidates still owed)."""
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
-        return self.ask_samples(inputs, implement_request(inputs["test_cases"]), parse_code_answer, extra,
-                                max_tokens=CODE_TOKENS, all_hot=inputs["redraw"], count=inputs["count"])
+        request, count = implement_request(inputs["test_cases"]), inputs["count"]
+        rest = 0 if inputs["redraw"] else inputs["settings"].samples - count
+        try:
+            return *self.ask_samples(inputs, request, parse_code_answer, extra, max_tokens=CODE_TOKENS,
+                                     all_hot=inputs["redraw"], count=count), rest
+        except (ModelBackendError, InvalidAnswers):
+            if not rest:
+                raise
+        # a short first draw got no usable candidate: the rest of it now, as a draw of all at once would have
+        candidates, _ = self.ask_samples(inputs, request, parse_code_answer, max_tokens=CODE_TOKENS, all_hot=True, count=rest)
+        return candidates, [None] * len(extra), 0
 
     def use_answer(self, shared, inputs, answers):
-        candidates, judged_by = answers
+        candidates, judged_by, shared["draw_rest"] = answers  # draw_rest: asked only if these settle no claim
         attempts, round_ = shared["attempts"], shared["iteration"]
-        settings = shared["services"].settings
-        # candidates the first draw still owes: asked only if the first ones settle no claim (settings.first_draw)
-        shared["draw_rest"] = settings.samples - inputs["count"] if not inputs["redraw"] else 0
         new = [attempts.add(answer["function_code"], None, Author.IMPLEMENT, round_) for answer in candidates]
         judges = {author: answer and attempts.add(answer["function_code"] + shim, None, author, round_)
                   for (author, _, _, shim), answer in zip(inputs["judges"], judged_by)}
@@ -693,6 +700,19 @@ def claim_then_others(shared, others):
     return [(a.id, a.code) for a in [claim, *passing[:others]]]
 
 
+def rest_of_draw_owed(shared):
+    """The short first draw's other candidates (settings.first_draw) are still to come, and the budget has room."""
+    settings = shared["services"].settings
+    return shared["draw_rest"] > 0 and shared["services"].budget.affords(
+        settings.samples, settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS))
+
+
+def ask_rest_of_draw(shared, why):
+    """A claim's last check failed with no other version to hand over: the first draw's rest comes first."""
+    shared["services"].record.event("rest_of_draw", say=f"  {why}: asking the draw's other candidates first")
+    return Action.REDRAW
+
+
 class TryEmptyInputs(Step):
     """A claim's check that it does not raise where others return: the solution on the statement's first input
     with one list or string emptied (core/empty_inputs.py), where the statement allows that. When it raises
@@ -725,6 +745,8 @@ class TryEmptyInputs(Step):
             return Action.SUCCESS
         (claim, claim_raised), (last, last_raised) = raised[0], raised[-1]
         handed_over, say = claim, None
+        if claim_raised and last_raised >= claim_raised and rest_of_draw_owed(shared):
+            return ask_rest_of_draw(shared, f"attempt {claim} raised with an emptied list or string")
         if last_raised < claim_raised:
             shared["attempts"].hand_over(last)
             shared["current"] = handed_over = last
@@ -776,6 +798,8 @@ class TimeLargestInput(Step):
         seconds = [{"attempt": attempt_id, "seconds": None if r["timed_out"] else round(r["ms"] / 1000, 3)}  # None: timed out
                    for attempt_id, r in timed]
         slow = f"attempt {first} did not return within {limit:g} s on the statement's largest input ({shown(job['input'])})"
+        if result["timed_out"] and rest_of_draw_owed(shared):
+            return ask_rest_of_draw(shared, slow)
         if result["timed_out"]:
             others = f", nor did {plural(len(timed) - 1, 'other version')} passing the same tests" if len(timed) > 1 else ""
             shared["lacks"], shared["message"] = [TOO_SLOW], f"{slow}{others}"

@@ -38,8 +38,8 @@ class Settings:
     reflect_failures: bool = False  # ReflectOnFailure before each Revise
     explain: bool = False           # ExplainSolution once the run has ended: a few sentences on the final code
     samples: int = 3                # candidates per ImplementFunction / Revise step
-    first_draw: int | None = None   # candidates asked first in a run's first draw; the rest of it only if they
-    #                                 settle no claim (None: all `samples` at once)
+    first_draw: int | None = 1      # candidates asked first in a run's first draw (with the oracle and judges); the
+    #                                 rest of it only if these settle no claim (None: all `samples` at once)
     oracle: bool = True             # ImplementFunction also asks for a brute-force program (core/agreement.py)
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     max_draws: int = 4              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests

@@ -54,16 +54,17 @@ strategy("thompson", "feedback + 2 samples per step, the attempt to revise chose
 strategy("model-tests", "the defaults before expected values came from execution: uct's settings plus answer "
                          "retries; the model's expected values are the truth")(looping({"samples": 2, "oracle": False,
                                                                                          "agreement": False}))
-strategy("full", "main.py's defaults: 3 candidates and an oracle at once, expected values settled by execution "
-                 "(oracle, majority, the model's guess as tie-breaker), up to four draws while no candidate passes "
-                 "the statement's examples, then UCT revision (one round of it while none does)")(looping({}))
+strategy("full", "main.py's defaults: 3 candidates a draw (the first draw's first one with the oracle, the other two "
+                 "only if these settle no claim), expected values settled by execution (oracle, majority, the model's "
+                 "guess as tie-breaker), up to four draws while no candidate passes the statement's examples, then UCT "
+                 "revision (one round of it while none does)")(looping({}))
 strategy("no-oracle", "full without the oracle: candidates' agreement alone settles expected values")(looping({"oracle": False}))
 strategy("no-lint", "full without ruff: no linter findings in the feedback or among the tie-breaks")(looping({"lint": False}))
 strategy("revise-more", "full as it was before issue 28: two draws while no candidate passes the statement's "
                         "examples, then revision to the last round")(looping({"max_draws": 2, "revise_rounds": None}))
 strategy("more-draws", "full, but up to three fresh draws (not one) before a claim that lacks evidence ends "
                        "unconfirmed")(looping({"dispute_draws": 3}))
-strategy("first-one", "full, but the first draw asks one candidate (with the oracle and judges) and the other "
-                      "two only if these settle no claim")(looping({"first_draw": 1}))
+strategy("all-at-once", "full, but the first draw asks its 3 candidates at once with the oracle (the defaults "
+                        "before the short first draw)")(looping({"first_draw": None}))
 strategy("no-model-tests", "full without the model's own tests where the statement has examples: the examples "
                            "and their variant inputs are the tests")(looping({"model_tests": False}))

@@ -31,7 +31,7 @@ def test_readme_example_runs_as_written(stub, tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0] == "solved 18/18 tests pass"  # 2 of yours, 2 of the model's, 14 variants the programs agree on
     assert "return sum(n for n in nums if n % 2 == 0)" in done.stdout
-    assert lines[-1].startswith("5 model calls; files in runs/sum_of_evens")  # the tests, 3 candidates, the oracle
+    assert lines[-1].startswith("3 model calls; files in runs/sum_of_evens")  # the tests, a candidate, the oracle
     assert (tmp_path / "runs" / "sum_of_evens" / "solution.py").exists()
     assert done.stderr == "", "quiet unless progress=True"
 

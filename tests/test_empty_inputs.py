@@ -77,10 +77,11 @@ def run_code(numbers):
 ```"""
 
 
-def run_running_max(make_shared, stub, candidates, problem=RUNNING_MAX):
+def run_running_max(make_shared, stub, candidates, problem=RUNNING_MAX, first_draw=None):
     a.route_defaults(stub, tests=RUNNING_MAX_TESTS, candidates=candidates, oracle=ORACLE)
-    # one request at a time, so the attempts are numbered as listed: the newest that passes is the claim
-    shared = make_shared(problem, variants=0, parallel=1)
+    # one request at a time, so the attempts are numbered as listed: the newest that passes is the claim; the
+    # first draw whole (three candidates) unless a test asks for the short one (the default)
+    shared = make_shared(problem, variants=0, parallel=1, first_draw=first_draw)
     return run_flow(shared)
 
 
@@ -115,3 +116,12 @@ def test_no_check_where_the_statement_says_the_list_is_never_empty(make_shared, 
     shared = run_running_max(make_shared, stub, [GUARDED, STARTS_AT_FIRST], problem)
     assert shared["status"] == "solved" and not events_of(shared, "empty_check")
     assert "best, out = numbers[0]" in handed_over(shared).code, "the claim as the verdict chose it"
+
+
+def test_a_short_first_draws_claim_that_raises_on_an_emptied_list_asks_the_rest_of_the_draw_first(make_shared, stub):
+    # the first candidate and the oracle settle a claim that raises on []; no other version yet: the draw's rest
+    shared = run_running_max(make_shared, stub, [STARTS_AT_FIRST, GUARDED], first_draw=1)
+    assert shared["status"] == "solved" and "if not numbers" in handed_over(shared).code, shared["message"]
+    assert len(events_of(shared, "rest_of_draw")) == 1 and shared["draw_rest"] == 0
+    asked = [r["messages"][1]["content"].split("\n")[0] for r in stub.requests]
+    assert sum(line.startswith("Implement run_code") for line in asked) == 3

@@ -14,10 +14,11 @@ from tests.stub_openai_server import request_kind
 
 @pytest.fixture
 def make_shared(make_shared):
-    """The shipped defaults, but no variant inputs unless a test asks for them: the scripts below stage each
-    vote on the inputs they write; the variants' own tests are at the end of this file."""
+    """The shipped defaults, but no variant inputs and a first draw of all three candidates at once unless a
+    test asks otherwise: the scripts below stage each vote on the inputs they write and each draw whole; the
+    variants' own tests and the short first draw's (settings.first_draw, the default) are at the end of this file."""
     def make(*args, **overrides):
-        return make_shared(*args, **{"variants": 0, **overrides})
+        return make_shared(*args, **{"variants": 0, "first_draw": None, **overrides})
     return make
 
 
@@ -854,3 +855,12 @@ def test_a_short_first_draw_that_settles_no_claim_asks_the_rest_of_the_draw_in_t
     assert [r for r, _ in rounds] == [0, 1] and shared["dispute_draws"] == 0, "no dispute draw spent on it"
     assert any("the draw's first candidates (its others to come)" in line for line in said)
     assert not events_of(shared, "dispute_draw")
+
+
+def test_a_short_first_draw_whose_candidate_the_endpoint_keeps_failing_asks_the_rest_at_once(make_shared, stub):
+    stub.route("tests", a.TESTS)
+    stub.route("code", {"status": 500}, {"status": 500}, {"status": 500}, a.GOOD_CODE, a.written_apart(a.GOOD_CODE, 1))
+    stub.route("oracle", a.BRUTE_FORCE)
+    shared = run_flow(make_shared(a.TWO_SUM, first_draw=1))
+    assert shared["status"] == "solved", "not model_failed: a whole draw would have had two more candidates"
+    assert len([t for t in shared["attempts"] if t.source == "implement"]) == 2 and shared["draw_rest"] == 0

@@ -94,7 +94,8 @@ def run_code(n):
 def run_trees(make_shared, stub, candidates, **overrides):
     a.route_defaults(stub, tests=TREE_TESTS, candidates=candidates, oracle=ENUMERATE)
     # one request at a time, so the attempts are numbered as listed: the newest that passes is the claim
-    shared = make_shared(TREES, **{"variants": 0, "speed_limit": 1, "parallel": 1, **overrides})
+    # the first draw whole (three candidates) unless a test asks for the short one (the default)
+    shared = make_shared(TREES, **{"variants": 0, "speed_limit": 1, "parallel": 1, "first_draw": None, **overrides})
     return run_flow(shared)
 
 
@@ -152,3 +153,9 @@ def test_the_check_takes_no_more_than_the_time_limit_leaves(make_shared, stub):
     [check] = events_of(shared, "speed_check")
     assert check["limit_s"] < 10 and check["handed_over"] is None, check
     assert shared["status"] == "unconfirmed" and f"did not return within {check['limit_s']:g} s" in shared["message"]
+
+
+def test_a_short_first_draws_claim_too_slow_at_the_stated_bounds_asks_the_rest_of_the_draw_first(make_shared, stub):
+    shared = run_trees(make_shared, stub, [SLOW, FAST], first_draw=1)
+    assert shared["status"] == "solved" and "counts = [1] * (n + 1)" in handed_over(shared).code, shared["message"]
+    assert len(events_of(shared, "rest_of_draw")) == 1 and len(events_of(shared, "speed_check")) == 1

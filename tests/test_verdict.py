@@ -181,6 +181,9 @@ def test_where_each_expected_value_comes_from(round_, facts, expected):
     assert sources(round_.verdict(**facts)) == expected
 
 
+SAME_AS_1 = "def run_code(x):\n    return 1  # the same\n"  # Round.program's code for id 1, a comment added: one voter
+
+
 def outcome(verdict):
     return {"action": verdict.action, "current": verdict.current, "solved": verdict.solved}
 
@@ -238,12 +241,30 @@ ROUNDS = [
     pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 8).judged(False, False).program("user", 0, 7, parent=1),
                  {"max_draws": 1}, {"action": "failure", "current": 2, "solved": None},
                  id="the person's edit is what gets revised next"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).oracle(2, 10), {"rest_of_draw": True},
+                 {"action": "success", "current": 1, "solved": 1},
+                 id="success from a short first draw: its first candidate and the oracle settle an input beyond the examples"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).oracle(2, 10, code=SAME_AS_1), {"rest_of_draw": True},
+                 {"action": "redraw", "current": 1, "solved": None},
+                 id="redraw, the rest of a short first draw: its first candidate lacks a second voter"),
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 9), {"rest_of_draw": True, "max_draws": 1},
+                 {"action": "redraw", "current": None, "solved": None},
+                 id="redraw, the rest of a short first draw: its first candidate fails the example"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 11), {"rest_of_draw": True, "affords_a_draw": False},
+                 {"action": "unconfirmed", "current": 2, "solved": None},
+                 id="unconfirmed at once: no budget left for the rest of a short first draw"),
 ]
 
 
 @pytest.mark.parametrize("round_, facts, expected", ROUNDS)
 def test_what_the_round_decides_next(round_, facts, expected):
     assert outcome(round_.verdict(**facts)) == expected
+
+
+def test_the_rest_of_a_short_first_draw_is_judged_in_the_same_round_and_spends_no_dispute_draw():
+    verdict = Round(ex(1, 2), t(5, 11)).candidate(2, 10).verdict(rest_of_draw=True)
+    assert verdict.action == "redraw" and verdict.rest_of_draw and verdict.iteration == 0
+    assert not verdict.draw_before_claim, "the dispute draw stays for after the whole draw"
 
 
 def test_a_revision_that_breaks_a_test_its_parent_passed_is_rejected():
