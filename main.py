@@ -41,12 +41,13 @@ trust and agreement:
   The statement's worked examples ("Input: ... Output: ...", ">>> f(...)" lines) become trusted tests:
   the model may never change them, and a run is solved only when all pass (with no example and no
   --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give inputs
-  and a guess; their expected values are settled by running --samples candidates and an oracle (a
-  brute-force program): the oracle siding with more candidates than any other output has, over half of
-  the voters, else a clear majority of candidates, else the guess breaking a tie; otherwise the input
-  is disputed and left out, and the run ends unconfirmed. "Solved" also needs evidence beyond the
-  statement's examples: an input settled by independent programs (the oracle, a majority, a checker)
-  or one of your tests; without it the run draws more candidates once, then ends unconfirmed.
+  and a guess; their expected values are settled by running candidates (--first-draw of them first)
+  and an oracle (a brute-force program): the oracle siding with more candidates than any other output
+  has, over half of the voters, else a clear majority of candidates, else the guess breaking a tie;
+  otherwise the input is disputed and left out, and the run ends unconfirmed. "Solved" also needs
+  evidence beyond the statement's examples: an input settled by independent programs (the oracle, a
+  majority, a checker) or one of your tests; without it the run draws more candidates once (the first
+  draw's others first), then ends unconfirmed.
   --variants more inputs, each a given one changed a little (a number one larger, a list reversed),
   have no guess: the programs' agreement settles them, and programs that differ dispute them. An input
   that breaks what the statement promises ("exactly one solution", a constraint in words) is dropped,
@@ -167,6 +168,9 @@ def judging_flags(parser):
                        f"{Settings.speed_limit:g})")
     group.add_argument("--samples", type=int, default=Settings.samples, metavar="N",
                        help=f"candidates per code-writing step, asked at the same time (default {Settings.samples})")
+    group.add_argument("--first-draw", type=int, default=Settings.first_draw, metavar="N",
+                       help=f"of a run's first draw, candidates asked with the oracle; the others only when these "
+                            f"settle no claim (default {Settings.first_draw}; as many as --samples: all at once)")
     group.add_argument("--no-oracle", dest="oracle", action="store_false",
                        help="do not ask for a brute-force oracle to settle expected values")
     group.add_argument("--model-expected", dest="agreement", action="store_false",

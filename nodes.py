@@ -708,7 +708,9 @@ def rest_of_draw_owed(shared):
 
 
 def ask_rest_of_draw(shared, why):
-    """A claim's last check failed with no other version to hand over: the first draw's rest comes first."""
+    """A claim's last check failed with no other version to hand over: the first draw's rest comes first, and
+    the claim is judged again with them."""
+    shared["attempts"].withdraw_claim()
     shared["services"].record.event("rest_of_draw", say=f"  {why}: asking the draw's other candidates first")
     return Action.REDRAW
 

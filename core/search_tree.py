@@ -198,10 +198,14 @@ class AttemptTree:
 
     def hand_over(self, attempt_id):
         """Another version passing the same tests becomes the one a solved run hands over (the speed check)."""
+        self.withdraw_claim()
+        self.get(attempt_id).status = AttemptStatus.SOLVED
+
+    def withdraw_claim(self):
+        """No attempt is the solved one any more: a claim's last check sends the run back for more candidates."""
         for attempt in self.attempts:
             if attempt.status == AttemptStatus.SOLVED:
                 attempt.status = AttemptStatus.KEPT
-        self.get(attempt_id).status = AttemptStatus.SOLVED
 
     def settle(self, attempt, settlement):
         """A new attempt kept, rejected (its parent hears which anchor it broke) or an oracle; its reward then

@@ -123,5 +123,6 @@ def test_a_short_first_draws_claim_that_raises_on_an_emptied_list_asks_the_rest_
     shared = run_running_max(make_shared, stub, [STARTS_AT_FIRST, GUARDED], first_draw=1)
     assert shared["status"] == "solved" and "if not numbers" in handed_over(shared).code, shared["message"]
     assert len(events_of(shared, "rest_of_draw")) == 1 and shared["draw_rest"] == 0
+    assert [x.id for x in shared["attempts"] if x.status == "solved"] == [handed_over(shared).id], "one claim, not two"
     asked = [r["messages"][1]["content"].split("\n")[0] for r in stub.requests]
     assert sum(line.startswith("Implement run_code") for line in asked) == 3

@@ -159,3 +159,4 @@ def test_a_short_first_draws_claim_too_slow_at_the_stated_bounds_asks_the_rest_o
     shared = run_trees(make_shared, stub, [SLOW, FAST], first_draw=1)
     assert shared["status"] == "solved" and "counts = [1] * (n + 1)" in handed_over(shared).code, shared["message"]
     assert len(events_of(shared, "rest_of_draw")) == 1 and len(events_of(shared, "speed_check")) == 1
+    assert [x.id for x in shared["attempts"] if x.status == "solved"] == [handed_over(shared).id], "one claim, not two"
