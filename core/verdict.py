@@ -159,7 +159,7 @@ def judge_round(facts):
     if not solving:
         action = (Action.EXHAUSTED if iteration >= rules.max_iterations else
                   Action.REDRAW if wants_fresh_candidates(attempts, scores, tests, rules) else Action.FAILURE)
-        if facts.owes_rest and action != Action.EXHAUSTED:
+        if facts.owes_rest:  # before `exhausted` too: the short round is not counted, so --max-iterations 1 gets it
             return rest_of_first_draw(tests, judged, None, common)
         hopeless = hopeless_after(attempts, scores, rules) if action == Action.FAILURE else ""
         by_person = [a for a in attempts if a.id in settled and a.source == Author.USER
