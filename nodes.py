@@ -400,13 +400,14 @@ class ImplementFunction(ModelStep):
         count = (shared["draw_rest"] if redraw else settings.first_draw) or settings.samples
         if redraw and shared["draw_rest"]:
             judges = []  # the rest of the first draw, which its judges already came with
-        return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw, "count": count}
+        rest = 0 if redraw else settings.samples - count  # what a short first draw still owes
+        return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw, "count": count,
+                "rest": rest}
 
     def exec(self, inputs):
         """(candidates, the judges' answers, the draw's candidates still owed)."""
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
-        request, count = implement_request(inputs["test_cases"]), inputs["count"]
-        rest = 0 if inputs["redraw"] else inputs["settings"].samples - count
+        request, count, rest = implement_request(inputs["test_cases"]), inputs["count"], inputs["rest"]
         try:
             return *self.ask_samples(inputs, request, parse_code_answer, extra, max_tokens=CODE_TOKENS,
                                      all_hot=inputs["redraw"], count=count), rest
@@ -589,9 +590,7 @@ class JudgeRound(Step):
         settings = services.settings
         return RoundFacts(tests=shared["test_cases"], attempts=list(shared["attempts"]), kind=shared["output_kind"].kind,
                           iteration=shared["iteration"], disputes_drawn=shared["dispute_draws"], rules=Rules.of(settings),
-                          rest_of_draw=shared["draw_rest"] > 0,
-                          affords_a_draw=services.budget.affords(settings.samples,
-                                                                 settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS)),
+                          rest_of_draw=shared["draw_rest"] > 0, affords_a_draw=affords_a_draw(shared),
                           trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]))
 
     def exec(self, facts):
@@ -700,11 +699,15 @@ def claim_then_others(shared, others):
     return [(a.id, a.code) for a in [claim, *passing[:others]]]
 
 
+def affords_a_draw(shared):
+    """The call and token budgets leave room for a draw of `samples` candidates."""
+    settings = shared["services"].settings
+    return shared["services"].budget.affords(settings.samples, settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS))
+
+
 def rest_of_draw_owed(shared):
     """The short first draw's other candidates (settings.first_draw) are still to come, and the budget has room."""
-    settings = shared["services"].settings
-    return shared["draw_rest"] > 0 and shared["services"].budget.affords(
-        settings.samples, settings.samples * (CODE_TOKENS + DRAW_PROMPT_TOKENS))
+    return shared["draw_rest"] > 0 and affords_a_draw(shared)
 
 
 def ask_rest_of_draw(shared, why):
