@@ -96,19 +96,9 @@ class TestCase:
 
     @property
     def protected(self):
-        """A test the model may not change: trusted, settled by programs agreeing, a variant input (only
-        programs settle those: a Revise that rewrote every test turned 16 of them into guesses), or a guess
-        GenerateTestCases wrote that a program returned (the guess settled it): a correction Revise writes
-        has seen the code it revises. In the bench's records Revise rewrote such a value 7 times, 6 of them
-        a right value to a wrong one (LeetCode 2579 twice: the oracle and the guesses 13, 25, 41 against a
-        candidate's 25, 61, 113), once a wrong one to a right one (HumanEval/140, a false claim either way)."""
-        return (self.trusted or self.is_variant or bool(self.evidence and self.evidence.source.by_programs)
-                or self.program_backed_guess)
-
-    @property
-    def program_backed_guess(self):
-        """The model's guess, written before any code, settled this test: a program returned it too."""
-        return self.source == Source.GUESS and self.revised is None
+        """A test the model may not change: trusted, settled by programs agreeing, or a variant input (only
+        programs settle those: a Revise that rewrote every test turned 16 of them into guesses)."""
+        return self.trusted or bool(self.evidence and self.evidence.source.by_programs) or self.is_variant
 
     def settled(self, evidence, expected):
         """This test with execution's evidence, and the settled value when the evidence counts."""

@@ -113,8 +113,6 @@ def trusted_label(case):
         return {Origin.STATEMENT: " (from the problem statement)", Origin.USER: " (from the user)"}[case.origin]
     if case.evidence and case.evidence.source.by_programs:
         return " (agreed by running programs)"
-    if case.program_backed_guess:
-        return " (your guess, returned by a running program too)"
     return " (a variant input: running programs decide it)" if case.protected else ""
 
 
@@ -125,8 +123,6 @@ def who_agreed(case):
         return f" (the oracle and {evidence.agree - 1} of {evidence.voters - 1} candidates returned it)"
     if evidence and evidence.source == Source.MAJORITY:
         return f" ({evidence.agree} of {evidence.voters} candidates returned it)"
-    if case.program_backed_guess:
-        return f" ({evidence.agree} of {evidence.voters} programs returned it)"
     return ""
 
 

@@ -4,8 +4,8 @@
 Solved, unconfirmed and untested runs hand over the attempt the last verdict made current; every other
 ending hands over the best attempt (the most trusted tests, then tests passed, then fewer linter
 findings), not merely the last, or the oracle when it passes every statement example and no candidate
-does, or every counted test and no candidate does (handed_over). The message names the evidence ("3
-statement examples + 5 confirmed by the oracle and a candidate"), what is still disputed, or what fails.
+does (handed_over). The message names the evidence ("3 statement examples + 5 confirmed
+by the oracle and a candidate"), what is still disputed, or what fails.
 """
 from dataclasses import dataclass
 
@@ -51,20 +51,16 @@ def conclude(status, state):
 
 def handed_over(attempts):
     """The version an unsolved run hands over: the best candidate, or the oracle (the last that loaded) when it
-    passes every trusted test and no candidate does, or every counted test and no candidate does. It is still
-    no claim (the run stays unsolved: nothing but the oracle itself backs its other outputs), but a plain
-    program right on the examples beats a fast one wrong on them: in the bench's records the oracle passed
-    the hidden tests where no candidate did (HumanEval/129, LeetCode 995 and 2492; docs/benchmarks.md, "the
-    oracle handed over")."""
+    passes every trusted test and no candidate does. It is still no claim (the run stays unsolved: nothing
+    but the oracle itself backs its other outputs), but a plain program right on the examples beats a fast
+    one wrong on them: in the bench's records the oracle passed the hidden tests where no candidate did
+    (HumanEval/129, LeetCode 995 and 2492; docs/benchmarks.md, "the oracle handed over")."""
     best = attempts.best()
+    if best is not None and best.scored.passes_trusted:
+        return best
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok" and a.results is not None
                and a.trusted_total and a.scored.passes_trusted]
-    oracle = oracles[-1] if oracles else None
-    if best is None or not best.scored.passes_trusted:
-        return oracle or best
-    # Both pass the examples: the oracle still goes when it alone passes every counted test (LeetCode 2579: the
-    # oracle returned the model's guesses where the candidates passing the examples did not, and was right)
-    return oracle if oracle is not None and oracle.scored.fails_nothing and not best.scored.fails_nothing else best
+    return oracles[-1] if oracles else best
 
 
 def closing_message(status, state, kept):
@@ -88,11 +84,9 @@ def closing_message(status, state, kept):
                if not result["passed"] and result.get("counted", True)]
     trusted = f", {kept.trusted_passed} of {kept.trusted_total} {trusted_name(state.tests)}" if kept.trusted_total else ""
     why = f" ({state.message})" if state.message and status == RunStatus.UNSOLVED else ""
-    best = state.attempts.best()
-    no_candidate = ("no candidate passes every test that counts" if best is not None and best.scored.passes_trusted
-                    else f"no candidate passes the {trusted_name(state.tests)}")
-    version = (f"{no_candidate}, so the oracle (attempt {kept.id}, written to be plainly right rather than fast) is "
-               "handed over: it" if kept.source == Author.ORACLE else f"the best version (attempt {kept.id})")
+    version = (f"no candidate passes the {trusted_name(state.tests)}, so the oracle (attempt {kept.id}, written to be "
+               "plainly right rather than fast) is handed over: it"
+               if kept.source == Author.ORACLE else f"the best version (attempt {kept.id})")
     return (f"{lead} after {state.iteration} iteration(s){why}: {version} "
             f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
 

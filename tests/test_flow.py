@@ -399,33 +399,6 @@ def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shar
 
 
 ZERO_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [0, 0]\n    seen = {}")
-# Revise, shown ZERO_ON_PAIRS failing duplicates, rewrites that test to what the code returns, the code as it was
-FIT_DUPLICATES_TO_THE_CODE = """```yaml
-reasoning: Test 3 is wrong, the code returns [0, 0].
-test_cases:
-  3: {name: duplicates, input: {nums: [3, 3], target: 6}, expected: [0, 0]}
-function_code: |
-""" + a.GOOD_FUNCTION.replace("seen = {}", "if len(nums) == 2: return [0, 0]\n      seen = {}") + "```"
-
-
-def test_a_guess_a_program_returned_is_not_rewritten_by_revise_and_the_oracle_passing_every_test_goes(
-        make_shared, stub):
-    # LeetCode 2579: the oracle returned the model's guesses where the candidate passing the examples did not,
-    # Revise rewrote the guesses to the candidate's outputs, and the wrong candidate was handed over
-    a.route_defaults(stub, candidates=[ZERO_ON_PAIRS], samples=3)  # one program three times: one voter
-    stub.route("revise", *[FIT_DUPLICATES_TO_THE_CODE] * 4)
-    shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3))
-    duplicates = shared["test_cases"][2]
-    assert (duplicates.expected, duplicates.evidence.source) == ([0, 1], "guess"), "the oracle's side, by the guess"
-    revision = events_of(shared, "revision")[0]
-    assert revision["ignored"] and "Test 3 is trusted" in revision["ignored"][0], revision["ignored"]
-    prompt = next(r for r in stub.requests if "fails some tests" in r["messages"][1]["content"])["messages"][1]["content"]
-    assert "duplicates (your guess, returned by a running program too)" in prompt
-    assert "(1 of 2 programs returned it)" in prompt, "the counterexample says who agreed"
-    assert shared["status"] == "unsolved" and handed_over(shared).source == "oracle", shared["message"]
-    assert "no candidate passes every test that counts, so the oracle" in shared["message"]
-
-
 GUESS_NOBODY_RETURNS = a.TESTS.replace("""    input: {nums: [3, 3], target: 6}
     expected: [0, 1]""", """    input: {nums: [3, 3], target: 6}
     expected: [5, 5]""")

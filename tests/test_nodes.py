@@ -120,8 +120,8 @@ def test_revise_may_not_change_a_statement_example(make_shared, stub):
     assert shared["test_cases"][0] == tests[0], "the trusted test is unchanged"
     assert shared["test_cases"][2].expected == [0, 1]
     retry = stub.requests[1]["messages"][-1]["content"]
-    assert ("Test 1 is trusted (from the problem statement or the user, agreed by running programs, your guess a running "
-            "program returns too, or a variant input only programs decide) and cannot be changed") in retry
+    assert ("Test 1 is trusted (from the problem statement or the user, or agreed by running programs, or a variant input "
+            "only programs decide) and cannot be changed") in retry
     assert "(from the problem statement)" in stub.requests[0]["messages"][-1]["content"]
 
 

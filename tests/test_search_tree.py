@@ -119,13 +119,3 @@ def test_an_unsolved_run_hands_over_the_oracle_only_where_it_passes_the_examples
     assert handed_over(tree) is right_oracle is not wrong_oracle, "it passes the example no candidate passes"
     grow(tree, None, [True, False, False, False])
     assert handed_over(tree).source == "implement", "a candidate passing the example is handed over before it"
-
-
-def test_an_unsolved_run_hands_over_the_oracle_that_alone_passes_every_counted_test():
-    tree = AttemptTree()
-    candidate = grow(tree, None, [True, True, False, True])
-    assert handed_over(tree) is candidate, "no oracle yet"
-    right_oracle = oracle(tree, [True] * 4)
-    assert handed_over(tree) is right_oracle, "both pass the example, only the oracle passes the rest"
-    grow(tree, None, [True] * 4)
-    assert handed_over(tree).source == "implement", "a candidate passing every test is handed over before it"

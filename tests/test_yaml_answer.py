@@ -271,7 +271,7 @@ def test_a_revision_of_a_trusted_test_is_refused_but_the_rest_is_kept():
     text = "test_cases:\n  1: {input: {x: 1}, expected: 5}\n  2: {input: {x: 2}, expected: 4}\n"
     answer = parse_revise_answer(text, test_names=["a", "b"], max_tests=8, trusted=[0])
     assert list(answer["test_cases"]) == [1] and "Test 1 is trusted" in answer["ignored"][0]
-    with pytest.raises(AnswerError, match=r"Test 1 is trusted \(from the problem statement or the user, agreed by running programs, your guess a running program returns too, or a variant input only programs decide\) and cannot be changed"):
+    with pytest.raises(AnswerError, match=r"Test 1 is trusted \(from the problem statement or the user, or agreed by running programs, or a variant input only programs decide\) and cannot be changed"):
         parse_revise_answer("test_cases:\n  1: {input: {x: 1}, expected: 5}\n", test_names=["a"], max_tests=8,
                             trusted=[0])
 

@@ -374,9 +374,9 @@ def parse_revise_answer(text, test_names, max_tests, trusted=()):
         try:
             index = _test_index(key, test_names, max_tests)
             if index in trusted:
-                raise AnswerError(f"Test {index + 1} is trusted (from the problem statement or the user, agreed by "
-                                  "running programs, your guess a running program returns too, or a variant input "
-                                  "only programs decide) and cannot be changed; if the code fails it, fix the code.")
+                raise AnswerError(f"Test {index + 1} is trusted (from the problem statement or the user, or agreed by "
+                                  "running programs, or a variant input only programs decide) and cannot be changed; "
+                                  "if the code fails it, fix the code.")
             revised[index] = check_test_case(case, f"revised test {index + 1}")
         except AnswerError as exc:
             ignored.append(str(exc))
