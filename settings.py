@@ -44,7 +44,8 @@ class Settings:
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     max_draws: int = 4              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
     dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
-    revise_rounds: int | None = 0   # Revise rounds while no version passes the trusted tests, then stop (None: no limit)
+    revise_rounds: int | None = 0   # Revise rounds after the draws while no version passes the trusted tests (None or
+    #                                 agreement off: no limit)
     # Four draws and no revision (issue 28): fresh samples found the rare right program (pass@k); of 44 revisions of
     # versions where no candidate passed the examples, in every benchmark record, 1 passed them, wrongly (docs/benchmarks.md)
     variants: int = 16              # inputs made by small changes to the tests' inputs, settled by execution alone (core/variants.py)

@@ -328,8 +328,8 @@ def hopeless_after(attempts, scores, rules):
     passing = any(a.is_candidate and scores[a.id].passes_trusted for a in attempts)
     if revisions < rules.revise_rounds or passing:
         return ""
-    return (f"no version passes the statement's examples after {plural(draws, 'draw')} of candidates and "
-            f"{plural(revisions, 'revision')}")
+    revised = f" and {plural(revisions, 'revision')}" if revisions else ""
+    return f"no version passes the statement's examples after {plural(draws, 'draw')} of candidates{revised}"
 
 
 def plural(count, noun):

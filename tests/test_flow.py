@@ -820,7 +820,7 @@ def test_with_the_shipped_defaults_a_problem_no_draw_gets_right_ends_after_four_
     assert (kinds.count("code"), kinds.count("oracle"), "revise" in kinds) == (12, 1, False), kinds
     assert shared["status"] == "unsolved" and shared["iteration"] == 4
     assert shared["message"].startswith("not solved after 4 iteration(s) (no version passes the statement's examples "
-                                        "after 4 draws of candidates and 0 revisions): the best version"), shared["message"]
+                                        "after 4 draws of candidates): the best version"), shared["message"]
 
 
 def test_with_agreement_off_revise_is_the_remedy_and_runs_to_the_last_round(make_shared, stub):
