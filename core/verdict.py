@@ -34,7 +34,9 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
       rest: `redraw`, judged with them as one round.
     With agreement off (--model-expected) the model's values are the truth and nothing is lacking.
  6. No claim. The person's fresh edit is revised; out of rounds, `exhausted`; no candidate passes the
-    trusted tests and draws are left, `redraw`; else `failure`: the search policy picks what to revise.
+    trusted tests and draws are left, `redraw`; the draws and `revise_rounds` revisions spent (none by
+    default) and still none passes them, `exhausted` (with agreement on); else `failure`: the search
+    policy picks what to revise.
 
 Why each rule is there, measured: docs/benchmarks.md.
 """
