@@ -41,6 +41,8 @@ def create_flow(settings=None):
     judge - Action.UNCONFIRMED >> unconfirmed  # passes the counted tests; inputs disputed or none trusted
     judge - Action.UNTESTED >> untested  # no tests left: the code parses, imports and loads
     judge - Action.REDRAW >> implement  # no candidate passes the trusted tests yet, or a claim waits on disputes
+    judge - Action.MORE_TESTS >> generate_tests  # a redraw while the model's tests wait: those first,
+    generate_tests - Action.RERUN >> run_tests    # then the programs so far run on them and the round is judged again
     fix = reflect_on_failure if wants.reflect_failures else revise
     reflect_on_failure >> revise
     if wants.interactive:

@@ -9,7 +9,7 @@ import json
 import sys
 
 import app
-from settings import Settings
+from settings import MODEL_TESTS, Settings
 from utils.llama_server import LocalModelError
 from utils.local_model import ensure_local_model
 from utils.sandbox import Limits
@@ -41,13 +41,15 @@ trust and agreement:
   The statement's worked examples ("Input: ... Output: ...", ">>> f(...)" lines) become trusted tests:
   the model may never change them, and a run is solved only when all pass (with no example and no
   --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give inputs
-  and a guess; their expected values are settled by running candidates (--first-draw of them first)
-  and an oracle (a brute-force program): the oracle siding with more candidates than any other output
-  has, over half of the voters, else a clear majority of candidates, else the guess breaking a tie;
-  otherwise the input is disputed and left out, and the run ends unconfirmed. "Solved" also needs
-  evidence beyond the statement's examples: an input settled by independent programs (the oracle, a
-  majority, a checker) or one of your tests; without it the run draws more candidates once (the first
-  draw's others first), then ends unconfirmed.
+  and a guess, asked (--model-tests when-needed) only once the first candidate and the oracle settle
+  no claim on those tests and their variants; their expected values are settled by running candidates
+  (--first-draw of them first) and an oracle (a brute-force program): the oracle siding with more
+  candidates than any other output has, over half of the voters, else a clear majority of candidates,
+  else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
+  unconfirmed. "Solved" also needs evidence beyond the statement's examples: an input settled by
+  independent programs (the oracle, a majority, a checker) or one of your tests; without it the run
+  draws more candidates once (the model's tests and the first draw's others first), then ends
+  unconfirmed.
   --variants more inputs, each a given one changed a little (a number one larger, a list reversed),
   have no guess: the programs' agreement settles them, and programs that differ dispute them. An input
   that breaks what the statement promises ("exactly one solution", a constraint in words) is dropped,
@@ -178,6 +180,10 @@ def judging_flags(parser):
     group.add_argument("--variants", type=int, default=Settings.variants, metavar="N",
                        help="inputs made by small changes to the tests' inputs (a number one larger, a list reversed), "
                        f"run on every program and settled only by their agreement; 0 for none (default {Settings.variants})")
+    group.add_argument("--model-tests", choices=MODEL_TESTS, default=Settings.model_tests,
+                       help="when the model writes its own tests where the statement has examples: first (before any "
+                       "code), when-needed (only once the first candidate and the oracle settle no claim on the examples "
+                       f"and their variants) or never (default {Settings.model_tests})")
 
 
 def loop_flags(parser):

@@ -281,33 +281,37 @@ class ReviewWithPerson(Step):
 
 
 class GenerateTestCases(ModelStep):
-    working = "asking the model for test cases"
+    working = "gathering the test cases"  # the model is asked for its own only when settings.model_tests says
 
     def prep(self, shared):
-        return {**self.model_inputs(shared), "statement": shared["problem"]}
+        late = shared["tests_owed"]  # JudgeRound's more_tests: the first candidates settled no claim
+        return {**self.model_inputs(shared), "statement": shared["problem"], "late": late,
+                "trusted": [case for case in shared["test_cases"] if case.trusted] if late else None}
 
     def exec(self, inputs):
         """The person's tests and the statement's examples (trusted, read without the model), then the
-        model's own tests, then variants of all their inputs. The person's tests are all kept, whatever
-        max_tests says."""
-        answer = self.written_tests(inputs)
+        model's own tests (now, once the first candidates settle no claim, or never: settings.model_tests),
+        then variants of all their inputs. The person's tests are all kept, whatever max_tests says."""
         settings = inputs["settings"]
+        trusted = inputs["trusted"] if inputs["late"] else trusted_tests(settings, inputs["statement"])
+        later = bool(trusted) and not inputs["late"] and settings.tests_when_needed
+        answer = self.written_tests(inputs, trusted, later)
         made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants) \
             if settings.agreement else []
         return {**answer, "variants": made}
 
-    def written_tests(self, inputs):
-        """The trusted tests and the model's own: {"reasoning", "test_cases", "trusted", "outside"}."""
+    def written_tests(self, inputs, trusted, later):
+        """The trusted tests and the model's own: {"reasoning", "test_cases", "trusted", "outside", "owed"}."""
         settings = inputs["settings"]
-        examples = statement_examples(inputs["statement"])[:settings.max_tests] if settings.trust_examples else []
-        given = {case.key for case in settings.tests}
-        trusted = list(settings.tests) + [case for case in examples if case.key not in given]
         room = settings.max_tests - len(trusted)
         if room <= 0:
             return {"reasoning": "the trusted tests fill the test budget", "test_cases": trusted, "trusted": trusted}
-        if trusted and not settings.model_tests:  # the examples and their variants are the inputs
-            return {"reasoning": "no model tests asked for (model_tests off)", "test_cases": trusted, "trusted": trusted}
-        request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted, bool(given))
+        if trusted and settings.model_tests == "never":  # the examples and their variants are the inputs
+            return {"reasoning": "no model tests asked for (model_tests never)", "test_cases": trusted, "trusted": trusted}
+        if later:
+            return {"reasoning": "the model's tests wait until the first candidates settle no claim",
+                    "test_cases": trusted, "trusted": trusted, "owed": True}
+        request = write_tests_request(max(settings.min_tests - len(trusted), 2), room, trusted, bool(settings.tests))
         try:
             answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room), max_tokens=answer_tokens_for_tests(room),
                               watch=watch_tests(room), salvage=complete_tests)
@@ -334,9 +338,9 @@ class GenerateTestCases(ModelStep):
     def use_answer(self, shared, inputs, answer):
         written = unique_names(answer["test_cases"])
         cases = written + answer["variants"]
-        settings = inputs["settings"]
-        shared["test_cases"] = cases
-        if settings.checker:  # the person's checker judges outputs; it is checked like code, never by the model
+        settings, late = inputs["settings"], inputs["late"]
+        shared["test_cases"], shared["tests_owed"] = cases, answer.get("owed", False)
+        if settings.checker and not late:  # the person's checker judges outputs; it is checked like code, never by the model
             shared["attempts"].add(settings.checker + CHECKER_SHIM, None, Author.CHECKER, 0)
         names = ", ".join(case.name for case in written)
         trusted = f" ({origin_counts(answer['trusted'])})" if answer["trusted"] else ""
@@ -344,14 +348,25 @@ class GenerateTestCases(ModelStep):
         dropped = (f"; dropped as outside the stated constraints: "
                    f"{', '.join(f'{name} (`{broken.line}`)' for name, broken in outside)}" if outside else "")
         made = f"; {len(answer['variants'])} variant inputs" if answer["variants"] else ""
+        made += "; the model's own tests only if the first candidate and the oracle settle no claim" \
+            if shared["tests_owed"] else ""
         kind = shared["output_kind"]
         several = f"\n  several answers are right ({kind.reason}): a checker judges outputs" \
-            if kind.kind == OutputKind.ANY_VALID else ""
-        shared["services"].record.event("test_cases", say=f"  {len(written)} test cases{trusted}: {names}{dropped}{made}"
+            if kind.kind == OutputKind.ANY_VALID and not late else ""
+        opening = "  the first candidates settle no claim, so the model writes its tests: " if late else "  "
+        shared["services"].record.event("test_cases", say=f"{opening}{len(written)} test cases{trusted}: {names}{dropped}{made}"
                                         f"{several}", reasoning=answer["reasoning"], test_cases=records(cases),
-                                        any_order=kind.any_order, output_kind=kind.record(),
+                                        any_order=kind.any_order, output_kind=kind.record(), late=late,
+                                        owed=shared["tests_owed"],
                                         outside_constraints=[f"{name}: {broken}" for name, broken in outside])
-        return Action.DEFAULT
+        return Action.RERUN if late else Action.DEFAULT  # late: no new code; the programs so far run on them
+
+
+def trusted_tests(settings, statement):
+    """The person's tests, then the statement's examples that are not among them (up to max_tests)."""
+    examples = statement_examples(statement)[:settings.max_tests] if settings.trust_examples else []
+    given = {case.key for case in settings.tests}
+    return list(settings.tests) + [case for case in examples if case.key not in given]
 
 
 def origin_counts(test_cases):
@@ -591,7 +606,8 @@ class JudgeRound(Step):
         return RoundFacts(tests=shared["test_cases"], attempts=list(shared["attempts"]), kind=shared["output_kind"].kind,
                           iteration=shared["iteration"], disputes_drawn=shared["dispute_draws"], rules=Rules.of(settings),
                           rest_of_draw=shared["draw_rest"] > 0, affords_a_draw=affords_a_draw(shared),
-                          trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]))
+                          trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]),
+                          tests_owed=shared["tests_owed"])
 
     def exec(self, facts):
         return judge_round(facts)
@@ -641,7 +657,9 @@ class JudgeRound(Step):
         rejected = [a for a in fresh if a.status == AttemptStatus.REJECTED]
         notes = [f"{len(fresh)} new attempts"] if len(fresh) > 1 else []
         notes += [f"attempt {a.id} rejected: it broke {', '.join(a.broke)}" for a in rejected]
-        round_ = ("the draw's first candidates (its others to come)" if verdict.rest_of_draw else
+        round_ = ("the first candidates on the examples and their variants (the model's tests to come)"
+                  if verdict.action == Action.MORE_TESTS else
+                  "the draw's first candidates (its others to come)" if verdict.rest_of_draw else
                   f"iteration {verdict.iteration}/{shared['services'].settings.max_iterations}")
         record.event("test_run", say=f"  {round_}: "
                      f"{current.passed}/{current.total} tests pass{trusted}{'; ' * bool(notes)}{'; '.join(notes)}",

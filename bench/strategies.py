@@ -67,4 +67,6 @@ strategy("more-draws", "full, but up to three fresh draws (not one) before a cla
 strategy("all-at-once", "full, but the first draw asks its 3 candidates at once with the oracle (the defaults "
                         "before the short first draw)")(looping({"first_draw": None}))
 strategy("no-model-tests", "full without the model's own tests where the statement has examples: the examples "
-                           "and their variant inputs are the tests")(looping({"model_tests": False}))
+                           "and their variant inputs are the tests")(looping({"model_tests": "never"}))
+strategy("tests-first", "full, but the model writes its own tests before any code (the defaults before they waited "
+                        "until the first candidate and the oracle settle no claim)")(looping({"model_tests": "first"}))

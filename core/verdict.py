@@ -32,6 +32,8 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     - Anything still lacking: `unconfirmed`, saying what.
     - Before any of these, a first draw that asked only its first candidates (`rest_of_draw`) asks the
       rest: `redraw`, judged with them as one round.
+    - Any `redraw` while the model's own tests wait (`tests_owed`, settings.model_tests "when-needed") is
+      `more_tests`: the tests first, the round judged again with them, as if they had come first.
     With agreement off (--model-expected) the model's values are the truth and nothing is lacking.
  6. No claim. The person's fresh edit is revised; out of rounds, `exhausted`; no candidate passes the
     trusted tests and draws are left, `redraw`; the draws and `revise_rounds` revisions spent (none by
@@ -89,6 +91,7 @@ class RoundFacts:
     trust_checker: bool = False  # the checker is the person's (--checker): used without the model's checks
     one_answer: bool = False     # the statement promises one answer per input
     rest_of_draw: bool = False   # the first draw asked only its first candidates (settings.first_draw); the rest wait
+    tests_owed: bool = False     # the model's own tests are not asked yet (settings.model_tests "when-needed")
 
     @property
     def any_order(self):
@@ -132,6 +135,16 @@ class Verdict:
 
 
 def judge_round(facts):
+    verdict = _judged(facts)
+    if facts.tests_owed and verdict.action == Action.REDRAW:
+        # the model's tests may settle what the round lacks (a guess only a program confirms) without a draw;
+        # the round is judged again with them: this one is not counted, spends no dispute draw and settles no
+        # new attempt (its reward in the search tree comes from the tests as they will be)
+        return replace(verdict, action=Action.MORE_TESTS, iteration=facts.iteration, draw_before_claim=False, settled={})
+    return verdict
+
+
+def _judged(facts):
     rules, attempts = facts.rules, list(facts.attempts)
     found, refused = checker_in_use(attempts, facts.tests, facts.trust_checker,
                                     promised_only(facts.kind, facts.one_answer), facts.any_order) \

@@ -107,10 +107,11 @@ class Action(Word):
     SUCCESS = "success"          # a candidate passes every counted test, nothing disputed, a trusted test
     UNCONFIRMED = "unconfirmed"  # one does, but inputs stay disputed after the draws, or nothing is trusted
     REDRAW = "redraw"            # fresh candidates: none passes the trusted tests, or a success leaves disputes
+    MORE_TESTS = "more_tests"    # a redraw while the model's own tests wait (settings.model_tests): those first
     FAILURE = "failure"          # revise the attempt the search policy chooses
     EXHAUSTED = "exhausted"      # the rounds, calls or tokens are spent
     UNTESTED = "untested"        # no tests left; the code loads
     MODEL_FAILED = "model_failed"
     FINISH = "finish"            # the person finished (--interactive)
     REVISE = "revise"            # the person asks the model to revise
-    RERUN = "rerun"              # the person edited the tests or the code: test again
+    RERUN = "rerun"              # the tests or the code changed outside a draw (the person, the model's late tests): test again

@@ -71,7 +71,7 @@ def test_help_lists_the_strategies_and_datasets():
 
 
 def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path):
-    a.route_defaults(stub)  # full: the tests, the first candidate and the oracle, which settle Two Sum
+    a.route_defaults(stub)  # full: the first candidate and the oracle settle Two Sum; the model's tests are not needed
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--model", "stub-model", "--out", str(out),
                    stub=stub)
@@ -79,7 +79,7 @@ def test_the_full_strategy_is_judged_on_hidden_tests_it_never_saw(stub, tmp_path
     [line] = lines(out)
     assert line["hidden_pass"] is True and line["self_pass"] is True and line["status"] == "solved"
     assert line["hidden_cases_passed"] == line["hidden_cases_total"] == 2
-    assert line["model_calls"] == 3 and line["iterations"] == 1 and line["completion_tokens"] > 0
+    assert line["model_calls"] == 2 and line["iterations"] == 1 and line["completion_tokens"] > 0
     assert line["wall_s"] > 0 and line["model_s"] > 0 and line["outside_s"] >= 0  # calls overlap: model_s may exceed wall_s
     assert "def run_code(nums, target)" in line["code"]
     assert line["strategy"] == "full" and line["model"] == "stub-model" and line["server"] == stub.base_url
@@ -113,13 +113,14 @@ def test_an_unconfirmed_run_claims_nothing_and_counts_as_correct_but_not_trusted
     a.route_defaults(stub, tests=GUESS_NOBODY_RETURNS, candidates=[a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS],
                      oracle=a.BRUTE_FORCE.replace("for i in", "assert len(nums) > 2\n    for i in"))
     stub.route("code", *apart)
-    out = tmp_path / "out"
-    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--out", str(out), stub=stub)
+    out = tmp_path / "out"  # the model's tests first: by default the first two programs would settle the example's variants
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--strategies", "tests-first", "--out", str(out),
+                   stub=stub)
     assert result.returncode == 0, result.stderr
     [line] = lines(out)
     assert line["status"] == "unconfirmed" and line["self_pass"] is False and line["hidden_pass"] is True
     report = (out / "report.md").read_text()
-    assert "| p.jsonl | full | 1 | 1 | 100% | 21%-100% | 0 | 0 | 1 | 1 (1) |" in report
+    assert "| p.jsonl | tests-first | 1 | 1 | 100% | 21%-100% | 0 | 0 | 1 | 1 (1) |" in report
     assert "| p.jsonl | two-sum | PASS (unconfirmed) |" in report
 
 
@@ -136,8 +137,8 @@ def test_single_shot_asks_once_and_claims_nothing(stub, tmp_path):
 
 
 def test_design_doc_gives_up_after_one_unusable_answer_where_full_asks_again(stub, tmp_path):
-    stub.route("tests", "I think the tests should be simple.", "still no yaml", a.TESTS)
-    stub.route("code", *[a.GOOD_CODE] * 3)
+    stub.route("tests", "I think the tests should be simple.")  # design-doc asks for its tests first
+    stub.route("code", a.GARBAGE, *[a.GOOD_CODE] * 3)  # full asks for code first
     stub.route("oracle", a.BRUTE_FORCE)
     out = tmp_path / "out"
     result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM), "--strategies", "design-doc,full",
@@ -147,7 +148,7 @@ def test_design_doc_gives_up_after_one_unusable_answer_where_full_asks_again(stu
     assert design_doc["strategy"] == "design-doc" and design_doc["status"] == "model_failed"
     assert design_doc["model_calls"] == 1 and design_doc["hidden_pass"] is False
     assert design_doc["settings"]["answer_attempts"] == 1 and design_doc["settings"]["revise_adds_tests"] is False
-    assert full["status"] == "solved" and full["model_calls"] == 4 and full["hidden_pass"] is True  # 2 for the tests
+    assert full["status"] == "solved" and full["model_calls"] == 3 and full["hidden_pass"] is True  # 2 for the candidate
 
 
 def test_a_rerun_with_the_same_out_skips_finished_problems(stub, tmp_path):

@@ -35,7 +35,8 @@ def run_flow(shared):
 
 
 # The shipped defaults: three candidates and an oracle, asked at the same time (so answered by kind), the
-# model's expected values settled by execution.
+# model's expected values settled by execution. A test about what the model's own tests do at the first judgement
+# says model_tests="first"; by default they come only when the first candidates settle no claim (the file's end).
 CUT = {"text": "test_cases:\n  - name: cut", "finish_reason": "length"}
 
 
@@ -411,7 +412,7 @@ def test_a_success_that_leaves_an_input_disputed_draws_once_more_then_hands_over
     # differently: the same program twice is one voter) [0, 1] has three votes, [1, 0] two, [0, 0] one
     stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS,
                a.written_apart(a.GOOD_CODE, 1), a.written_apart(a.GOOD_CODE, 2), a.written_apart(WRONG_ON_PAIRS, 1))
-    shared = run_flow(make_shared(a.TWO_SUM, oracle=False))
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, model_tests="first"))
     assert shared["status"] == "unconfirmed" and shared["iteration"] == 2 and shared["dispute_draws"] == 1
     draws = events_of(shared, "dispute_draw")
     assert len(draws) == 1 and draws[0]["disputed"] == ["duplicates"]
@@ -431,7 +432,7 @@ def test_a_success_that_leaves_an_input_disputed_draws_once_more_then_hands_over
 def test_without_room_for_a_draw_a_disputed_input_ends_the_run_unconfirmed_at_once(make_shared, stub, limit):
     stub.route("tests", GUESS_NOBODY_RETURNS)
     stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, ZERO_ON_PAIRS)
-    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, **limit))
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, model_tests="first", **limit))
     assert shared["status"] == "unconfirmed" and shared["iteration"] == 1 and shared["dispute_draws"] == 0
     assert "disagree on duplicates" in shared["message"]
 
@@ -446,7 +447,7 @@ def revision_solves_where_no_candidate_passed_the_example(stub, tests):
 
 def test_a_revision_that_returns_the_models_guess_where_no_other_program_answered_is_not_claimed(make_shared, stub):
     revision_solves_where_no_candidate_passed_the_example(stub, a.TESTS)
-    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0, revise_rounds=1))
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0, revise_rounds=1, model_tests="first"))
     assert shared["status"] == "unconfirmed", shared["message"]
     assert [case.evidence.source for case in shared["test_cases"]] == ["statement", "solution_guess", "solution_guess"]
     assert shared["message"] == (
@@ -461,7 +462,7 @@ def test_a_revision_that_returns_the_models_guess_where_no_other_program_answere
 def test_a_revision_that_differs_from_the_guess_on_an_input_no_other_program_answered_stays_unconfirmed(
         make_shared, stub):
     revision_solves_where_no_candidate_passed_the_example(stub, a.TESTS_WITH_A_WRONG_ONE)  # guess [1, 1] on [3, 3]
-    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0, revise_rounds=1))
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, max_draws=1, dispute_draws=0, revise_rounds=1, model_tests="first"))
     assert shared["status"] == "unconfirmed", shared["message"]
     assert [case.evidence.source for case in shared["test_cases"]] == ["statement", "disputed", "disputed"], \
         "one input differing from the guess keeps the others disputed too"
@@ -474,7 +475,7 @@ RAISES_ON_PAIRS = a.GOOD_CODE.replace("seen = {}", "if len(nums) == 2: return [n
 def test_code_that_raises_on_a_disputed_input_where_others_return_a_value_fails_it(make_shared, stub):
     stub.route("tests", GUESS_NOBODY_RETURNS)  # [3, 3]: [0, 1] and [1, 0] tie, the guess matches neither
     stub.route("code", a.GOOD_CODE, WRONG_ON_PAIRS, RAISES_ON_PAIRS)
-    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, dispute_draws=0))
+    shared = run_flow(make_shared(a.TWO_SUM, oracle=False, dispute_draws=0, model_tests="first"))
     assert shared["status"] == "unconfirmed" and shared["test_cases"][2].evidence.source == "disputed"
     crasher = next(t for t in shared["attempts"] if "nums[5]" in t.code)
     assert crasher.results[2]["counted"] and not crasher.results[2]["passed"] and crasher.status != "solved"
@@ -488,7 +489,7 @@ def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_
     statement = a.TWO_SUM + "\n\nConstraints:\n- 2 <= nums.length <= 10^4\n- -10^9 <= nums[i] <= 10^9\n"
     too_short = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3], target: 6}")
     a.route_defaults(stub, tests=too_short)
-    shared, said = make_shared(statement), []
+    shared, said = make_shared(statement, model_tests="first"), []
     shared["services"].record.echo = said.append  # what the terminal shows
     run_flow(shared)
     assert [case.name for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
@@ -503,7 +504,7 @@ def test_an_input_every_program_raises_on_is_dropped(make_shared, stub):
     brute = a.BRUTE_FORCE.replace("for i in range", "if len(nums) > 4: raise ValueError('too long')\n    for i in range")
     long_input = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3, 3, 1, 2, 0], target: 6}")
     a.route_defaults(stub, tests=long_input, candidates=[strict], oracle=brute)
-    shared = run_flow(make_shared(a.TWO_SUM))
+    shared = run_flow(make_shared(a.TWO_SUM, model_tests="first"))
     assert shared["status"] == "solved" and [c.name for c in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
     event = events_of(shared, "evidence")[0]
     assert event["dropped"] == ["duplicates"]
@@ -540,7 +541,7 @@ def test_each_call_records_how_much_of_its_prompt_came_from_the_servers_cache(ma
     stub.route("tests", {"text": a.TESTS, "timings": {"prompt_n": 40, "cache_n": 310}})
     stub.route("code", *[a.GOOD_CODE] * 3)
     stub.route("oracle", a.BRUTE_FORCE)
-    shared = run_flow(make_shared(a.TWO_SUM))
+    shared = run_flow(make_shared(a.TWO_SUM, model_tests="first"))
     first = shared["services"].record.data["model_calls"][0]
     assert first["prompt_cached"] == 310 and first["server_timings"]["prompt_n"] == 40
 
@@ -581,7 +582,7 @@ def test_programs_that_agree_on_the_written_inputs_but_not_on_a_variant_make_no_
 def test_variants_the_programs_agree_on_count_in_the_verdict(make_shared, stub):
     a.route_defaults(stub, tests=PRIME_TESTS, candidates=[a.code_answer(a.WITH_REPEATS)],
                      oracle=a.code_answer(a.WITH_REPEATS_APART))  # written apart: two voters
-    shared = run_flow(make_shared(a.THREE_PRIMES, variants=Settings.variants))
+    shared = run_flow(make_shared(a.THREE_PRIMES, variants=Settings.variants, model_tests="first"))
     assert shared["status"] == "solved" and shared["iteration"] == 1
     variants = [case for case in shared["test_cases"] if case.origin == "variant"]
     assert 8 in [case.input["a"] for case in variants] and all(case.evidence.source == "oracle" for case in variants)
@@ -796,7 +797,7 @@ def test_without_the_promise_the_same_two_answers_leave_the_input_disputed(make_
 def test_without_model_tests_the_examples_and_their_variants_are_the_tests(make_shared, stub):
     stub.route("code", *[a.GOOD_CODE] * 3)
     stub.route("oracle", a.BRUTE_FORCE)
-    shared = run_flow(make_shared(a.TWO_SUM, model_tests=False, variants=Settings.variants))
+    shared = run_flow(make_shared(a.TWO_SUM, model_tests="never", variants=Settings.variants))
     assert shared["status"] == "solved", shared["message"]
     assert {case.origin for case in shared["test_cases"]} == {"statement", "variant"}
     assert not any("test cases for run_code" in r["messages"][-1]["content"] for r in stub.requests)
@@ -858,7 +859,7 @@ def test_with_a_short_first_draw_a_first_candidate_the_oracle_backs_is_claimed_w
 
 def test_a_short_first_draw_that_settles_no_claim_asks_the_rest_of_the_draw_in_the_same_round(make_shared, stub):
     a.route_defaults(stub, candidates=[a.BACKWARDS_CODE, a.GOOD_CODE])  # the first fails the example
-    shared, said = make_shared(a.TWO_SUM, first_draw=1), []
+    shared, said = make_shared(a.TWO_SUM, first_draw=1, model_tests="first"), []
     shared["services"].record.echo = said.append
     run_flow(shared)
     assert shared["status"] == "solved" and shared["iteration"] == 1, "the rest of the draw is not a round of its own"
@@ -876,3 +877,64 @@ def test_a_short_first_draw_whose_candidate_the_endpoint_keeps_failing_asks_the_
     shared = run_flow(make_shared(a.TWO_SUM, first_draw=1))
     assert shared["status"] == "solved", "not model_failed: a whole draw would have had two more candidates"
     assert len([t for t in shared["attempts"] if t.source == "implement"]) == 2 and shared["draw_rest"] == 0
+
+
+# The model's own tests when needed (settings.model_tests, issue 28): asked only once the first candidate and the
+# oracle settle no claim on the statement's examples and their variants, then judged as if they had come first.
+
+SHIPPED = {"variants": Settings.variants, "first_draw": Settings.first_draw}  # this file's make_shared sets neither
+
+
+def kinds_asked(stub):
+    return [request_kind(request) for request in stub.requests]
+
+
+def test_with_the_defaults_a_first_candidate_the_oracle_backs_beyond_the_examples_is_claimed_before_any_model_test(
+        make_shared, stub):
+    a.route_defaults(stub)
+    shared, said = make_shared(a.TWO_SUM, **SHIPPED), []
+    shared["services"].record.echo = said.append
+    run_flow(shared)
+    assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
+    assert sorted(kinds_asked(stub)) == ["code", "oracle"], "no test list asked: the variants settled the claim"
+    assert {case.origin for case in shared["test_cases"]} == {"statement", "variant"} and shared["tests_owed"]
+    assert "confirmed by the oracle and a candidate" in shared["message"]
+    assert "; the model's own tests only if the first candidate and the oracle settle no claim" in said[1]
+
+
+def test_when_the_first_candidates_lack_evidence_the_models_tests_come_and_the_round_is_judged_again(make_shared, stub):
+    # the oracle fails the example, so no variant has a second voter; the model's guesses, which the one
+    # candidate returns, are the evidence beyond the example, and no more candidates are asked
+    a.route_defaults(stub, oracle=wrong_on_the_example(20))
+    shared, said = make_shared(a.TWO_SUM, **SHIPPED), []
+    shared["services"].record.echo = said.append
+    run_flow(shared)
+    assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
+    assert kinds_asked(stub)[2:] == ["tests"] and candidate_requests(stub) == 1, "the tests, then no draw"
+    assert {case.evidence.source for case in shared["test_cases"] if case.origin == "model"} == {"guess"}
+    assert [e["iteration"] for e in events_of(shared, "test_run")] == [0, 1], "the first judgement is not a round"
+    assert any("the model's tests to come" in line for line in said)
+    assert any(line.startswith("  the first candidates settle no claim, so the model writes its tests: ") for line in said)
+    assert not shared["tests_owed"] and shared["dispute_draws"] == 0
+
+
+def test_when_the_models_tests_settle_nothing_either_the_rest_of_the_first_draw_comes_next(make_shared, stub):
+    a.route_defaults(stub, candidates=[a.BACKWARDS_CODE, a.GOOD_CODE])  # the first fails the example
+    shared = run_flow(make_shared(a.TWO_SUM, **SHIPPED))
+    assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
+    assert kinds_asked(stub)[2:] == ["tests", "code", "code"], kinds_asked(stub)
+    assert [e["iteration"] for e in events_of(shared, "test_run")] == [0, 0, 1]
+    assert {case.origin for case in shared["test_cases"]} == {"statement", "model", "variant"}
+
+
+def test_with_model_tests_first_the_test_list_is_asked_before_any_code(make_shared, stub):
+    a.route_defaults(stub)
+    shared = run_flow(make_shared(a.TWO_SUM, model_tests="first", **SHIPPED))
+    assert shared["status"] == "solved" and kinds_asked(stub)[0] == "tests" and not shared["tests_owed"]
+    assert {case.origin for case in shared["test_cases"]} == {"statement", "model", "variant"}
+
+
+def test_a_problem_without_examples_has_its_model_tests_asked_first(make_shared, stub):
+    a.route_defaults(stub)
+    shared = run_flow(make_shared("Return the indices of two numbers in nums that add up to target.", **SHIPPED))
+    assert kinds_asked(stub)[0] == "tests", "without a trusted test the model's tests are the only inputs"

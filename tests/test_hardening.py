@@ -37,7 +37,7 @@ def test_an_alias_bomb_as_a_models_answer_is_unusable_and_asked_again(stub, tmp_
     stub.route("tests", alias_bomb())
     a.route_defaults(stub)
     started = time.monotonic()
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), stub=stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--model-tests", "first", stub=stub)
     assert result.returncode == 0 and time.monotonic() - started < 30, result.stderr
     assert "aliases (*name) are not accepted" in stub.requests[1]["messages"][-1]["content"]
 
@@ -52,7 +52,7 @@ def test_an_alias_bomb_as_a_tests_file_is_exit_2_at_once(stub, tmp_path):
 @pytest.mark.parametrize("body", [b"<html>502 Bad Gateway</html>", b'{"choices": 7}'], ids=["not_json", "wrong_shape"])
 def test_an_endpoint_answering_200_with_no_completion_is_exit_3(stub, tmp_path, body):
     stub.add(*[{"body": body}] * 3)
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), stub=stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--model-tests", "first", stub=stub)
     assert result.returncode == 3 and "not a chat completion" in result.stderr and "Traceback" not in result.stderr
 
 

@@ -150,7 +150,7 @@ def test_users_tests_from_a_file_are_trusted(stub, tmp_path):
     (tmp_path / "mine.json").write_text('[{"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2]}]')
     a.route_defaults(stub)
     result = codeloop(a.TWO_SUM, "--tests", str(tmp_path / "mine.json"), "--out", str(tmp_path / "out"), "--json",
-                      "--variants", "0", stub=stub)  # variants of [1, 4, 5] would be disputed: see test_flow
+                      "--variants", "0", "--model-tests", "first", stub=stub)  # variants of [1, 4, 5] would be disputed
     assert result.returncode == 0, result.stderr
     final = json.loads(result.stdout)
     assert final["test_cases"][0] == {"name": "mine", "input": {"nums": [1, 4, 5], "target": 9}, "expected": [1, 2],
@@ -223,6 +223,7 @@ def test_docs_go_to_the_model_with_the_problem(stub, tmp_path):
     (["--docs", "no/such/file.md"], "--docs no/such/file.md: no such file or folder"),
     (["--samples", "0"], "--samples must be a whole number from 1 to 1,000, not 0"),
     (["--search", "random"], "argument --search: invalid choice: 'random'"),
+    (["--model-tests", "sometimes"], "argument --model-tests: invalid choice: 'sometimes'"),
     (["--token-budget", "lots"], "argument --token-budget: invalid int value: 'lots'"),
     (["--token-budget", "0"], "--token-budget must be a whole number from 1 to 1,000,000,000, not 0"),
     (["--speed-limit", "-1"], "--speed-limit must be seconds from 0.1 to 600 (0 or None: no check), not -1.0"),
@@ -242,7 +243,7 @@ def test_docs_too_long_for_the_context_are_refused(tmp_path):
 def test_each_model_call_and_each_reask_is_a_line_and_json_stays_quiet(stub, tmp_path):
     stub.route("tests", a.GARBAGE, a.TESTS)
     a.route_defaults(stub)
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path / "one"), stub=stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path / "one"), "--model-tests", "first", stub=stub)
     assert result.returncode == 0, result.stderr
     assert "  GenerateTestCases: unusable answer (" in result.stderr and "asking again" in result.stderr
     for label in ("GenerateTestCases", "ImplementFunction candidate 1", "ImplementFunction oracle"):
@@ -255,6 +256,6 @@ def test_each_model_call_and_each_reask_is_a_line_and_json_stays_quiet(stub, tmp
 def test_a_retry_after_an_endpoint_error_is_announced(stub, tmp_path):
     stub.route("tests", {"status": 503, "body": "busy"}, a.TESTS)
     a.route_defaults(stub)
-    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), stub=stub)
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--model-tests", "first", stub=stub)
     assert result.returncode == 0, result.stderr
     assert "GenerateTestCases: the model endpoint answered HTTP 503: busy; retrying in 0 s (1 of 4)" in result.stderr

@@ -94,12 +94,13 @@ def test_two_solves_at_once_are_independent(stub, tmp_path):
     found = with_session(stub, body)
     statuses = {name: result.structured_content["status"] for name, result in found.items() if not result.is_error}
     assert len(statuses) == 2 and set(statuses.values()) <= {"solved", "unconfirmed"}, found
-    tests_asked = [(start, end) for kind, start, end in stub.timeline if kind == "tests"]
-    assert len(tests_asked) == 2 and max(s for s, _ in tests_asked) < min(e for _, e in tests_asked), "in flight together"
+    oracles = [(start, end) for kind, start, end in stub.timeline if kind == "oracle"]  # one a run, with its first candidate
+    assert len(oracles) == 2 and max(s for s, _ in oracles) < min(e for _, e in oracles), "in flight together"
 
 
 def test_a_cancelled_solve_stops_its_calls_and_keeps_its_record(stub, tmp_path):
-    stub.route("tests", {"trickle": 0.05, "text": a.TESTS * 50})  # minutes of streaming, were it all written
+    stub.route("code", {"trickle": 0.05, "text": a.GOOD_CODE * 50})  # minutes of streaming, were it all written
+    stub.route("oracle", {"trickle": 0.05, "text": a.BRUTE_FORCE * 50})
 
     async def body(session):
         with anyio.move_on_after(3):
@@ -113,7 +114,7 @@ def test_a_cancelled_solve_stops_its_calls_and_keeps_its_record(stub, tmp_path):
     record = with_session(stub, body)
     assert record["status"] == "interrupted" and record["message"] == "cancelled by the client"
     assert record["model_calls"], "the cancelled call is in the record"
-    writing = [end - start for kind, start, end in stub.timeline if kind == "tests"]
+    writing = [end - start for kind, start, end in stub.timeline if kind in ("code", "oracle")]
     assert writing and max(writing) < 30, "the stream was closed, not written to its end"
 
 

@@ -27,8 +27,8 @@ def test_seeds_make_each_request_its_own_and_a_run_repeatable(stub, tmp_path):
         stub.route("tests", a.GARBAGE, a.TESTS)
         stub.route("code", *[a.GOOD_CODE] * 3)
         stub.route("oracle", a.BRUTE_FORCE)
-        result = codeloop(a.TWO_SUM, "--seed", "7", "--parallel", "1", "--variants", "0", "--out", str(tmp_path / name),
-                          stub=stub)
+        result = codeloop(a.TWO_SUM, "--seed", "7", "--parallel", "1", "--variants", "0", "--model-tests", "first",
+                          "--out", str(tmp_path / name), stub=stub)
         assert result.returncode == 0, result.stderr
         asked = stub.requests[:]
         stub.requests.clear()

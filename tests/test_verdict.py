@@ -253,6 +253,18 @@ ROUNDS = [
     pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 11), {"rest_of_draw": True, "affords_a_draw": False},
                  {"action": "unconfirmed", "current": 2, "solved": None},
                  id="unconfirmed at once: no budget left for the rest of a short first draw"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).oracle(2, 10), {"rest_of_draw": True, "tests_owed": True},
+                 {"action": "success", "current": 1, "solved": 1},
+                 id="success before the model's tests: the first candidate and the oracle settle an input beyond the examples"),
+    pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10), {"rest_of_draw": True, "tests_owed": True},
+                 {"action": "more_tests", "current": 1, "solved": None},
+                 id="more_tests: the first candidate lacks a second voter and the model's tests wait"),
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 9).candidate(0, 9), {"tests_owed": True},
+                 {"action": "more_tests", "current": None, "solved": None},
+                 id="more_tests: no candidate passes the statement's examples and the model's tests wait"),
+    pytest.param(Round(ex(1, 2), t(5, 9)).candidate(0, 9).judged(False, True).candidate(0, 8),
+                 {"max_draws": 1, "tests_owed": True}, {"action": "failure", "current": None, "solved": None},
+                 id="failure, not more_tests: only a draw waits for the model's tests"),
 ]
 
 
@@ -265,6 +277,13 @@ def test_the_rest_of_a_short_first_draw_is_judged_in_the_same_round_and_spends_n
     verdict = Round(ex(1, 2), t(5, 11)).candidate(2, 10).verdict(rest_of_draw=True)
     assert verdict.action == "redraw" and verdict.rest_of_draw and verdict.iteration == 0
     assert not verdict.draw_before_claim, "the dispute draw stays for after the whole draw"
+
+
+def test_a_round_that_asks_for_the_models_tests_is_not_counted_and_spends_no_dispute_draw():
+    # first_draw 3: a whole draw whose claim lacks a second voter would draw once more before the claim
+    verdict = Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 10, code=SAME_AS_1).verdict(tests_owed=True)
+    assert verdict.action == "more_tests" and verdict.iteration == 0 and not verdict.draw_before_claim
+    assert Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 10, code=SAME_AS_1).verdict().draw_before_claim
 
 
 def test_a_revision_that_breaks_a_test_its_parent_passed_is_rejected():
