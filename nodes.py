@@ -285,15 +285,15 @@ class GenerateTestCases(ModelStep):
 
     def prep(self, shared):
         late = shared["tests_owed"]  # JudgeRound's more_tests: the first candidates settled no claim
-        return {**self.model_inputs(shared), "statement": shared["problem"], "late": late,
-                "trusted": [case for case in shared["test_cases"] if case.trusted] if late else None}
+        trusted = [case for case in shared["test_cases"] if case.trusted] if late else \
+            trusted_tests(shared["services"].settings, shared["problem"])
+        return {**self.model_inputs(shared), "statement": shared["problem"], "late": late, "trusted": trusted}
 
     def exec(self, inputs):
         """The person's tests and the statement's examples (trusted, read without the model), then the
         model's own tests (now, once the first candidates settle no claim, or never: settings.model_tests),
         then variants of all their inputs. The person's tests are all kept, whatever max_tests says."""
-        settings = inputs["settings"]
-        trusted = inputs["trusted"] if inputs["late"] else trusted_tests(settings, inputs["statement"])
+        settings, trusted = inputs["settings"], inputs["trusted"]
         later = bool(trusted) and not inputs["late"] and settings.tests_when_needed
         answer = self.written_tests(inputs, trusted, later)
         made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants) \
