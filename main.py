@@ -42,7 +42,7 @@ trust and agreement:
   the model may never change them, and a run is solved only when all pass (with no example and no
   --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give inputs
   and a guess, asked (--model-tests when-needed) only once the first candidate and the oracle settle
-  no claim on those tests and their variants; their expected values are settled by running candidates
+  no claim on those tests and their variants and a candidate passes them; their expected values are settled by running candidates
   (--first-draw of them first) and an oracle (a brute-force program): the oracle siding with more
   candidates than any other output has, over half of the voters, else a clear majority of candidates,
   else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
@@ -183,7 +183,7 @@ def judging_flags(parser):
     group.add_argument("--model-tests", choices=MODEL_TESTS, default=Settings.model_tests,
                        help="when the model writes its own tests where the statement has examples: first (before any "
                        "code), when-needed (only once the first candidate and the oracle settle no claim on the examples "
-                       f"and their variants) or never (default {Settings.model_tests})")
+                       f"and their variants, and a candidate passes the examples) or never (default {Settings.model_tests})")
 
 
 def loop_flags(parser):

@@ -657,8 +657,8 @@ class JudgeRound(Step):
         rejected = [a for a in fresh if a.status == AttemptStatus.REJECTED]
         notes = [f"{len(fresh)} new attempts"] if len(fresh) > 1 else []
         notes += [f"attempt {a.id} rejected: it broke {', '.join(a.broke)}" for a in rejected]
-        round_ = ("the first candidates on the examples and their variants (the model's tests to come)"
-                  if verdict.action == Action.MORE_TESTS else
+        round_ = (f"the {'candidates so far' if verdict.iteration else 'first candidates'} on the examples and their "
+                  "variants (the model's tests to come)" if verdict.action == Action.MORE_TESTS else
                   "the draw's first candidates (its others to come)" if verdict.rest_of_draw else
                   f"iteration {verdict.iteration}/{shared['services'].settings.max_iterations}")
         record.event("test_run", say=f"  {round_}: "

@@ -32,8 +32,9 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     - Anything still lacking: `unconfirmed`, saying what.
     - Before any of these, a first draw that asked only its first candidates (`rest_of_draw`) asks the
       rest: `redraw`, judged with them as one round.
-    - Any `redraw` while the model's own tests wait (`tests_owed`, settings.model_tests "when-needed") is
-      `more_tests`: the tests first, the round judged again with them, as if they had come first.
+    - While the model's own tests wait (`tests_owed`, settings.model_tests "when-needed") and a candidate
+      passes the trusted tests, a `redraw` (after the first judgement, any verdict) is `more_tests`: the
+      tests first, the round judged again with them, as if they had come first (tests_first).
     With agreement off (--model-expected) the model's values are the truth and nothing is lacking.
  6. No claim. The person's fresh edit is revised; out of rounds, `exhausted`; no candidate passes the
     trusted tests and draws are left, `redraw`; the draws and `revise_rounds` revisions spent (none by
@@ -136,12 +137,26 @@ class Verdict:
 
 def judge_round(facts):
     verdict = _judged(facts)
-    if facts.tests_owed and verdict.action == Action.REDRAW:
+    if facts.tests_owed and tests_first(facts, verdict):
         # the model's tests may settle what the round lacks (a guess only a program confirms) without a draw;
         # the round is judged again with them: this one is not counted, spends no dispute draw and settles no
         # new attempt (its reward in the search tree comes from the tests as they will be)
-        return replace(verdict, action=Action.MORE_TESTS, iteration=facts.iteration, draw_before_claim=False, settled={})
+        return replace(verdict, action=Action.MORE_TESTS, iteration=facts.iteration, draw_before_claim=False, settled={},
+                       solved=None, accepted=[], given_up="")
     return verdict
+
+
+def tests_first(facts, verdict):
+    """Whether the model's own tests, still owed, are asked before this verdict stands: once a candidate
+    passes the trusted tests, at a redraw, and after the first judgement at any verdict, so that the run
+    goes on as if they had come first. The first candidates' claim stands without them. While no candidate
+    passes the trusted tests they change nothing the run does (candidates are shown only the trusted tests,
+    and no claim can be made), so a fresh draw goes first: a run that never finds one never asks them."""
+    tests = verdict.settled_tests
+    scores = {a.id: Score.of(verdict.judged[a.id], tests) for a in facts.attempts if a.id in verdict.judged}
+    if not passing_candidates(facts.attempts, scores):
+        return False
+    return verdict.action == Action.REDRAW or (not facts.rest_of_draw and facts.affords_a_draw)
 
 
 def _judged(facts):
@@ -354,10 +369,14 @@ def plural(count, noun):
 def wants_fresh_candidates(attempts, scores, tests, rules):
     """Draw new candidates, rather than revise, while none passes the trusted tests."""
     draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT})
-    # a candidate whose outputs on the examples only a checker could judge (unjudged) fails none of them
-    passing = [a for a in attempts if a.is_candidate and (scores[a.id].trusted_total or scores[a.id].unjudged)
-               and scores[a.id].passes_trusted]
-    return rules.agreement and has_trusted(tests) and not passing and draws < rules.max_draws
+    return rules.agreement and has_trusted(tests) and not passing_candidates(attempts, scores) and draws < rules.max_draws
+
+
+def passing_candidates(attempts, scores):
+    """The candidates that pass the trusted tests; one whose outputs on them only a checker could judge
+    (unjudged) fails none of them."""
+    return [a for a in attempts if a.is_candidate and a.id in scores and (scores[a.id].trusted_total or scores[a.id].unjudged)
+            and scores[a.id].passes_trusted]
 
 
 def backing_on(indices, attempts, scores, tests, any_order):

@@ -812,13 +812,14 @@ def test_with_the_shipped_defaults_a_problem_no_draw_gets_right_ends_after_four_
     # issue 28 (docs/benchmarks.md): fresh draws find the rare right program; of 44 revisions of versions where no
     # candidate passed the statement's examples, 1 passed them (wrongly); so up to four draws, then the run ends.
     # The oracle is asked once a run: after one that failed the examples, the next was valid 1 time in 28
-    stub.route("tests", a.TESTS)
+    stub.route("tests", a.TESTS)  # never asked
     stub.route("code", *[wrong_on_the_example(k) for k in range(12)])
     stub.route("oracle", wrong_on_the_example(20), wrong_on_the_example(21))  # a second is never asked
     stub.route("revise", a.REVISE_CODE)  # never asked
     shared = run_flow(make_shared(a.TWO_SUM))
     kinds = [request_kind(request) for request in stub.requests]
     assert (kinds.count("code"), kinds.count("oracle"), "revise" in kinds) == (12, 1, False), kinds
+    assert "tests" not in kinds, "the model's tests wait for a candidate that passes the examples: none ever does"
     assert shared["status"] == "unsolved" and shared["iteration"] == 4
     assert shared["message"].startswith("not solved after 4 iteration(s) (no version passes the statement's examples "
                                         "after 4 draws of candidates): the best version"), shared["message"]
@@ -918,11 +919,13 @@ def test_when_the_first_candidates_lack_evidence_the_models_tests_come_and_the_r
     assert not shared["tests_owed"] and shared["dispute_draws"] == 0
 
 
-def test_when_the_models_tests_settle_nothing_either_the_rest_of_the_first_draw_comes_next(make_shared, stub):
+def test_while_no_candidate_passes_the_examples_more_candidates_come_before_the_models_tests(make_shared, stub):
+    # the model's tests change nothing while every candidate fails the examples; the claim the rest of the
+    # draw brings waits for them, as it would have been judged with them had they come first
     a.route_defaults(stub, candidates=[a.BACKWARDS_CODE, a.GOOD_CODE])  # the first fails the example
     shared = run_flow(make_shared(a.TWO_SUM, **SHIPPED))
     assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
-    assert kinds_asked(stub)[2:] == ["tests", "code", "code"], kinds_asked(stub)
+    assert kinds_asked(stub)[2:] == ["code", "code", "tests"], kinds_asked(stub)
     assert [e["iteration"] for e in events_of(shared, "test_run")] == [0, 0, 1]
     assert {case.origin for case in shared["test_cases"]} == {"statement", "model", "variant"}
 
