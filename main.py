@@ -42,11 +42,11 @@ trust and agreement:
   the model may never change them, and a run is solved only when all pass (with no example and no
   --tests, a run ends unconfirmed: nothing but agreement backs it). The model's own tests give inputs
   and a guess, asked (--model-tests when-needed) only once the first candidate and the oracle settle
-  no claim on those tests and their variants and a candidate passes them; their expected values are settled by running candidates
-  (--first-draw of them first) and an oracle (a brute-force program): the oracle siding with more
-  candidates than any other output has, over half of the voters, else a clear majority of candidates,
-  else the guess breaking a tie; otherwise the input is disputed and left out, and the run ends
-  unconfirmed. "Solved" also needs evidence beyond the statement's examples: an input settled by
+  no claim on those tests and their variants and a candidate passes them; their expected values are
+  settled by running candidates (--first-draw of them first) and an oracle (a brute-force program):
+  the oracle siding with more candidates than any other output has, over half of the voters, else a
+  clear majority of candidates, else the guess breaking a tie; otherwise the input is disputed and
+  left out, and the run ends unconfirmed. "Solved" also needs evidence beyond the statement's examples: an input settled by
   independent programs (the oracle, a majority, a checker) or one of your tests; without it the run
   draws more candidates once (the model's tests and the first draw's others first), then ends
   unconfirmed.
