@@ -133,6 +133,7 @@ class Verdict:
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
     rest_of_draw: bool = False  # no claim yet: the first draw's other candidates come next, in the same round
     written_again: dict = field(default_factory=dict)  # passing candidate id -> the program it repeats: no voter
+    passing: list = field(default_factory=list)    # ids of the candidates that pass the trusted tests
 
 
 def judge_round(facts):
@@ -152,9 +153,7 @@ def tests_first(facts, verdict):
     goes on as if they had come first. The first candidates' claim stands without them. While no candidate
     passes the trusted tests they change nothing the run does (candidates are shown only the trusted tests,
     and no claim can be made), so a fresh draw goes first: a run that never finds one never asks them."""
-    tests = verdict.settled_tests
-    scores = {a.id: Score.of(verdict.judged[a.id], tests) for a in facts.attempts if a.id in verdict.judged}
-    if not passing_candidates(facts.attempts, scores):
+    if not verdict.passing:
         return False
     return verdict.action == Action.REDRAW or (not facts.rest_of_draw and facts.affords_a_draw)
 
@@ -176,11 +175,11 @@ def _judged(facts):
     settled = {a.id: keep_or_reject(a, judged, scores, attempts, rules.anchors)
                for a in attempts if a.status == AttemptStatus.NEW}
     status = {a.id: settled[a.id].status if a.id in settled else a.status for a in attempts}
-    iteration = facts.iteration + 1
-    # said only of candidates that pass the trusted tests: the others vote for nothing anyway
+    iteration = facts.iteration + 1  # below: written_again said only of passing candidates (the others vote for nothing)
     common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests,
               "checker": checker and checker.attempt.id, "refused": refused,
-              "written_again": {new: old for new, old in again.items() if scores[new].passes_trusted}}
+              "written_again": {new: old for new, old in again.items() if scores[new].passes_trusted},
+              "passing": [a.id for a in passing_candidates(attempts, scores)]}
     loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
     if not tests and loaded:
         return Verdict(tests, judged=judged, action=Action.UNTESTED, current=loaded[-1].id, **common)
