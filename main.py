@@ -46,10 +46,10 @@ trust and agreement:
   settled by running candidates (--first-draw of them first) and an oracle (a brute-force program):
   the oracle siding with more candidates than any other output has, over half of the voters, else a
   clear majority of candidates, else the guess breaking a tie; otherwise the input is disputed and
-  left out, and the run ends unconfirmed. "Solved" also needs evidence beyond the statement's examples: an input settled by
-  independent programs (the oracle, a majority, a checker) or one of your tests; without it the run
-  draws more candidates once (the model's tests and the first draw's others first), then ends
-  unconfirmed.
+  left out, and the run ends unconfirmed. "Solved" also needs evidence beyond the statement's
+  examples: an input settled by independent programs (the oracle, a majority, a checker) or one of
+  your tests; without it the run draws more candidates once (the model's tests and the first draw's
+  others first), then ends unconfirmed.
   --variants more inputs, each a given one changed a little (a number one larger, a list reversed),
   have no guess: the programs' agreement settles them, and programs that differ dispute them. An input
   that breaks what the statement promises ("exactly one solution", a constraint in words) is dropped,
@@ -173,6 +173,10 @@ def judging_flags(parser):
     group.add_argument("--first-draw", type=int, default=Settings.first_draw, metavar="N",
                        help=f"of a run's first draw, candidates asked with the oracle; the others only when these "
                             f"settle no claim (default {Settings.first_draw}; as many as --samples: all at once)")
+    group.add_argument("--max-draws", type=int, default=Settings.max_draws, metavar="N",
+                       help="draws of fresh candidates while none passes the statement's examples; then the run ends "
+                       f"unsolved, its best version handed over (default {Settings.max_draws}; fewer gives up sooner on "
+                       "a problem the model cannot do, and solves a few less)")
     group.add_argument("--no-oracle", dest="oracle", action="store_false",
                        help="do not ask for a brute-force oracle to settle expected values")
     group.add_argument("--model-expected", dest="agreement", action="store_false",

@@ -11,6 +11,7 @@ import pytest
 
 from tests import scripted_answers as a
 from tests.processes import ctrl_c_as_at_a_terminal
+from tests.stub_openai_server import request_kind
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = str(ROOT / "main.py")
@@ -194,6 +195,18 @@ def test_ctrl_c_exits_130_and_keeps_the_record(stub, tmp_path, script, wait_for)
     assert record["status"] == "interrupted" and record["finished_at"]
 
 
+def test_max_draws_ends_a_run_whose_candidates_never_pass_the_examples_after_that_many_draws(stub, tmp_path):
+    wrong = [f"```python\ndef run_code(nums, target):\n    return [{k}, {k}]\n```" for k in range(12)]  # [0, 1] is right
+    stub.route("code", *wrong)
+    stub.route("oracle", wrong[-1])
+    result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--max-draws", "2", stub=stub)
+    kinds = [request_kind(request) for request in stub.requests]
+    assert result.returncode == 1 and kinds.count("code") == 6, (kinds, result.stderr)  # 3 candidates a draw
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["status"] == "unsolved" and record["settings"]["max_draws"] == 2
+    assert "no version passes the statement's examples after 2 draws of candidates" in record["message"]
+
+
 def test_show_tree_prints_every_attempt_with_its_score(stub, tmp_path):
     stub.add(a.TESTS, a.BUGGY_CODE, a.REVISE_BREAKS_AN_ANCHOR, a.REVISE_CODE)
     result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--show-tree", *a.MODEL_TESTS_FLAGS, stub=stub)
@@ -227,6 +240,7 @@ def test_docs_go_to_the_model_with_the_problem(stub, tmp_path):
     (["--token-budget", "lots"], "argument --token-budget: invalid int value: 'lots'"),
     (["--token-budget", "0"], "--token-budget must be a whole number from 1 to 1,000,000,000, not 0"),
     (["--speed-limit", "-1"], "--speed-limit must be seconds from 0.1 to 600 (0 or None: no check), not -1.0"),
+    (["--max-draws", "0"], "--max-draws must be a whole number from 1 to 1,000, not 0"),
 ])
 def test_bad_search_and_docs_options_exit_2_with_one_line(tmp_path, args, message):
     result = codeloop(a.TWO_SUM, "--out", str(tmp_path), *args, env=cli_env(OPENAI_BASE_URL="http://127.0.0.1:9/v1"))
