@@ -133,6 +133,7 @@ class Verdict:
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
     rest_of_draw: bool = False  # no claim yet: the first draw's other candidates come next, in the same round
     written_again: dict = field(default_factory=dict)  # passing candidate id -> the program it repeats: no voter
+    # (said only of candidates that pass the trusted tests: the others vote for nothing anyway)
     passing: list = field(default_factory=list)    # ids of the candidates that pass the trusted tests
 
 
@@ -175,7 +176,7 @@ def _judged(facts):
     settled = {a.id: keep_or_reject(a, judged, scores, attempts, rules.anchors)
                for a in attempts if a.status == AttemptStatus.NEW}
     status = {a.id: settled[a.id].status if a.id in settled else a.status for a in attempts}
-    iteration = facts.iteration + 1  # below: written_again said only of passing candidates (the others vote for nothing)
+    iteration = facts.iteration + 1
     common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests,
               "checker": checker and checker.attempt.id, "refused": refused,
               "written_again": {new: old for new, old in again.items() if scores[new].passes_trusted},
@@ -187,7 +188,7 @@ def _judged(facts):
                and scores[a.id].fails_nothing]
     if not solving:
         action = (Action.EXHAUSTED if iteration >= rules.max_iterations else
-                  Action.REDRAW if wants_fresh_candidates(attempts, scores, tests, rules) else Action.FAILURE)
+                  Action.REDRAW if wants_fresh_candidates(attempts, common["passing"], tests, rules) else Action.FAILURE)
         if facts.owes_rest:  # before `exhausted` too: the short round is not counted, so --max-iterations 1 gets it
             return rest_of_first_draw(tests, judged, None, common)
         hopeless = hopeless_after(attempts, scores, rules) if action == Action.FAILURE else ""
@@ -365,10 +366,10 @@ def plural(count, noun):
     return f"{count} {noun}{'s' * (count != 1)}"
 
 
-def wants_fresh_candidates(attempts, scores, tests, rules):
-    """Draw new candidates, rather than revise, while none passes the trusted tests."""
+def wants_fresh_candidates(attempts, passing, tests, rules):
+    """Draw new candidates, rather than revise, while none passes the trusted tests (`passing`: their ids)."""
     draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT})
-    return rules.agreement and has_trusted(tests) and not passing_candidates(attempts, scores) and draws < rules.max_draws
+    return rules.agreement and has_trusted(tests) and not passing and draws < rules.max_draws
 
 
 def passing_candidates(attempts, scores):
