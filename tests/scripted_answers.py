@@ -82,6 +82,11 @@ function_code: |
 # gives each pair backwards: [1, 0] where [0, 1] is right
 BACKWARDS_CODE = GOOD_CODE.replace("return [seen[target - n], i]", "return [i, seen[target - n]]")
 
+
+def wrong_on_the_example(k):
+    """The k-th of many distinct wrong programs: each fails the statement's example, which wants [0, 1]."""
+    return f"```python\ndef run_code(nums, target):\n    return [{k}, {k}]\n```"
+
 # every test rewritten to what BACKWARDS_CODE returns, the statement's example included
 REVISE_EVERY_TEST_TO_MATCH = """```yaml
 reasoning: The tests expect the wrong order.

@@ -803,18 +803,14 @@ def test_without_model_tests_the_examples_and_their_variants_are_the_tests(make_
     assert not any("test cases for run_code" in r["messages"][-1]["content"] for r in stub.requests)
 
 
-def wrong_on_the_example(k):
-    return f"```python\ndef run_code(nums, target):\n    return [{k}, {k}]\n```"  # the example wants [0, 1]
-
-
 def test_with_the_shipped_defaults_a_problem_no_draw_gets_right_ends_after_four_draws_without_a_revision(
         make_shared, stub):
     # issue 28 (docs/benchmarks.md): fresh draws find the rare right program; of 44 revisions of versions where no
     # candidate passed the statement's examples, 1 passed them (wrongly); so up to four draws, then the run ends.
     # The oracle is asked once a run: after one that failed the examples, the next was valid 1 time in 28
     stub.route("tests", a.TESTS)  # never asked
-    stub.route("code", *[wrong_on_the_example(k) for k in range(12)])
-    stub.route("oracle", wrong_on_the_example(20), wrong_on_the_example(21))  # a second is never asked
+    stub.route("code", *[a.wrong_on_the_example(k) for k in range(12)])
+    stub.route("oracle", a.wrong_on_the_example(20), a.wrong_on_the_example(21))  # a second is never asked
     stub.route("revise", a.REVISE_CODE)  # never asked
     shared = run_flow(make_shared(a.TWO_SUM))
     kinds = [request_kind(request) for request in stub.requests]
@@ -906,7 +902,7 @@ def test_with_the_defaults_a_first_candidate_the_oracle_backs_beyond_the_example
 def test_when_the_first_candidates_lack_evidence_the_models_tests_come_and_the_round_is_judged_again(make_shared, stub):
     # the oracle fails the example, so no variant has a second voter; the model's guesses, which the one
     # candidate returns, are the evidence beyond the example, and no more candidates are asked
-    a.route_defaults(stub, oracle=wrong_on_the_example(20))
+    a.route_defaults(stub, oracle=a.wrong_on_the_example(20))
     shared, said = make_shared(a.TWO_SUM, **SHIPPED), []
     shared["services"].record.echo = said.append
     run_flow(shared)

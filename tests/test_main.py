@@ -196,9 +196,8 @@ def test_ctrl_c_exits_130_and_keeps_the_record(stub, tmp_path, script, wait_for)
 
 
 def test_max_draws_ends_a_run_whose_candidates_never_pass_the_examples_after_that_many_draws(stub, tmp_path):
-    wrong = [f"```python\ndef run_code(nums, target):\n    return [{k}, {k}]\n```" for k in range(12)]  # [0, 1] is right
-    stub.route("code", *wrong)
-    stub.route("oracle", wrong[-1])
+    stub.route("code", *[a.wrong_on_the_example(k) for k in range(12)])
+    stub.route("oracle", a.wrong_on_the_example(20))
     result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--max-draws", "2", stub=stub)
     kinds = [request_kind(request) for request in stub.requests]
     assert result.returncode == 1 and kinds.count("code") == 6, (kinds, result.stderr)  # 3 candidates a draw
