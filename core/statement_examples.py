@@ -80,7 +80,7 @@ def _leetcode_examples(text, signature):
         raw_input = match.group("input").strip()
         if "Input" in raw_input:  # an Input: without its Output:, swallowed the next example
             continue
-        call = _parse_call(f"f({' '.join(raw_input.split())})")
+        call = _parse_call(f"f({raw_input})")
         value = _literal(match.group("output"))
         if call is not None and value is not _UNREADABLE:
             inputs = _named(call, signature)

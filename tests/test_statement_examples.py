@@ -18,6 +18,23 @@ Example 2: Input: s = "a, b", flag = true Output: null"""
     assert [case.name for case in statement_examples(text)] == ["example_1", "example_2"]
 
 
+def test_spaces_inside_an_examples_strings_are_kept_and_an_input_may_span_lines():
+    # LeetCode 794 and 8: a board of three-character rows, a number after spaces. Read with each run of spaces
+    # made one, as before, the board's rows were one or two characters long and a right program failed it
+    text = """Example 1:
+Input: board = ["O  ","   ","   "]
+Output: false
+Example 2:
+Input: s = "   -042"
+Output: -42
+Example 3:
+Input: grid = [[1, 2],
+               [3, 4]], k = 2
+Output: 10"""
+    assert inputs_and_expected(text) == [({"board": ["O  ", "   ", "   "]}, False), ({"s": "   -042"}, -42),
+                                         ({"grid": [[1, 2], [3, 4]], "k": 2}, 10)]
+
+
 def test_doctest_and_arrow_calls_are_named_by_the_signature():
     text = """Return the sum of a and b times c.
 >>> mul_add(1, 2)
