@@ -222,7 +222,7 @@ def finish(shared, record, out_dir):
         tests = shared["test_cases"]  # and leave out the examples the run could not judge the code on
         unjudged = current.unjudged_tests(tests) if current else []
         several = shared["output_kind"].kind == OutputKind.ANY_VALID
-        files = write_outputs(out_dir, current and current.code, tests, shared["output_kind"].any_order,
+        files = write_outputs(out_dir, current and current.code, tests, shared["output_kind"].comparison,
                               checker and checker.code, unjudged, by_equality=several and checker is None)
     except WriteError as exc:
         if shared["status"] != RunStatus.ERROR:

@@ -155,7 +155,8 @@ def judging_flags(parser):
                        help="your own test cases (YAML, JSON or a pytest file with CASES); trusted: the model "
                        "may not change them")
     group.add_argument("--output-kind", choices=("exact", "unordered", "float", "any"),
-                       help="how an output is judged: exact, unordered (a list in any order), float (close enough) or "
+                       help="how an output is judged: exact, unordered (a list in any order), float (within the statement's "
+                       "stated tolerance, else 10^-5) or "
                        "any (several answers are right: a checker judges them); default: read from the statement")
     group.add_argument("--checker", metavar="FILE",
                        help="your checker, a Python file defining is_valid(<the inputs>, output) -> bool: it judges "

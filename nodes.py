@@ -356,7 +356,7 @@ class GenerateTestCases(ModelStep):
         opening = "  the first candidates settle no claim, so the model writes its tests: " if late else "  "
         shared["services"].record.event("test_cases", say=f"{opening}{len(written)} test cases{trusted}: {names}{dropped}{made}"
                                         f"{several}", reasoning=answer["reasoning"], test_cases=records(cases),
-                                        any_order=kind.any_order, output_kind=kind.record(), late=late,
+                                        any_order=kind.comparison.any_order, output_kind=kind.record(), late=late,
                                         owed=shared["tests_owed"],
                                         outside_constraints=[f"{name}: {broken}" for name, broken in outside])
         return Action.RERUN if late else Action.DEFAULT  # late: no new code; the programs so far run on them
@@ -400,7 +400,7 @@ class ImplementFunction(ModelStep):
         several = kind.kind == OutputKind.ANY_VALID
         asked = settings.agreement and not settings.checker and checker_wanted(shared)
         if asked and checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
-                                    kind.any_order)[0] is None:
+                                    kind.comparison)[0] is None:
             name = output_name(tests)
             request, function = ((checker_request(trusted, name), "is_valid") if several else
                                  (answers_request(trusted), "all_answers"))  # one promised: every answer listed
@@ -607,7 +607,7 @@ class JudgeRound(Step):
                           iteration=shared["iteration"], disputes_drawn=shared["dispute_draws"], rules=Rules.of(settings),
                           rest_of_draw=shared["draw_rest"] > 0, affords_a_draw=affords_a_draw(shared),
                           trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]),
-                          tests_owed=shared["tests_owed"])
+                          tests_owed=shared["tests_owed"], tolerance=shared["output_kind"].tolerance)
 
     def exec(self, facts):
         return judge_round(facts)

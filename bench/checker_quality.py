@@ -43,6 +43,7 @@ import app
 from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
 from core.cases import input_key
+from core.compare import Comparison
 from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim,
                          output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
@@ -173,7 +174,7 @@ def score(code, examples, name, pairs, statement="", function="is_valid"):
     checker.outputs = {input_key(call): result for call, result in zip(asked, results)}
     kind = output_kind(statement).kind
     one_answer = promised_only(kind, promises_one_answer(statement))
-    used = checker_in_use([checker], examples, False, one_answer, kind == OutputKind.UNORDERED)[0] is not None
+    used = checker_in_use([checker], examples, False, one_answer, Comparison(any_order=kind == OutputKind.UNORDERED))[0] is not None
     said = [result["ok"] and result["value"] is True for result in results[len(own):]]
     agree = [accepted == right for accepted, (_, _, right) in zip(said, pairs)]
     accepts = all(Checker(checker, name, False).accepts(case.input, case.expected) is True for case in examples)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from core.agreement import confirmed_by_guess
 from core.cases import TestCase
+from core.compare import Comparison
 
 KINDS = ("no trusted test", "examples only", "settled", "solution+guess", "disputed")
 
@@ -61,13 +62,15 @@ def _kind(record):
     # the rule RunTests applies, on what the handed-over code returned (recorded as its repr)
     outputs = [_recorded(result) for result in results]
     echoed = len(confirmed_by_guess(outputs, [TestCase.from_record(case) for case in cases], left,
-                                    any_order_of(record))) == len(left)
+                                    comparison_of(record))) == len(left)
     return "solution+guess" if echoed else "disputed"
 
 
-def any_order_of(record):
-    """Whether the run compared list answers in any order (its test_cases event says)."""
-    return next((e.get("any_order", False) for e in record["events"] if e["kind"] == "test_cases"), False)
+def comparison_of(record):
+    """How the run compared outputs (its test_cases event says: any order, and the statement's float tolerance)."""
+    event = next((e for e in record["events"] if e["kind"] == "test_cases"), {})
+    return Comparison(any_order=event.get("any_order", False),
+                      tolerance=(event.get("output_kind") or {}).get("tolerance", 0.0))
 
 
 def _recorded(result):

@@ -20,7 +20,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from bench.claims import CLAIMED_NOW, any_order_of, runs
+from bench.claims import CLAIMED_NOW, comparison_of, runs
 from bench.datasets import load
 from bench.hidden_tests import judge_hidden
 from settings import Settings
@@ -39,7 +39,7 @@ def replay(record, count, isolation):
     written = [TestCase.from_record({k: v for k, v in case.items() if k != "evidence"}) for case in
                (evidence[-1]["test_cases"] if evidence else record["final"]["test_cases"])]
     cases = [case for case in written if not case.is_variant]
-    any_order = any_order_of(record)
+    comparison = comparison_of(record)
     tests = cases + variant_cases([case.input for case in cases], record["problem"], count)
     programs = [a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")]
     outputs = {a["id"]: run_batch(a["code"], [t.input for t in tests], isolation=isolation) for a in programs}
@@ -47,12 +47,12 @@ def replay(record, count, isolation):
     candidates = {a["id"]: a["code"] for a in programs if a["source"] == "implement"}
     again = repeats(candidates, besides={oracles[-1]["id"]: oracles[-1]["code"]} if oracles else None)
     voters = {i: outputs[i] for i in candidates if i not in again}  # one voter per program, as in a run
-    found = settle(tests, voters, outputs[oracles[-1]["id"]] if oracles else None, any_order)
+    found = settle(tests, voters, outputs[oracles[-1]["id"]] if oracles else None, comparison)
     variant_at = range(len(cases), len(tests))
     sources = Counter(found[i][0].source for i in variant_at)
 
     def passes_one(attempt_id, i):
-        return outputs[attempt_id][i]["ok"] and outputs_match(outputs[attempt_id][i]["value"], found[i][1], any_order)
+        return outputs[attempt_id][i]["ok"] and outputs_match(outputs[attempt_id][i]["value"], found[i][1], comparison)
 
     def passes(attempt_id):
         return all(passes_one(attempt_id, i) for i in variant_at if found[i][0].counted)

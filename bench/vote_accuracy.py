@@ -27,7 +27,7 @@ import os
 
 from bench.datasets import humaneval_rows
 from core.agreement import _clusters
-from core.compare import outputs_match
+from core.compare import EXACT, outputs_match
 from utils.sandbox import Limits, best_isolation, run_batch
 
 LIMITS = Limits(test_timeout=2, batch_timeout=60)
@@ -53,11 +53,11 @@ def voters(run):
 def largest(values):
     """(value, size, whether the oracle returned it) of the largest output among [(source, value)], clustered
     as the verdict clusters them (core/agreement.py); None where two tie."""
-    clusters = sorted(_clusters([value for _, value in values], False), key=lambda cluster: len(cluster[1]), reverse=True)
+    clusters = sorted(_clusters([value for _, value in values], EXACT), key=lambda cluster: len(cluster[1]), reverse=True)
     if len(clusters) > 1 and len(clusters[0][1]) == len(clusters[1][1]):
         return None
     value, members = clusters[0]
-    return value, len(members), any(source == "oracle" and outputs_match(other, value, False) for source, other in values)
+    return value, len(members), any(source == "oracle" and outputs_match(other, value) for source, other in values)
 
 
 def vote_rows(run, solution, isolation):
@@ -75,7 +75,7 @@ def vote_rows(run, solution, isolation):
         top = largest(values) if right["ok"] and len(values) >= 2 else None
         if top:
             value, size, oracle_in = top
-            rows.append((size, len(values), oracle_in, outputs_match(value, right["value"], False)))
+            rows.append((size, len(values), oracle_in, outputs_match(value, right["value"])))
     return rows
 
 
@@ -89,8 +89,8 @@ def guess_disputes(run, solution, isolation):
     inputs = [case["input"] for case in cases]
     truth = run_batch(solution, inputs, LIMITS, isolation)
     handed = run_batch(run["final"]["function_code"], inputs, LIMITS, isolation)
-    return [(got["ok"] and outputs_match(got["value"], right["value"], False),
-             outputs_match(case["expected"], right["value"], False))
+    return [(got["ok"] and outputs_match(got["value"], right["value"]),
+             outputs_match(case["expected"], right["value"]))
             for case, right, got in zip(cases, truth, handed) if right["ok"]]
 
 

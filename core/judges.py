@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from core.cases import input_key
-from core.compare import outputs_match
+from core.compare import EXACT, Comparison, outputs_match
 from core.constraints import constraint_lines, unread_lines
 from core.output_kind import OutputKind
 from core.vocabulary import Author
@@ -100,14 +100,14 @@ def input_promises(statement):
     return [promise for promise in promises(statement) if not ONE_ANSWER.search(promise)]
 
 
-def breaks_the_one_answer(checker, case, outputs, any_order=False):
+def breaks_the_one_answer(checker, case, outputs, comparison=EXACT):
     """The checker in use accepts two different outputs programs returned on this generated input, where the
     statement promises one answer: the input breaks the promise."""
     if checker is None or case.trusted:
         return False
     accepted = []
     for output in outputs:
-        if checker.accepts(case.input, output) is True and not any(outputs_match(output, seen, any_order) for seen in accepted):
+        if checker.accepts(case.input, output) is True and not any(outputs_match(output, seen, comparison) for seen in accepted):
             accepted.append(output)
     return len(accepted) > 1
 
@@ -210,7 +210,7 @@ def calls_to_check(tests, attempts, checker, name):
     return calls
 
 
-def checker_in_use(attempts, tests, trusted_checker=False, one_answer=False, any_order=False):
+def checker_in_use(attempts, tests, trusted_checker=False, one_answer=False, comparison=EXACT):
     """The latest checker that loaded and passes its checks on the trusted tests, or None; and why the
     others were not used (for the record). `one_answer`: the statement promises one answer and outputs are
     compared by equality, so a program's output on a trusted input that is not the given one is wrong, and
@@ -223,8 +223,8 @@ def checker_in_use(attempts, tests, trusted_checker=False, one_answer=False, any
         checker = Checker(attempt, name, trusted_checker)
         if trusted_checker:
             return checker, refused
-        why = _refusal(checker, trusted) or (_accepts_another(checker, trusted, programs, any_order) if one_answer
-                                             else _cannot_tell_neighbours(checker, trusted, any_order))
+        why = _refusal(checker, trusted) or (_accepts_another(checker, trusted, programs, comparison) if one_answer
+                                             else _cannot_tell_neighbours(checker, trusted, comparison))
         if why is None:
             return checker, refused
         refused.append(f"checker {attempt.id}: {why}")
@@ -243,7 +243,7 @@ def _refusal(checker, trusted):
     return None
 
 
-def _accepts_another(checker, trusted, programs, any_order):
+def _accepts_another(checker, trusted, programs, comparison):
     """Where one answer is promised: another output on a trusted input that the checker accepts, a program's
     or one next to the given output (near_outputs). A checker that checked only an answer's length and
     range was used for HumanEval/129 and dropped three inputs as breaking the promise; the candidates'
@@ -254,19 +254,19 @@ def _accepts_another(checker, trusted, programs, any_order):
                     for result in [a.outputs.get(case.key)] if result and result["ok"]]
         near = [(f"{output!r} next to {case.name}'s given output", output) for output in near_outputs(case.expected)]
         for said, output in returned + near:
-            if not outputs_match(output, case.expected, any_order) and checker.accepts(case.input, output) is True:
+            if not outputs_match(output, case.expected, comparison) and checker.accepts(case.input, output) is True:
                 return f"it accepts {said}, where one answer is promised"
     return None
 
 
-def _cannot_tell_neighbours(checker, trusted, any_order):
+def _cannot_tell_neighbours(checker, trusted, comparison):
     """Where several answers are right: it accepts every output next to every trusted one (near_outputs), or
     every one of them that rearranges the given output's items. A checker that rejects only the neighbour with
     a number changed checks what the items are, not their order: Beautiful Array's, which accepts any
     permutation of 1..n, backed a false success, and 5 of the 13 recorded checkers the flow would use were
     such, all wrong; no right one was (docs/benchmarks.md)."""
     near = [(case, output) for case in trusted for output in near_outputs(case.expected)
-            if not outputs_match(output, case.expected, any_order)]
+            if not outputs_match(output, case.expected, comparison)]
     if near and all(checker.accepts(case.input, output) is True for case, output in near):
         return "it accepts every output next to the given ones, so it cannot tell an answer from its neighbours"
     moved = [(case, output) for case, output in near if _rearranges(output, case.expected)]
@@ -279,7 +279,7 @@ def _cannot_tell_neighbours(checker, trusted, any_order):
 def _rearranges(output, expected):
     """The same items in another order (a list or a string), compared as "any order" outputs are."""
     return isinstance(output, (list, str)) and type(output) is type(expected) and \
-        outputs_match(list(output), list(expected), any_order=True)
+        outputs_match(list(output), list(expected), Comparison(any_order=True))
 
 
 def validator_in_use(attempts, tests):

@@ -2,7 +2,9 @@
 
   exact      one right answer, equal as plain data (floats within a tolerance, as always)
   unordered  one right list whose order does not matter ("return the answer in any order"): a multiset
-  float      one right number, close enough ("answers within 10^-5 of the actual answer are accepted")
+  float      one right number, close enough ("answers within 10^-5 of the actual answer are accepted"):
+             floats that close, absolutely or relatively, are one answer (10^-5 when the person says float
+             and the statement names no tolerance)
   any_valid  several right answers ("return any of them", "your function can return either index 1 or
              5"): an output is judged by a checker, is_valid(<the inputs>, output), not by equality
 
@@ -17,6 +19,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from core.compare import Comparison
 from core.vocabulary import Word
 
 
@@ -32,13 +35,16 @@ class Kind:
     kind: OutputKind
     reason: str          # the statement's words that decided it, or who set it
     by: str = "statement"  # statement, or user (--output-kind, a --tests file)
+    tolerance: float = 0.0  # float: how close two numbers must be to be one answer
 
     @property
-    def any_order(self):
-        return self.kind == OutputKind.UNORDERED
+    def comparison(self):
+        """How outputs compare (core/compare.py)."""
+        return Comparison(any_order=self.kind == OutputKind.UNORDERED, tolerance=self.tolerance)
 
     def record(self):
-        return {"kind": self.kind, "reason": self.reason, "by": self.by}
+        return {"kind": self.kind, "reason": self.reason, "by": self.by,
+                **({"tolerance": self.tolerance} if self.kind == OutputKind.FLOAT else {})}
 
 
 ANY_VALID = re.compile(
@@ -48,6 +54,8 @@ ANY_VALID = re.compile(
     r"\bany (?:valid )?answer\b[^.]*\b(?:will be|is) (?:judged as )?(?:correct|accepted)\b", re.IGNORECASE)
 TOLERANCE = re.compile(r"10\s*\^?\s*-\s*\d+[^.]*\b(?:accepted|correct)\b|\b(?:accepted|correct)\b[^.]*10\s*\^?\s*-\s*\d+",
                        re.IGNORECASE)
+EXPONENT = re.compile(r"10\s*\^?\s*-\s*(\d+)")  # 10^-5, and 10-5 as text pasted from the web page reads
+USUAL_TOLERANCE = 1e-5  # LeetCode's, for a person's "float" where the statement names none
 # "The input is not given in any order", "the points are given in any order": the input's order, not the answer's
 ANY_ORDER = re.compile(r"(?<!\bnot )(?<!\bgiven )\bin any order\b", re.IGNORECASE)
 
@@ -59,8 +67,13 @@ def output_kind(statement):
                         (OutputKind.UNORDERED, ANY_ORDER)):
         found = words.search(text)
         if found:
-            return Kind(kind, f'the statement says "{_sentence_part(text, found)}"')
+            return Kind(kind, f'the statement says "{_sentence_part(text, found)}"',
+                        tolerance=_tolerance(found.group(0)) if kind == OutputKind.FLOAT else 0.0)
     return Kind(OutputKind.EXACT, "the statement names one answer for each input")
+
+
+def _tolerance(words):
+    return 10.0 ** -int(EXPONENT.search(words).group(1))
 
 
 def chosen(kind, statement):
@@ -68,7 +81,9 @@ def chosen(kind, statement):
     if not kind:
         return output_kind(statement)
     value = OutputKind.ANY_VALID if kind == "any" else OutputKind(kind)
-    return Kind(value, "set by the user", by="user")
+    stated = output_kind(statement)
+    tolerance = (stated.tolerance if stated.kind == OutputKind.FLOAT else USUAL_TOLERANCE) if value == OutputKind.FLOAT else 0.0
+    return Kind(value, "set by the user", by="user", tolerance=tolerance)
 
 
 def _sentence_part(text, found):

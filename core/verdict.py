@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
-from core.compare import judge
+from core.compare import Comparison, judge
 from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only, validator_in_use,
                          wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind
@@ -93,10 +93,11 @@ class RoundFacts:
     one_answer: bool = False     # the statement promises one answer per input
     rest_of_draw: bool = False   # the first draw asked only its first candidates (settings.first_draw); the rest wait
     tests_owed: bool = False     # the model's own tests are not asked yet (settings.model_tests "when-needed")
+    tolerance: float = 0.0       # the statement's own for floats (core/output_kind.py)
 
     @property
-    def any_order(self):
-        return self.kind == OutputKind.UNORDERED
+    def comparison(self):
+        return Comparison(any_order=self.kind == OutputKind.UNORDERED, tolerance=self.tolerance)
 
     @property
     def owes_rest(self):
@@ -162,7 +163,7 @@ def tests_first(facts, verdict):
 def _judged(facts):
     rules, attempts = facts.rules, list(facts.attempts)
     found, refused = checker_in_use(attempts, facts.tests, facts.trust_checker,
-                                    promised_only(facts.kind, facts.one_answer), facts.any_order) \
+                                    promised_only(facts.kind, facts.one_answer), facts.comparison) \
         if wants_a_checker(facts.kind, facts.one_answer, rules.agreement) else (None, [])
     # several right answers: it judges outputs; one promised: it only finds inputs that break the promise
     checker, promise = (found, None) if facts.kind == OutputKind.ANY_VALID else (None, found)
@@ -170,7 +171,7 @@ def _judged(facts):
     tests, dropped = settled_tests(facts, checker, promise, again)
     # several right answers and no checker to judge them: an expected value judges only outputs equal to it
     unchecked = facts.kind == OutputKind.ANY_VALID and checker is None and rules.agreement
-    judged = judge_all(attempts, tests, facts.any_order, checker, skip=lambda a: a.status == AttemptStatus.REJECTED,
+    judged = judge_all(attempts, tests, facts.comparison, checker, skip=lambda a: a.status == AttemptStatus.REJECTED,
                        unchecked=unchecked)
     scores = {a.id: Score.of(judged[a.id], tests) if a.id in judged else a.scored for a in attempts}
     settled = {a.id: keep_or_reject(a, judged, scores, attempts, rules.anchors)
@@ -197,7 +198,7 @@ def _judged(facts):
         return Verdict(tests, judged=judged, action=Action.EXHAUSTED if hopeless else action, given_up=hopeless,
                        current=by_person[-1].id if by_person else None, **common)
     disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
-    backing = backing_on(disputed, attempts, scores, tests, facts.any_order)
+    backing = backing_on(disputed, attempts, scores, tests, facts.comparison)
     claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
                                         scores[a.id].rank(len(a.lint or ()), a.id)))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
@@ -207,11 +208,11 @@ def _judged(facts):
                       and iteration < rules.max_iterations and facts.affords_a_draw)
     accepted = []
     if disputed and not draw_first:
-        confirmed = confirmed_by_guess(outputs_on(claim, tests), tests, disputed, facts.any_order)
+        confirmed = confirmed_by_guess(outputs_on(claim, tests), tests, disputed, facts.comparison)
         if len(confirmed) == len(disputed):
             tests = [with_solution_guess(case) if i in confirmed else case for i, case in enumerate(tests)]
             accepted, disputed = [tests[i].name for i in confirmed], []
-            judged = {**judged, **judge_all(attempts, tests, facts.any_order, checker,
+            judged = {**judged, **judge_all(attempts, tests, facts.comparison, checker,
                                             skip=lambda a: status[a.id] == AttemptStatus.REJECTED, unchecked=unchecked)}
             lacking = lacks(tests, disputed, facts, Score.of(judged[claim.id], tests).unjudged)
     solved = None if lacking else claim.id
@@ -253,7 +254,7 @@ def settled_tests(facts, checker, promise, again):
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
     oracle = outputs_on(oracles[-1], tests) if oracles else None
     accepts = (lambda case, value: checker.accepts(case.input, value)) if checker else None
-    found = settle(tests, voters, oracle, facts.any_order, facts.rules.agreement, accepts, facts.one_answer)
+    found = settle(tests, voters, oracle, facts.comparison, facts.rules.agreement, accepts, facts.one_answer)
     validator = validator_in_use(attempts, tests) if facts.rules.agreement else None
     programs = [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]
 
@@ -265,7 +266,7 @@ def settled_tests(facts, checker, promise, again):
         # settled or not: Two Sum's [1, 1, 1, 1] with target 2, where the oracle and one candidate return
         # [0, 1] and settle it, fails right candidates returning [0, 2] as surely as a dispute stops a claim
         returned = [a.outputs[case.key]["value"] for a in programs if a.outputs.get(case.key, {}).get("ok")]
-        return breaks_the_one_answer(promise, case, returned, facts.any_order)
+        return breaks_the_one_answer(promise, case, returned, facts.comparison)
     found = [(Evidence(Source.BROKEN_PROMISE), expected) if broken(case) else (evidence, expected)
              for case, (evidence, expected) in zip(tests, found)]
     kept = [case.settled(evidence, expected) for case, (evidence, expected) in zip(tests, found)
@@ -283,13 +284,13 @@ def written_again(attempts):
                    besides={oracles[-1].id: oracles[-1].code} if oracles else None)
 
 
-def judge_all(attempts, tests, any_order, checker, skip, unchecked=False):
+def judge_all(attempts, tests, comparison, checker, skip, unchecked=False):
     """attempt id -> its results, for every attempt that answers the problem, was checked and is not skipped."""
-    return {a.id: judge_attempt(a, tests, any_order, checker, unchecked) for a in attempts
+    return {a.id: judge_attempt(a, tests, comparison, checker, unchecked) for a in attempts
             if a.check is not None and a.source not in JUDGES and not skip(a)}
 
 
-def judge_attempt(attempt, tests, any_order, checker=None, unchecked=False):
+def judge_attempt(attempt, tests, comparison, checker=None, unchecked=False):
     """The attempt's verdict on each test, from what it returned; a failed check fails them all. With a
     checker (several right answers), an output passes when the checker accepts it. Without one where
     several are right (`unchecked`), an expected value (an example's, or one programs settled) judges only
@@ -301,7 +302,7 @@ def judge_attempt(attempt, tests, any_order, checker=None, unchecked=False):
         if isinstance(attempt.check, dict):
             result = {**judge(CHECK_FAILED, case.expected), **attempt.check}
         else:
-            result = judge(raw or NOT_RUN, case.expected, any_order)
+            result = judge(raw or NOT_RUN, case.expected, comparison)
             if checker is not None and raw and raw["ok"]:
                 result["passed"] = checker.accepts(case.input, raw["value"]) is True
         evidence = case.evidence or Evidence(Source(case.origin) if case.trusted else Source.MODEL)
@@ -379,7 +380,7 @@ def passing_candidates(attempts, scores):
             and scores[a.id].passes_trusted]
 
 
-def backing_on(indices, attempts, scores, tests, any_order):
+def backing_on(indices, attempts, scores, tests, comparison):
     """attempt -> how many independent programs (candidates that pass the trusted tests, the valid oracle;
     one per program, core/source_code.py) return what it returns on the inputs `indices`."""
     voters = [a for a in attempts if a.source in (Author.IMPLEMENT, Author.ORACLE) and a.check == "ok"
@@ -390,7 +391,7 @@ def backing_on(indices, attempts, scores, tests, any_order):
 
     def backing(attempt):  # its own program written again is no backing
         others = [outputs_on(a, tests) for key, a in one_each.items() if key != program_key(attempt.code)]
-        return support(outputs_on(attempt, tests), others, indices, any_order)
+        return support(outputs_on(attempt, tests), others, indices, comparison)
     return backing
 
 

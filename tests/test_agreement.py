@@ -4,7 +4,10 @@ from dataclasses import replace
 from core import agreement
 from core.agreement import confirmed_by_guess, describe, summary, support
 from core.cases import Evidence
+from core.compare import EXACT, Comparison
 from tests.scripted_answers import case
+
+IN_ANY_ORDER = Comparison(any_order=True)
 
 EXAMPLE = case("example", {"x": 1}, 2, "statement")
 
@@ -13,10 +16,10 @@ def model_test(expected, name="t"):
     return case(name, {"x": 5}, expected, guess=expected)
 
 
-def settle(tests, voters, oracle=None, any_order=False, agreement=True):
+def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True):
     """core.agreement.settle, each (evidence, expected) as one mapping: run.json's evidence and the value."""
     return [{**evidence.record(), "expected": expected}
-            for evidence, expected in agreement_settle(tests, voters, oracle, any_order, agreement)]
+            for evidence, expected in agreement_settle(tests, voters, oracle, comparison, agreement)]
 
 
 agreement_settle = agreement.settle
@@ -33,13 +36,13 @@ def raised(error="ValueError"):
 TIMED_OUT = {"ok": False, "value": None, "error_type": "Timeout", "timed_out": True}
 
 
-def settled(test, candidates, oracle=None, any_order=False, example=True):
+def settled(test, candidates, oracle=None, comparison=EXACT, example=True):
     """Evidence for `test` (after the trusted example, which every program passes unless told otherwise)."""
     tests = ([EXAMPLE] if example else []) + [test]
     first = [ok(2)] if example else []
     voters = {k: first + [output] for k, output in enumerate(candidates, 1)}
     oracle = None if oracle is None else first + [oracle]
-    return settle(tests, voters, oracle, any_order)[-1]
+    return settle(tests, voters, oracle, comparison)[-1]
 
 
 def test_a_trusted_test_keeps_its_expected_value_whatever_the_programs_say():
@@ -116,7 +119,7 @@ def test_float_answers_agree_within_the_tolerance():
 
 
 def test_any_order_answers_agree_as_multisets():
-    evidence = settled(model_test([[9]]), [ok([[1], [2]]), ok([[2], [1]])], any_order=True)
+    evidence = settled(model_test([[9]]), [ok([[1], [2]]), ok([[2], [1]])], comparison=IN_ANY_ORDER)
     assert evidence["source"] == "majority" and evidence["agree"] == 2
     assert settled(model_test([[9]]), [ok([[1], [2]]), ok([[2], [1]])])["source"] == "disputed"
 
@@ -145,7 +148,7 @@ def test_support_counts_the_other_programs_that_return_the_same_on_the_given_inp
     mine = [ok(2), ok([1, 2]), ok(7)]
     others = [[ok(2), ok([2, 1]), ok(7)], [ok(2), ok([1, 2]), raised()], None, [ok(3), TIMED_OUT, ok(7.0)]]
     assert support(mine, others, [1, 2]) == 3, "[1, 2] once, 7 twice (7.0 within tolerance); errors and None never"
-    assert support(mine, others, [1, 2], any_order=True) == 4
+    assert support(mine, others, [1, 2], IN_ANY_ORDER) == 4
     assert support(mine, others, []) == 0
     assert support([ok(2), raised(), ok(7)], others, [1]) == 0, "no value of its own: backed by nobody"
 
@@ -160,7 +163,7 @@ def test_the_claimed_code_confirms_only_guesses_on_inputs_no_independent_program
     tests[2] = replace(tests[2], evidence=replace(tests[2].evidence, voters=1))
     claimed = [ok(2), ok([2, 1]), ok(5), raised(), ok(6)]
     assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4]) == [], "order matters unless any order; 1 voter; raised; 6"
-    assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4], any_order=True) == [1]
+    assert confirmed_by_guess(claimed, tests, [1, 2, 3, 4], IN_ANY_ORDER) == [1]
     assert summary(judged("statement", "solution_guess")) == (
         "1 statement example + 1 only by the solution and the model's guess")
 

@@ -1,7 +1,9 @@
 """core/compare.py: the rule that decides whether an actual output matches the expected one."""
 import pytest
 
-from core.compare import outputs_match
+from core.compare import Comparison, outputs_match
+
+IN_ANY_ORDER = Comparison(any_order=True)
 
 
 @pytest.mark.parametrize("actual, expected", [
@@ -21,8 +23,25 @@ def test_mismatches(actual, expected):
 
 
 def test_in_any_order_compares_the_top_level_list_as_a_multiset():
-    assert outputs_match([1, 0], [0, 1], any_order=True)
-    assert outputs_match([[3, 4], [1.0000000001, 2]], [[1, 2], [3, 4]], any_order=True)
-    assert not outputs_match([[2, 1]], [[1, 2]], any_order=True), "only the top level"
-    assert not outputs_match([1, 1, 0], [0, 1, 0], any_order=True), "counts matter"
+    assert outputs_match([1, 0], [0, 1], IN_ANY_ORDER)
+    assert outputs_match([[3, 4], [1.0000000001, 2]], [[1, 2], [3, 4]], IN_ANY_ORDER)
+    assert not outputs_match([[2, 1]], [[1, 2]], IN_ANY_ORDER), "only the top level"
+    assert not outputs_match([1, 1, 0], [0, 1, 0], IN_ANY_ORDER), "counts matter"
     assert not outputs_match([1, 0], [0, 1]), "order matters unless the statement says otherwise"
+
+
+STATED = Comparison(tolerance=1e-5)  # "answers within 10^-5 of the actual answer are accepted"
+
+
+@pytest.mark.parametrize("actual, expected, within", [
+    (0.7327777870686082, 0.73278, True),   # LeetCode 837's Example 3, printed to five places
+    (0.7327777870686082, 0.7328, False),   # off by 2.2e-5
+    ([0.2357947691, 1.0], [0.23579, 1.0], True),  # inside a list too
+    ({"p": 0.2357947691}, {"p": 0.23579}, True),
+    (123456.7, 123457.0, True),            # relatively close enough
+    (3, 4, False), (True, 1.0, False),     # integers stay exact, booleans stay booleans
+])
+def test_a_stated_tolerance_makes_numbers_that_close_one_answer(actual, expected, within):
+    assert outputs_match(actual, expected, STATED) == within
+    if within:
+        assert not outputs_match(actual, expected), "the default tolerance alone refuses it"

@@ -2,6 +2,7 @@
 import subprocess
 import sys
 
+from core.compare import Comparison
 from tests.scripted_answers import case
 from utils.export import write_outputs
 
@@ -42,7 +43,7 @@ def test_nothing_is_written_without_material(tmp_path):
 
 def test_an_any_order_answer_is_judged_as_the_run_judged_it(tmp_path):
     reordered = GOOD.replace("return (0, 1)", "return (1, 0)")
-    write_outputs(str(tmp_path), reordered, CASES, any_order=True)
+    write_outputs(str(tmp_path), reordered, CASES, Comparison(any_order=True))
     result = run_pytest(tmp_path)
     assert result.returncode == 0 and "3 passed" in result.stdout, result.stdout
 

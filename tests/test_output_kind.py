@@ -39,3 +39,22 @@ def test_the_person_may_say_it_instead():
     assert chosen("any", "Return the sum.").kind == "any_valid" and chosen("any", "x").by == "user"
     assert chosen(None, "Return any of them.").kind == "any_valid"
     assert chosen("exact", "Return any of them.").kind == "exact"
+
+
+@pytest.mark.parametrize("statement, tolerance", [
+    ("Answers within 10^-5 of the actual answer will be accepted.", 1e-5),
+    ("Answers within `10-5` of the actual answer are considered accepted.", 1e-5),  # pasted: the ^ lost
+    ("Answers within 10<sup>-6</sup> of the actual answer are accepted.", 1e-6),
+    ("Answers within 10 ^ -2 of the correct answer are accepted.", 1e-2),
+    ("Return the sum.", 0.0),
+])
+def test_a_stated_tolerance_is_how_close_two_numbers_must_be(statement, tolerance):
+    found = output_kind(statement)
+    assert found.tolerance == tolerance and found.comparison.tolerance == tolerance
+    assert found.record().get("tolerance") == (tolerance or None), "run.json keeps a float answer's tolerance"
+
+
+def test_the_person_saying_float_takes_the_statements_tolerance_or_ten_to_the_minus_five():
+    assert chosen("float", "Answers within 10^-6 of the actual answer are accepted.").tolerance == 1e-6
+    assert chosen("float", "Return the average.").tolerance == 1e-5
+    assert chosen("exact", "Answers within 10^-6 of the actual answer are accepted.").tolerance == 0.0

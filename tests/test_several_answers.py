@@ -120,7 +120,7 @@ def exported(make_shared, stub, tmp_path):
     shared = make_shared(FIND_PEAK)
     create_flow(shared["services"].settings).run(shared)
     checker = shared["attempts"].get(shared["checker"])
-    write_outputs(str(tmp_path), handed_over(shared).code, shared["test_cases"], False, checker.code)
+    write_outputs(str(tmp_path), handed_over(shared).code, shared["test_cases"], checker=checker.code)
     return tmp_path
 
 

@@ -6,6 +6,7 @@ import pytest
 from utils.export import pytest_source
 from utils.text_files import InputError
 from core.cases import records
+from core.compare import Comparison
 from tests.scripted_answers import case as case_from
 from utils.user_tests import MAX_CASES, UserTestsError, read_user_tests
 
@@ -87,8 +88,16 @@ def test_a_runs_exported_test_file_reads_back_as_the_same_tests(tmp_path):
              {"name": "nested", "input": {"grid": [[1, None], [True, False]], "opts": {"k": "v"}},
               "expected": {"a": [1, {"b": None}]}},
              {"name": "empty", "input": {}, "expected": ""}]
-    path = write(tmp_path, "test_solution.py", pytest_source([case_from(**c) for c in cases], any_order=True))
+    path = write(tmp_path, "test_solution.py", pytest_source([case_from(**c) for c in cases], Comparison(any_order=True)))
     assert records(read_user_tests(path)) == [{**case, "origin": "user"} for case in cases]
+
+
+def test_an_exported_file_with_a_stated_tolerance_reads_back_as_a_float_answer(tmp_path):
+    from utils.user_tests import read_user_file
+    path = write(tmp_path, "test_solution.py", pytest_source([case_from("ex", {"n": 21}, 0.73278)], Comparison(tolerance=1e-5)))
+    assert read_user_file(path).output_kind == "float"
+    exact = write(tmp_path, "test_exact.py", pytest_source([case_from("ex", {"n": 21}, 0.73278)]))
+    assert read_user_file(exact).output_kind is None
 
 
 def test_a_pytest_file_is_never_run(tmp_path):

@@ -54,7 +54,7 @@ TEST_FILE_TAIL = '''
 
 @pytest.mark.parametrize("kwargs, expected", CASES)
 def test_run_code(kwargs, expected):
-    assert outputs_match(plain(solution.run_code(**copy.deepcopy(kwargs))), expected, any_order=ANY_ORDER)
+    assert outputs_match(plain(solution.run_code(**copy.deepcopy(kwargs))), expected, Comparison(ANY_ORDER, TOLERANCE))
 '''
 
 
@@ -72,7 +72,7 @@ def test_run_code(kwargs, expected):
 '''
 
 
-def pytest_source(test_cases, any_order=False, checker=None, unjudged=(), by_equality=False):
+def pytest_source(test_cases, comparison=compare.EXACT, checker=None, unjudged=(), by_equality=False):
     """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
     expected value came from; disputed inputs are listed in a comment, not tested. With a checker (several
     right answers) the file carries its source and judges each output with it: `expected` is one right answer.
@@ -93,7 +93,9 @@ def pytest_source(test_cases, any_order=False, checker=None, unjudged=(), by_equ
                   " than these examples give:\n" + "\n".join(f"    #   {case.name}: run_code(**{json.dumps(case.input)}); the "
                   f"statement gives {json.dumps(case.expected)}" for case in test_cases if case.name in unjudged))
     head = (TEST_FILE_HEAD + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
-            + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {bool(any_order)}\n")
+            + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {comparison.any_order}\n"
+            + f"# How close two floats must be to be one answer, as the statement says (0: the rule's own tolerance)\n"
+            f"TOLERANCE = {comparison.tolerance!r}\n")
     if by_equality and not checker:
         head += ("\n# Several answers are right, and no checker passed codeloop's checks: each expected value is the"
                  "\n# answer the statement gives or independent programs agreed on, compared by equality, so another"
@@ -110,7 +112,7 @@ def _guessed(case):
     return f"the model guessed {json.dumps(case.expected)}"
 
 
-def write_outputs(out_dir, function_code, test_cases, any_order=False, checker=None, unjudged=(), by_equality=False):
+def write_outputs(out_dir, function_code, test_cases, comparison=compare.EXACT, checker=None, unjudged=(), by_equality=False):
     """Write whichever of the two files the run has material for; return the paths written. `checker`: the
     checker's code, when the run judged outputs with one; `unjudged`, `by_equality`: as pytest_source takes them."""
     written = []
@@ -118,7 +120,7 @@ def write_outputs(out_dir, function_code, test_cases, any_order=False, checker=N
         written.append(_write(os.path.join(out_dir, "solution.py"), function_code))
     if test_cases:
         written.append(_write(os.path.join(out_dir, "test_solution.py"),
-                              pytest_source(test_cases, any_order, checker, unjudged, by_equality)))
+                              pytest_source(test_cases, comparison, checker, unjudged, by_equality)))
     return written
 
 

@@ -10,7 +10,7 @@ examples. Two kinds of file:
                  test_solution.py that codeloop exports, so a run's tests can be given back to a later run
 
 Either may say how outputs are judged: `output_kind:` and `checker:` (is_valid's source) in a YAML
-mapping; OUTPUT_KIND, ANY_ORDER and CHECKER_SOURCE string constants in a pytest file, as exported.
+mapping; OUTPUT_KIND, ANY_ORDER, TOLERANCE and CHECKER_SOURCE constants in a pytest file, as exported.
 
 The pytest file is parsed with `ast` and its values read with `ast.literal_eval` only: it is never
 imported, so nothing in it runs, and a case computed by code (a call, a comprehension) is refused
@@ -66,7 +66,8 @@ def read_user_file(path):
         tree = _syntax_tree(text, path)
         strings = _module_strings(tree, ("CHECKER_SOURCE", "OUTPUT_KIND"))
         kind = strings.get("OUTPUT_KIND") or ("any" if strings.get("CHECKER_SOURCE") else None) or \
-            ("unordered" if _module_constant(tree, "ANY_ORDER") is True else None)
+            ("unordered" if _module_constant(tree, "ANY_ORDER") is True else None) or \
+            ("float" if _module_constant(tree, "TOLERANCE") else None)  # the statement's tolerance comes back with it
         return UserTests(_checked(_pytest_cases(tree, text, path), where), kind, strings.get("CHECKER_SOURCE") or "")
     data = _yaml_data(text, path)
     options = data if isinstance(data, dict) else {}
