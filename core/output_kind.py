@@ -1,7 +1,8 @@
 """What kind of answer a problem has, which decides how an output is compared with a test's.
 
   exact      one right answer, equal as plain data (floats within a tolerance, as always)
-  unordered  one right list whose order does not matter ("return the answer in any order"): a multiset
+  unordered  one right list whose order does not matter ("return the answer in any order", said of what
+             is returned, not of an action such as "rearrange the columns in any order"): a multiset
   float      one right number, close enough ("answers within 10^-5 of the actual answer are accepted"):
              floats that close, absolutely or relatively, are one answer (10^-5 when the person says float
              and the statement names no tolerance)
@@ -56,8 +57,13 @@ TOLERANCE = re.compile(r"10\s*\^?\s*-\s*\d+[^.]*\b(?:accepted|correct)\b|\b(?:ac
                        re.IGNORECASE)
 EXPONENT = re.compile(r"10\s*\^?\s*-\s*(\d+)")  # 10^-5, and 10-5 as text pasted from the web page reads
 USUAL_TOLERANCE = 1e-5  # LeetCode's, for a person's "float" where the statement names none
-# "The input is not given in any order", "the points are given in any order": the input's order, not the answer's
-ANY_ORDER = re.compile(r"(?<!\bnot )(?<!\bgiven )\bin any order\b", re.IGNORECASE)
+# The answer's order, said of what is returned: "You may return the answer in any order". Not "the input is not
+# given in any order", nor an action's ("you can order the deck in any order you want", LeetCode 950, whose
+# answer is one order of the deck: read as a multiset, every order of it would pass). LeetCode 15 (3Sum)
+# says it otherwise: "the order of the output and the order of the triplets does not matter"
+ANY_ORDER = re.compile(r"\b(?:return(?:s|ed)?|answers?|outputs?|results?)\b[^.]{0,80}?(?<!\bnot )(?<!\bgiven )\bin any order\b|"
+                       r"\bthe order of the (?:output|answer|result)\b[^.]{0,60}\b(?:does not|doesn't|do not) matter\b",
+                       re.IGNORECASE)
 
 
 def output_kind(statement):

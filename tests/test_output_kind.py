@@ -7,6 +7,12 @@ KINDS = [
     ("You may return the answer in **any order**.", "unordered"),
     ("You can return the answer in any order.", "unordered"),
     ("Return the indices in increasing order.", "exact"),
+    ("Notice that the order of the output and the order of the triplets does not matter.", "unordered"),  # 3Sum
+    ("The order of the answer doesn't matter.", "unordered"),
+    ("The order of the input does not matter.", "exact"),
+    ("The accounts themselves can be returned in any order.", "unordered"),  # LeetCode 721
+    ("You can order the deck in any order you want. Return an ordering of the deck.", "exact"),  # LeetCode 950
+    ("Rearrange the elements of arr to be in any order. Return the maximum value.", "exact"),
     ("The input is not given in any order.", "exact"),  # LeetCode 593, Valid Square: the input's order
     ("The edges are given in any order. Return the nodes sorted.", "exact"),
     ("If the array contains multiple peaks, return the index to **any of the peaks**.", "any_valid"),
