@@ -11,6 +11,8 @@ states its constraints in one form, read here as the web page shows it and as it
     - 1 <= n, k <= 30                   several names at once
     - 0 <= k <= n <= 10^4               a chain; a bound that is itself a name is checked when it is an input
     - n == points.length                an alias: n means points.length
+    - isConnected[i][j] == isConnected[j][i]   elements paired by a shared index (or isConnected[i][i], the
+                                        diagonal): a promise for the input validator, not checked here
 
 Bounds are numbers (10^4, 10<sup>4</sup>, 2^31 - 1, 2 * 10^4, 1e5) or names of other inputs. Copied from
 the web page as text, a superscript loses its mark: 10^4 reads `104`, 2^31 - 1 reads `231 - 1`. Such a
@@ -80,7 +82,8 @@ def unread_lines(statement):
     """The Constraints lines not read as bounds: promises in words ("nums[i] != nums[i + 1] for all valid i",
     "Only one valid answer exists"), for an input validator (core/judges.py) to check."""
     # a line with no word in it says nothing (a docstring's closing quotes, as HumanEval/122's section ends)
-    return [line for line in constraint_lines(statement) if re.search(r"\w", line) and _read(line) is None]
+    return [line for line in constraint_lines(statement) if re.search(r"\w", line) and
+            (_read(line) is None or len(_read(line)) < len(COMPARISON.split(line)) // 2)]
 
 
 def _read(line):
@@ -91,7 +94,27 @@ def _read(line):
     terms = [[_term(piece) for piece in part.split(",")] for part in parts[0::2]]
     if any(t is None for group in terms for t in group):
         return None  # words, or an expression that is not read exactly: not checked
-    return list(zip(terms, parts[1::2], terms[1:]))
+    letters = [[_index_letters(piece) for piece in part.split(",")] for part in parts[0::2]]
+    if any(len(set(found)) < len(found) for group in letters for found in group):
+        return None  # isConnected[i][i] == 1: the diagonal, not every element
+    return [(left, op, right) for left, op, right, left_letters, right_letters
+            in zip(terms, parts[1::2], terms[1:], letters, letters[1:])
+            if not _paired(left, op, right, left_letters, right_letters)]
+
+
+def _index_letters(piece):
+    return re.findall(r"\[\s*([a-z])\s*\]", piece)
+
+
+def _paired(left, op, right, left_letters, right_letters):
+    """Indexed terms on both sides that share an index pair their elements: graph[i][j] == graph[j][i] (LeetCode
+    924), startTime[i] < endTime[i] (1235). An indexed term stands for every element, one at a time, so such a
+    comparison would set every element against every other: every right input broke it, and the model's tests
+    were dropped. It is a promise, not checked here. (workers[i].length == bikes[j].length == 2 shares no index,
+    and edges1[i].length == edges2[i].length == 2 sets two arrays' lengths equal: both read as before.)"""
+    shared = any(set(a) & set(b) for a in left_letters for b in right_letters)
+    same_array = any(a.name == b.name for a in left for b in right if isinstance(a, Name) and isinstance(b, Name))
+    return shared and (op != "==" or same_array)
 
 
 def constraints(statement):

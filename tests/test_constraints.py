@@ -46,6 +46,21 @@ def test_what_cannot_be_read_exactly_is_not_checked():
     assert violations("No constraints here: 1 <= n <= 3", {"n": 9}) == []
 
 
+def test_elements_paired_by_a_shared_index_are_a_promise_not_checked_element_by_element():
+    from core.constraints import unread_lines
+    matrix = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]  # LeetCode 547's Example 1: symmetric, ones on the diagonal
+    lines = ["n == isConnected.length", "isConnected[i][j] is 1 or 0", "isConnected[i][i] == 1",
+             "isConnected[i][j] == isConnected[j][i]"]
+    assert broken(lines, is_connected=matrix) == []
+    jobs = ["1 <= startTime.length == endTime.length <= 5 * 10^4", "1 <= startTime[i] < endTime[i] <= 10^9"]
+    assert broken(jobs, start_time=[1, 5], end_time=[3, 6]) == [], "5 < 3 pairs two jobs' times, not one job's"
+    assert broken(jobs, start_time=[0, 5], end_time=[3, 6]) != [], "the line's other bounds are still checked"
+    statement = "Do it.\n\nConstraints:\n" + "\n".join(lines + jobs) + "\n"
+    assert unread_lines(statement) == lines[1:] + jobs[1:], "for an input validator to check"
+    assert broken(["workers[i].length == bikes[j].length == 2"], workers=[[0, 0]], bikes=[[1]]) != [], \
+        "indices that differ are every element against every element, as before"
+
+
 def test_a_lost_superscript_alone_never_drops_an_input_the_power_would_keep():
     assert broken(["1 <= n <= 105"], n=50_000) == [], "105 may be 10^5"
     assert broken(["1 <= n <= 100"], n=101) != [], "100 is no lost power: it is checked as it reads"
