@@ -20,17 +20,21 @@ number (10 followed by an exponent from 2 to 18, or 2 followed by 15, 16, 31, 32
 either, so it is read both ways and a constraint holds when either reading allows the value: a bound
 that reads like a lost power never drops a test on its own. Names are matched to run_code's parameters
 whatever their case or underscores (maxPts is max_pts). What cannot be read exactly (words,
-"nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never guessed. Each violation
-names the line it breaks.
+"nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never guessed; nor is a line
+the statement's own examples break (read alone it does not say what the statement means). Each
+violation names the line it breaks.
 
 Run alone:  python -m core.constraints STATEMENT_FILE '{"nums": [], "target": 3}'
 """
 import ast
+import functools
 import json
 import operator
 import re
 import sys
 from dataclasses import dataclass
+
+from core.statement_examples import statement_examples
 
 SECTION = re.compile(r"Constraints\s*:?\s*\n(?P<body>(?:[^\n]*\S[^\n]*\n?)+?)(?:\n\s*\n|\Z)", re.IGNORECASE)
 BULLET = re.compile(r"^\s*(?:[*•]\s*|-\s+|\d+\.\s+)")  # "-10^9 <= x" starts with a minus, not a bullet
@@ -140,9 +144,23 @@ def constraints(statement):
 
 def violations(statement, inputs):
     """What in `inputs` (run_code's arguments) breaks the statement's constraints: Violations, [] if nothing."""
+    return _broken(checked_constraints(statement), inputs)
+
+
+@functools.lru_cache(maxsize=32)
+def checked_constraints(statement):
+    """The constraints an input is checked against: those the statement's own examples keep. A line an example
+    breaks is not read as the statement means it, so it is never checked: LeetCode 1376's `0 <= manager[i] < n`
+    (the head's manager is -1, as another line and both examples say) dropped every right input of the model's."""
+    found = constraints(statement)
+    misread = {v.line for example in statement_examples(statement) for v in _broken(found, example.input)}
+    return [c for c in found if c.line not in misread]
+
+
+def _broken(found, inputs):
     by_name = {normal_name(name): value for name, value in inputs.items()}
     broken = []
-    for constraint in constraints(statement):
+    for constraint in found:
         for a in _values(constraint.left, by_name):
             for b in _values(constraint.right, by_name):
                 if not _holds(a, constraint.op, b):

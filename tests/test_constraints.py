@@ -61,6 +61,26 @@ def test_elements_paired_by_a_shared_index_are_a_promise_not_checked_element_by_
         "indices that differ are every element against every element, as before"
 
 
+def test_a_line_the_statements_own_example_breaks_is_not_checked():
+    # LeetCode 1376: the head has no manager (-1), which "0 <= manager[i] < n" read alone forbids
+    statement = """Return the minutes needed to inform all employees.
+
+Example 1:
+Input: n = 2, headID = 0, manager = [-1,0], informTime = [1,0]
+Output: 1
+
+Constraints:
+- 1 <= n <= 10^5
+- 0 <= headID < n
+- manager.length == n
+- 0 <= manager[i] < n
+- manager[headID] == -1
+"""
+    assert violations(statement, {"n": 3, "head_id": 1, "manager": [1, -1, 1], "inform_time": [0, 2, 0]}) == []
+    assert [v.line for v in violations(statement, {"n": 0, "head_id": 0, "manager": [], "inform_time": []})] == \
+        ["1 <= n <= 10^5", "0 <= headID < n"], "the lines the examples keep are still checked"
+
+
 def test_a_lost_superscript_alone_never_drops_an_input_the_power_would_keep():
     assert broken(["1 <= n <= 105"], n=50_000) == [], "105 may be 10^5"
     assert broken(["1 <= n <= 100"], n=101) != [], "100 is no lost power: it is checked as it reads"
