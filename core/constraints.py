@@ -86,8 +86,13 @@ def unread_lines(statement):
     """The Constraints lines not read as bounds: promises in words ("nums[i] != nums[i + 1] for all valid i",
     "Only one valid answer exists"), for an input validator (core/judges.py) to check."""
     # a line with no word in it says nothing (a docstring's closing quotes, as HumanEval/122's section ends)
-    return [line for line in constraint_lines(statement) if re.search(r"\w", line) and
-            (_read(line) is None or len(_read(line)) < len(COMPARISON.split(line)) // 2)]
+    return [line for line in constraint_lines(statement) if re.search(r"\w", line) and not _wholly_read(line)]
+
+
+def _wholly_read(line):
+    """Every comparison of the line is checked (none skipped as a pairing of elements)."""
+    read = _read(line)
+    return read is not None and len(read) == len(COMPARISON.findall(line))
 
 
 def _read(line):

@@ -40,8 +40,7 @@ class Kind:
 
     @property
     def comparison(self):
-        """How outputs compare (core/compare.py)."""
-        return Comparison(any_order=self.kind == OutputKind.UNORDERED, tolerance=self.tolerance)
+        return comparison(self.kind, self.tolerance)
 
     def record(self):
         return {"kind": self.kind, "reason": self.reason, "by": self.by,
@@ -78,6 +77,11 @@ def output_kind(statement):
     return Kind(OutputKind.EXACT, "the statement names one answer for each input")
 
 
+def comparison(kind, tolerance=0.0):
+    """How outputs of this kind compare (core/compare.py)."""
+    return Comparison(any_order=kind == OutputKind.UNORDERED, tolerance=tolerance)
+
+
 def _tolerance(words):
     return 10.0 ** -int(EXPONENT.search(words).group(1))
 
@@ -87,8 +91,10 @@ def chosen(kind, statement):
     if not kind:
         return output_kind(statement)
     value = OutputKind.ANY_VALID if kind == "any" else OutputKind(kind)
-    stated = output_kind(statement)
-    tolerance = (stated.tolerance if stated.kind == OutputKind.FLOAT else USUAL_TOLERANCE) if value == OutputKind.FLOAT else 0.0
+    tolerance = 0.0
+    if value == OutputKind.FLOAT:
+        stated = output_kind(statement)
+        tolerance = stated.tolerance if stated.kind == OutputKind.FLOAT else USUAL_TOLERANCE
     return Kind(value, "set by the user", by="user", tolerance=tolerance)
 
 

@@ -47,10 +47,10 @@ from dataclasses import dataclass, field, replace
 
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
-from core.compare import Comparison, judge
+from core.compare import judge
 from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only, validator_in_use,
                          wants_a_checker, wrong_outputs)
-from core.output_kind import OutputKind
+from core.output_kind import OutputKind, comparison
 from core.search_tree import Score
 from core.source_code import program_key, repeats
 from core.vocabulary import Action, AttemptStatus, Author, Source
@@ -97,7 +97,7 @@ class RoundFacts:
 
     @property
     def comparison(self):
-        return Comparison(any_order=self.kind == OutputKind.UNORDERED, tolerance=self.tolerance)
+        return comparison(self.kind, self.tolerance)
 
     @property
     def owes_rest(self):

@@ -1,5 +1,7 @@
 """Model answers for Two Sum, as a model would write them, for the scripted flow and CLI tests: candidates and
 oracles a python block (as they are asked), the other steps YAML."""
+import subprocess
+import sys
 from textwrap import dedent
 
 TWO_SUM = """Given an array of integers nums and an integer target, return the indices of the two numbers
@@ -237,3 +239,10 @@ def why_dropped(shared):
     """{test name: why it was dropped} over the run record's events."""
     events = shared["services"].record.data["events"]
     return {name: why for e in events for name, why in e.get("why_dropped", {}).items()}
+
+
+def exported_result(folder, code):
+    """pytest run on a run's exported test_solution.py in `folder`, with `code` as its solution.py."""
+    (folder / "solution.py").write_text(code)
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
+                          cwd=folder, capture_output=True, text=True)

@@ -6,11 +6,8 @@ answer are considered accepted" (10^-5 as text pasted from the web page reads). 
 for 0.7327777...: compared within one part in a million, as every float was before the stated tolerance was
 read, no right program could pass that example, so the problem could never be solved.
 """
-import subprocess
-import sys
-
 from flow import create_flow
-from tests.scripted_answers import code_answer, function_of, handed_over
+from tests.scripted_answers import code_answer, exported_result, function_of, handed_over
 
 NEW_21_GAME = """New 21 Game
 
@@ -111,7 +108,5 @@ def test_the_exported_tests_keep_the_tolerance_and_still_reject_an_answer_outsid
     shared = solved_run(make_shared, stub)
     write_outputs(str(tmp_path), handed_over(shared).code, shared["test_cases"], shared["output_kind"].comparison)
     for code, passes in ((BACKWARD, True), (EVERY_TOTAL, True), (TWO_PLACES, False)):
-        (tmp_path / "solution.py").write_text(code)
-        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
-                                cwd=tmp_path, capture_output=True, text=True)
+        result = exported_result(tmp_path, code)
         assert (result.returncode == 0) == passes, result.stdout

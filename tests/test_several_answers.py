@@ -5,14 +5,12 @@ returning a different peak where there are several, a checker, and an input vali
 statement's promise that neighbours differ. Judged by equality, three of them fail the statement's
 own Example 2; judged by the checker, all four pass and the run is solved in one round.
 """
-import subprocess
-import sys
 
 import pytest
 
 from flow import create_flow
 from tests import scripted_answers as a
-from tests.scripted_answers import code_answer, handed_over
+from tests.scripted_answers import code_answer, exported_result, handed_over
 from tests.stub_openai_server import request_kind
 
 FIND_PEAK = """Find Peak Element
@@ -105,12 +103,6 @@ def test_judged_by_equality_three_of_the_four_would_fail_the_statements_own_exam
     assert answers == {"first": 1, "second": 5, "last": 5, "highest": 5}
     on_four = {name: run([1, 3, 2, 5, 4, 9, 0, 7, 6]) for name, run in programs.items()}
     assert sorted(on_four.values()) == [1, 3, 5, 7], "four programs, four different peaks"
-
-
-def exported_result(folder, code):
-    (folder / "solution.py").write_text(code)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"],
-                          cwd=folder, capture_output=True, text=True)
 
 
 @pytest.fixture
