@@ -202,9 +202,29 @@ def test_a_reasoning_line_with_colons_is_read():
     assert parsed["reasoning"] == "note: test 2 is wrong: it says [1, 1]" and list(parsed["test_cases"]) == [1]
 
 
-def test_a_copied_placeholder_is_a_syntax_error_for_the_model():
-    with pytest.raises(AnswerError, match="syntax error at line 1"):
+def test_a_copied_placeholder_is_named_as_the_placeholder_for_the_model():
+    with pytest.raises(AnswerError, match="placeholder <the complete Python code of run_code>: write the Python code "
+                                          "of run_code itself"):
         parse_code_answer("function_code: |\n  <the complete Python code of run_code>\n")
+    with pytest.raises(AnswerError, match="placeholder <the complete Python code of is_valid_input>"):
+        parse_judge_answer("```yaml\nreasoning: <how>\nfunction_code: |\n  <the complete Python code of is_valid_input>\n```",
+                           function="is_valid_input")
+
+
+def test_capitalised_keys_of_an_unfenced_answer_are_read():
+    # LeetCode 1376's input validator, as the embedded model wrote it (bench-results/s25-kinds-*)
+    answer = ("Reasoning: The problem guarantees a tree.\n\nFunction_code: |\n  def is_valid_input(n, manager):\n"
+              "    return len(manager) == n\n")
+    parsed = parse_judge_answer(answer, function="is_valid_input")
+    assert parsed["reasoning"] == "The problem guarantees a tree."
+    assert parsed["function_code"].startswith("def is_valid_input(n, manager):")
+
+
+def test_python_in_a_yaml_fence_is_read_as_python_but_yaml_is_not():
+    answer = "```yaml\ndef is_valid_input(s, p):\n    return len(s) >= len(p)\n```"
+    assert "return len(s) >= len(p)" in parse_judge_answer(answer, function="is_valid_input")["function_code"]
+    with pytest.raises(AnswerError, match="no function_code key"):
+        parse_judge_answer("```yaml\nreasoning: def is a keyword\n```", function="is_valid_input")
 
 
 def test_numbers_past_the_last_test_add_tests_up_to_the_cap():

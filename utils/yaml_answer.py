@@ -280,19 +280,39 @@ def parse_tests_answer(text, max_tests):
     return {"reasoning": _reasoning(data), "test_cases": checked}
 
 
+# A fence whose body is Python whatever its label: the embedded model answered a judge's YAML request with
+# ```yaml around a bare `def is_valid_input(...)` (LeetCode 1898, bench-results/s25-kinds-*): told "no
+# function_code key", not what is wrong with its code
+PYTHON_BODY = re.compile(r"\s*(?:(?:async\s+)?def|class|import|from\s+\S+\s+import)\s")
+PLACEHOLDER = re.compile(r"\A\s*<[^<>\n]*>\s*\Z")
+
+
+def _code_keys(data):
+    """`Reasoning:` and `Function_code:` read as the keys asked for: the embedded model capitalised them in an
+    unfenced answer (LeetCode 1376's input validator, bench-results/s25-kinds-*)."""
+    named = {str(key).strip().lower().replace(" ", "_"): key for key in data}
+    return {**data, **{key: data[named[key]] for key in ("reasoning", "function_code")
+                       if key not in data and key in named}}
+
+
 def parse_code_answer(text, function="run_code"):
     try:
-        data, yaml_problem = load_mapping(text), None
+        data, yaml_problem = _code_keys(load_mapping(text)), None
     except AnswerError as exc:
         data, yaml_problem = {}, exc
     if "function_code" not in data:
         # Small models often answer with a bare ```python block; take it if it defines a function.
         for lang, body in FENCE.findall(text or ""):
-            if lang.lower() in ("python", "py", "") and "def " in body:
+            if (lang.lower() in ("python", "py", "") or PYTHON_BODY.match(body)) and "def " in body:
                 return {"reasoning": "", "function_code": check_function_code(body, function)}
         if yaml_problem is None or "```yaml" in (text or ""):  # the answer was YAML: say what is wrong with it
             raise yaml_problem or AnswerError("The answer has no function_code key.")
         raise AnswerError(f"The answer has no ```python block that defines {function}.")
+    if isinstance(data["function_code"], str) and PLACEHOLDER.match(data["function_code"]):
+        # the request's template copied back (3 of the 14 input validators that could not be used in
+        # bench-results/s25-*, each the retry of an answer in prose), which were told only of a syntax error
+        raise AnswerError(f"function_code holds the template's placeholder {data['function_code'].strip()}: write "
+                          f"the Python code of {function} itself in its place.")
     return {"reasoning": _reasoning(data), "function_code": check_function_code(data["function_code"], function)}
 
 
