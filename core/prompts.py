@@ -169,6 +169,11 @@ Reply with the complete function in one ```python block."""
 
 
 def validator_request(promises, test_cases):
+    """Answered in a python block, as candidates and all_answers are: on the LeetCode tuning seeds' 15
+    problems with a promise (bench.validator_quality, two temperatures), the flow would use 24 of 30 either
+    way, 19 of them keeping every hidden input against 21 asked with a YAML reasoning line (4 against 4 also
+    dropping a variant input), in 44 completion tokens an answer against 82, and all 30 usable against 29
+    (docs/benchmarks.md). Unlike the checker's, the reasoning line bought nothing measurable here."""
     given = "\n".join(f"- {promise}" for promise in promises)
     shown = f" These inputs keep them, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
     first = signature("is_valid_input", test_cases)
@@ -179,12 +184,7 @@ def validator_request(promises, test_cases):
 Write a function is_valid_input with the parameters of run_code{first} that returns True when an input
 keeps every one of these promises and False when it breaks one.{shown}
 
-Reply in this form, with the whole function under function_code:
-```yaml
-reasoning: <how to check each promise, in one sentence>
-function_code: |
-  <the complete Python code of is_valid_input>
-```"""
+Reply with the complete function in {PYTHON_BLOCK}, and nothing after the block."""
 
 
 def failing_code(function_code, failure_report):

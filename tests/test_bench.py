@@ -752,3 +752,31 @@ def test_statement_audit_names_where_the_reading_of_a_statement_and_the_sets_jud
                for line in lines), "the set's empty input where the statement says at least one"
     assert not any(line.startswith(("547-", "1376-", "950-")) for line in lines), "read as the set judges them"
     assert re.fullmatch(r"1074 statements \(md\): \d+ constraint \(hidden\), \d+ kind", lines[-1]), lines[-1]
+
+
+def test_validator_quality_says_which_validators_the_flow_would_use_and_which_drop_hidden_inputs(stub, tmp_path):
+    problem = "1526-minimum_number_of_increments_on_subarrays_to_form_a_target_array"  # promises a 32-bit answer
+    yaml_validator = ("```yaml\nreasoning: every answer fits\nfunction_code: |\n  def is_valid_input(target):\n"
+                      "    return all(0 < t < 2 ** 31 for t in target)\n```")
+    prose = "The function checks that the answer fits inside a 32 bit integer."
+    too_strict = "```python\ndef is_valid_input(target):\n    return len(target) <= 5\n```"  # the examples pass
+    rejects_examples = "```python\ndef is_valid_input(target):\n    return len(target) > 100\n```"
+    stub.add(too_strict, rejects_examples, yaml_validator, prose)
+    out = tmp_path / "validators.jsonl"
+    result = subprocess.run([sys.executable, "-m", "bench.validator_quality", "--ids", problem, "--temperatures", "0,0.8",
+                             "--out", str(out)], capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "asked         2 asked, 2 usable, the flow would use 1, 0 of them keep every hidden input" in result.stdout
+    assert ("yaml          2 asked, 1 usable, the flow would use 1, 1 of them keep every hidden input, 0 of these drop a "
+            "variant input") in result.stdout
+    lines = [json.loads(text) for text in out.read_text().splitlines()]
+    assert [line.get("rejects_hidden") for line in lines] == [7, 20, 0, None]  # 7 of the first 20 hidden inputs are longer
+    assert [(line.get("drops_variants"), line.get("variants")) for line in lines] == [(0, 15), (15, 15), (0, 15), (None, None)]
+    again = subprocess.run([sys.executable, "-m", "bench.validator_quality", "--ids", problem, "--rescore", str(out)],
+                           capture_output=True, text=True, cwd=ROOT, env={**os.environ, "OPENAI_BASE_URL": "http://127.0.0.1:9"},
+                           timeout=120)
+    assert again.returncode == 0 and "asked         2 asked, 2 usable, the flow would use 1" in again.stdout, again.stderr
+    sent = [request["messages"][-1]["content"] for request in stub.requests]
+    assert all("promises this about its inputs" in text and "32 bit integer" in text for text in sent)
+    assert all(text.endswith("one ```python block, and nothing after the block.") for text in sent[:2])
+    assert all("function_code: |" in text for text in sent[2:])
