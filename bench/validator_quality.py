@@ -16,7 +16,8 @@ a validator is there to judge; one that drops none does nothing, `return True` i
 first hidden inputs, which keep the statement's promises (bench.statement_audit lists the few that do not):
 a validator that rejects one would drop a right test. Prints one line per answer and, per form: usable,
 used by the flow, used and keeping every hidden input, of these dropping a variant, seconds and completion
-tokens per answer. Appends each line, with the code, to --out (JSON lines). Needs a
+tokens per answer (the first answer asked of a problem also reads its prompt: compare seconds at a later
+temperature). Appends each line, with the code, to --out (JSON lines). Needs a
 model: the embedded one unless an endpoint is set. Problems: the tuning seeds' LeetCode problems whose
 statement makes a promise (issue 28 tunes on seeds 2 and 3).
 
@@ -59,8 +60,8 @@ def request_in(form, promises, examples):
 
 def problems(seeds, limit, ids):
     """(id, statement, promises, examples, hidden inputs by name) of each chosen problem with a promise."""
-    chosen = [p for seed in seeds for p in select(leetcode(), seed=seed, limit=limit)]
-    for problem in chosen if not ids else select(leetcode(), ids=ids):
+    chosen = select(leetcode(), ids=ids) if ids else [p for seed in seeds for p in select(leetcode(), seed=seed, limit=limit)]
+    for problem in chosen:
         promises = input_promises(problem.statement)
         if not promises:
             continue

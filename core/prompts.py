@@ -173,7 +173,9 @@ def validator_request(promises, test_cases):
     problems with a promise (bench.validator_quality, two temperatures), the flow would use 24 of 30 either
     way, 19 of them keeping every hidden input against 21 asked with a YAML reasoning line (4 against 4 also
     dropping a variant input), in 44 completion tokens an answer against 82, and all 30 usable against 29
-    (docs/benchmarks.md). Unlike the checker's, the reasoning line bought nothing measurable here."""
+    (docs/benchmarks.md). Unlike the checker's, the reasoning line bought nothing measurable here. Replayed on
+    LeetCode seed 4, one run changed: 743's new validator rightly dropped an input breaking `0 <= w`, whose
+    dispute had drawn the candidates that outvoted a wrong majority, and the run became a false success."""
     given = "\n".join(f"- {promise}" for promise in promises)
     shown = f" These inputs keep them, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
     first = signature("is_valid_input", test_cases)
