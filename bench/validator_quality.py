@@ -125,7 +125,7 @@ def main(argv=None):
     parser.add_argument("--seeds", default="2,3")
     parser.add_argument("--limit", type=int, default=12, help="problems per seed, before those without a promise are left out")
     parser.add_argument("--ids", default="", help="LeetCode ids, comma-separated, instead of the seeds")
-    parser.add_argument("--temperatures", default="0,0.8,0.8")
+    parser.add_argument("--temperatures", default="0,0.8")
     parser.add_argument("--out", default="validator-quality.jsonl")
     parser.add_argument("--rescore", metavar="FILE", help="score the validators recorded in FILE (an --out of an "
                         "earlier run) again, without the model")
