@@ -185,6 +185,17 @@ def package_cases(problem):
     return ast.literal_eval(value)
 
 
+def hidden_inputs(problem, limit=None):
+    """A leetcode problem's hidden inputs (its first `limit`), each as run_code's arguments by name; none where a
+    case is written as an expression (10**5 * [1]), not a literal."""
+    signature = re.search(r"Function signature: def \w+(\(.*\))", problem.statement).group(1)
+    try:
+        cases = package_cases(problem)[:limit]
+    except ValueError:
+        return []
+    return [dict(zip(_parameters(signature), case[:-1])) for case in cases]
+
+
 def _parameters(signature):
     inside = signature[signature.index("(") + 1:signature.rindex(")")]
     depth, names, current = 0, [], ""

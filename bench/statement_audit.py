@@ -16,7 +16,7 @@ import argparse
 import re
 from collections import Counter
 
-from bench.datasets import _parameters, leetcode, package_cases, pasted
+from bench.datasets import hidden_inputs, leetcode, pasted
 from core.constraints import violations
 from core.output_kind import output_kind
 from core.statement_examples import statement_examples
@@ -41,12 +41,8 @@ def findings(problem, statement):
     judged = judged_kind(assert_body(problem))
     if read != judged and read != "any_valid":  # a checker judges any_valid answers, whatever the set compares by
         found.append(("kind", f"judged {judged}, read {read}"))
-    params = _parameters(re.search(r"Function signature: def \w+(\(.*\))", statement).group(1))
-    try:
-        hidden = [dict(zip(params, case[:-1])) for case in package_cases(problem)]
-    except ValueError:  # a case written as an expression (10**5 * [1]): not a literal
-        hidden = []
-    for origin, inputs in [("example", e.input) for e in statement_examples(statement)] + [("hidden", h) for h in hidden]:
+    hidden = [("hidden", inputs) for inputs in hidden_inputs(problem)]
+    for origin, inputs in [("example", e.input) for e in statement_examples(statement)] + hidden:
         for violation in violations(statement, inputs):
             found.append((f"constraint ({origin})", violation.text))
             break

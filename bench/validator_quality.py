@@ -26,13 +26,12 @@ statement makes a promise (issue 28 tunes on seeds 2 and 3).
 """
 import argparse
 import json
-import re
 import sys
 from collections import Counter, defaultdict
 from dataclasses import replace
 
 import app
-from bench.datasets import _parameters, leetcode, package_cases, select
+from bench.datasets import hidden_inputs, leetcode, select
 from core.judges import VALIDATOR_SHIM, input_promises
 from core.prompts import conversation, problem_context, validator_request
 from core.statement_examples import statement_examples
@@ -65,12 +64,8 @@ def problems(seeds, limit, ids):
         promises = input_promises(problem.statement)
         if not promises:
             continue
-        params = _parameters(re.search(r"Function signature: def \w+(\(.*\))", problem.statement).group(1))
-        try:
-            hidden = [dict(zip(params, case[:-1])) for case in package_cases(problem)[:HIDDEN_INPUTS]]
-        except ValueError:  # a case written as an expression: not a literal
-            hidden = []
-        yield problem.id, problem.statement, promises, statement_examples(problem.statement), hidden
+        yield (problem.id, problem.statement, promises, statement_examples(problem.statement),
+               hidden_inputs(problem, HIDDEN_INPUTS))
 
 
 def score(code, statement, examples, hidden):
