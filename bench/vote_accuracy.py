@@ -16,6 +16,12 @@ Three readings of the benchmark folders given (their results.jsonl and each run'
    hand-over and the canonical solution run on them, and per run whether the hand-over was right there,
    the guess was, and the hand-over passes the hidden tests. Whether a claim could pass over such a
    dispute is what this tells.
+4. Programs against the guess. For every run whose problem has a known answer program (HumanEval: the
+   canonical solution; LeetCode: the code a recorded run of the same problem handed over that passed the
+   hidden tests, a stand-in checked on the set's 18-odd cases), the model's tests its last round settled
+   by the oracle or a majority while the model's guess was another value: which of the two the answer
+   program returns, by the vote's source and size. Whether the guess should ever outweigh programs is
+   what this tells.
 
     python -m bench.vote_accuracy bench-results
 """
@@ -94,6 +100,31 @@ def guess_disputes(run, solution, isolation):
             for case, right, got in zip(cases, truth, handed) if right["ok"]]
 
 
+def against_guess(run, solution, isolation):
+    """[(evidence as 'majority 2/3', programs right, guess right)] on each model test the run's last round
+    settled by programs where the model had guessed another value."""
+    rounds = [event for event in run["events"] if event["kind"] == "evidence"]
+    cases = [case for case in (rounds[-1]["test_cases"] if rounds else []) if case["origin"] == "model"
+             and "guess" in case and case["evidence"]["source"] in ("oracle", "majority")
+             and not outputs_match(case["guess"], case["expected"])]
+    if not cases:
+        return []
+    truth = run_batch(solution, [case["input"] for case in cases], LIMITS, isolation)
+    return [(f"{case['evidence']['source']} {case['evidence']['agree']}/{case['evidence']['voters']}",
+             outputs_match(case["expected"], right["value"]), outputs_match(case["guess"], right["value"]))
+            for case, right in zip(cases, truth) if right["ok"]]
+
+
+def passing_hand_overs(found):
+    """problem id -> the code a recorded run handed over that passed the hidden tests (the first found): a
+    program known to answer a set that ships no solution."""
+    programs = {}
+    for row in found.values():
+        if row.get("hidden_pass") and row.get("code"):
+            programs.setdefault(row["id"], row["code"])
+    return programs
+
+
 def split_settlements(run):
     """{'oracle 2/3', ...}: the inputs some round settled by programs while a voter dissented."""
     return {f"{case['evidence']['source']} {case['evidence']['agree']}/{case['evidence']['voters']}"
@@ -106,9 +137,11 @@ def main(argv=None):
     parser.add_argument("folders", nargs="+", metavar="DIR")
     args = parser.parse_args(argv)
     isolation = best_isolation()
+    found = runs(args.folders)
     solutions = {row["task_id"]: f"{row['prompt']}{row['canonical_solution']}\n\nrun_code = {row['entry_point']}\n"
                  for row in humaneval_rows()}
-    votes, split, guessed, found = collections.Counter(), [], [], runs(args.folders)
+    answers = {**passing_hand_overs(found), **solutions}  # HumanEval's own solution first
+    votes, split, guessed, outvoted = collections.Counter(), [], [], []
     for run_dir, row in sorted(found.items()):
         with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
             run = json.load(f)
@@ -120,6 +153,10 @@ def main(argv=None):
             disputes = guess_disputes(run, solutions[row["id"]], isolation)
             if disputes:
                 guessed.append((row["id"], run_dir, row["hidden_pass"], disputes))
+        if row["id"] in answers:
+            settled = against_guess(run, answers[row["id"]], isolation)
+            if settled:
+                outvoted.append((row["id"], run_dir, row["hidden_pass"], settled))
         settled = split_settlements(run) if row["status"] == "solved" else set()
         if settled:
             split.append((row["id"], run_dir, row["hidden_pass"], sorted(settled)))
@@ -138,6 +175,15 @@ def main(argv=None):
     for problem, run_dir, hidden, disputes in guessed:
         print(f"  {problem} ({run_dir}): hand-over right on {sum(p for p, _ in disputes)} of {len(disputes)}, "
               f"guess on {sum(g for _, g in disputes)}; hidden {'pass' if hidden else 'FAIL'}")
+    inputs = [row for *_, settled in outvoted for row in settled]
+    print(f"inputs settled by programs against the model's guess: {len(inputs)} in {len(outvoted)} runs; "
+          f"the programs right on {sum(p for _, p, _ in inputs)}, the guess on {sum(g for *_, g in inputs)}")
+    for vote in sorted({vote for vote, *_ in inputs}):
+        rows = [row for row in inputs if row[0] == vote]
+        print(f"  {vote}: programs right on {sum(p for _, p, _ in rows)} of {len(rows)}, the guess on {sum(g for *_, g in rows)}")
+    for problem, run_dir, hidden, settled in outvoted:
+        print(f"  {problem} ({run_dir}): programs right on {sum(p for _, p, _ in settled)} of {len(settled)}, "
+              f"guess on {sum(g for *_, g in settled)}; hidden {'pass' if hidden else 'FAIL'}")
     return 0
 
 

@@ -11,7 +11,10 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
                    outnumber those of every other output, and with the oracle they are over half of the
                    voters (else the guess may settle it, as below, or it is disputed)
   majority         a clear majority of the candidates that pass every trusted test (at least 2, more
-                   than half of those that returned a value) return the same output
+                   than half of those that returned a value) return the same output; the model's guess
+                   does not weigh against it, nor against the oracle's side: where it named another value
+                   the programs were right on 38 of 38 inputs with a known answer, the guess on none
+                   (bench.vote_accuracy, docs/benchmarks.md)
   guess            no majority: the outputs tie (the oracle's counts as one more), or one program voted,
                    and the model's guess matches exactly one of the largest outputs
   disputed         none of the above: the test is left out of the verdict, and the record says so

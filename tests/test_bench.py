@@ -742,6 +742,34 @@ def test_vote_accuracy_tells_who_was_right_where_one_program_and_the_models_gues
     assert "HumanEval/0" in out and "hand-over right on 0 of 1, guess on 1; hidden FAIL" in out
 
 
+def test_vote_accuracy_says_who_was_right_where_programs_settled_an_input_against_the_models_guess(tmp_path):
+    """HumanEval's canonical solution judges one run; for a set without one, another run's hand-over that passed
+    the hidden tests does."""
+    rows = []
+    for name, problem, hidden, code, case in (
+            ("he", "HumanEval/0", False, "", {"name": "t_1", "input": {"numbers": [1.0, 1.05, 3.0], "threshold": 0.1},
+                                             "expected": False, "guess": True, "origin": "model",
+                                             "evidence": {"source": "majority", "agree": 2, "voters": 3}}),
+            ("lc-a", "9-double", True, "def run_code(n):\n    return 2 * n\n", None),
+            ("lc-b", "9-double", False, "", {"name": "t_1", "input": {"n": 3}, "expected": 6, "guess": 5,
+                                             "origin": "model", "evidence": {"source": "oracle", "agree": 2, "voters": 2}})):
+        run_dir = tmp_path / "runs" / name
+        run_dir.mkdir(parents=True)
+        tests = [case] if case else []
+        (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": [], "test_cases": tests},
+                                                      "events": [{"kind": "evidence", "test_cases": tests}]}))
+        rows.append({"id": problem, "status": "solved", "hidden_pass": hidden, "code": code, "run_dir": str(run_dir)})
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    result = subprocess.run([sys.executable, "-m", "bench.vote_accuracy", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    # 1.0 and 1.05 are closer than 0.1: the guess (True) is right there, the majority wrong; 2 * 3 is 6: the programs
+    assert "inputs settled by programs against the model's guess: 2 in 2 runs; the programs right on 1, the guess on 1" in out, out
+    assert "  majority 2/3: programs right on 0 of 1, the guess on 1" in out
+    assert "  oracle 2/2: programs right on 1 of 1, the guess on 0" in out
+
+
 def test_statement_audit_names_where_the_reading_of_a_statement_and_the_sets_judge_disagree():
     result = subprocess.run([sys.executable, "-m", "bench.statement_audit"], cwd=ROOT, capture_output=True, text=True,
                             timeout=300)
