@@ -11,15 +11,18 @@ states its constraints in one form, read here as the web page shows it and as it
     - 1 <= n, k <= 30                   several names at once
     - 0 <= k <= n <= 10^4               a chain; a bound that is itself a name is checked when it is an input
     - n == points.length                an alias: n means points.length
+    - 0 <= w_i <= 100                   a place in every element, named where the statement defines it
+                                        (times[i] = (u_i, v_i, w_i): w_i is times[i][2])
     - isConnected[i][j] == isConnected[j][i]   elements paired by a shared index (or isConnected[i][i], the
-                                        diagonal): a promise for the input validator, not checked here
+                                        diagonal), or two places of one element (start_i <= end_i): a
+                                        promise for the input validator, not checked here
 
 Bounds are numbers (10^4, 10<sup>4</sup>, 2^31 - 1, 2 * 10^4, 1e5) or names of other inputs. Copied from
 the web page as text, a superscript loses its mark: 10^4 reads `104`, 2^31 - 1 reads `231 - 1`. Such a
-number (10 followed by an exponent from 2 to 18, or 2 followed by 15, 16, 31, 32, 63 or 64) may be
-either, so it is read both ways and a constraint holds when either reading allows the value: a bound
-that reads like a lost power never drops a test on its own. Names are matched to run_code's parameters
-whatever their case or underscores (maxPts is max_pts). What cannot be read exactly (words,
+number (10 followed by an exponent from 2 to 18, or 2 followed by 8, 10, 12, 14, 15, 16, 20, 28, 30, 31,
+32, 63 or 64) may be either, so it is read both ways and a constraint holds when either reading allows
+the value: a bound that reads like a lost power never drops a test on its own. Names are matched to
+run_code's parameters whatever their case or underscores (maxPts is max_pts). What cannot be read exactly (words,
 "nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never guessed; nor is a line
 the statement's own examples break (read alone it does not say what the statement means). Each
 violation names the line it breaks.
@@ -40,7 +43,10 @@ SECTION = re.compile(r"Constraints\s*:?\s*\n(?P<body>(?:[^\n]*\S[^\n]*\n?)+?)(?:
 BULLET = re.compile(r"^\s*(?:[*•]\s*|-\s+|\d+\.\s+)")  # "-10^9 <= x" starts with a minus, not a bullet
 COMPARISON = re.compile(r"(<=|>=|==|≤|≥|<|>)")
 TERM = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?P<index>(?:\[\s*[a-z]\s*\])*)(?P<length>\.length)?$")
-LOST_POWER = re.compile(r"(?<![\d.])(?:10(?P<ten>[2-9]|1[0-8])|2(?P<two>15|16|31|32|63|64))(?![\d.])")
+# the powers of two LeetCode's statements state (2^8 in 3011, 2^28 in 454, 2^10 to 2^30 of trees) and the usual others
+LOST_POWER = re.compile(r"(?<![\d.])(?:10(?P<ten>[2-9]|1[0-8])|2(?P<two>8|10|12|14|15|16|20|28|30|31|32|63|64))(?![\d.])")
+# "times[i] = (u_i, v_i, w_i)", "points[i] = [x_i, y_i]" (subscripts as pasted: ui, vi, wi)
+ELEMENT = re.compile(r"\b(?P<array>[A-Za-z_]\w*)\[(?P<index>[a-z])\]\s*=\s*[\[(](?P<names>[^\])\n]*)[\])]")
 LOWER = {"<=": True, "≤": True, "<": True, ">=": False, "≥": False, ">": False}  # the right side bounds from above
 
 
@@ -74,6 +80,7 @@ class Name:
     name: str      # normalised: no underscores, lower case
     depth: int     # how many [i] follow it
     length: bool   # .length follows it
+    at: int | None = None  # a place in every element: w_i of times[i] = [u_i, v_i, w_i] is times[i][2]
 
 
 def constraint_lines(statement):
@@ -85,24 +92,49 @@ def constraint_lines(statement):
 def unread_lines(statement):
     """The Constraints lines not read as bounds: promises in words ("nums[i] != nums[i + 1] for all valid i",
     "Only one valid answer exists"), for an input validator (core/judges.py) to check."""
+    elements = element_names(statement)
     # a line with no word in it says nothing (a docstring's closing quotes, as HumanEval/122's section ends)
-    return [line for line in constraint_lines(statement) if re.search(r"\w", line) and not _wholly_read(line)]
+    return [line for line in constraint_lines(statement) if re.search(r"\w", line) and not _wholly_read(line, elements)]
 
 
-def _wholly_read(line):
+def element_names(statement):
+    """normalised name -> the place it names in every element of an array, from the statement's own definition:
+    `times[i] = (u_i, v_i, w_i)` makes w_i times[i][2]. LeetCode states the bounds of such places by these names
+    (`0 <= w_i <= 100`), which otherwise name no input: neither checked nor left to the input validator (the
+    model's tests of 743 gave an edge a negative time). Only names that carry the definition's index (u_i for
+    [i]) are read; a name defined twice is left out."""
+    found, seen = {}, set()
+    for match in ELEMENT.finditer(_plain(statement or "")):
+        names = [piece.strip() for piece in match.group("names").split(",")]
+        if len(names) < 2 or not all(re.fullmatch(r"[A-Za-z]\w*", name) and name.endswith(match.group("index"))
+                                      and len(name) > 1 for name in names):
+            continue
+        for at, name in enumerate(names):
+            key = normal_name(name)
+            if key in seen:
+                found.pop(key, None)
+                continue
+            seen.add(key)
+            found[key] = Name(normal_name(match.group("array")), 1, False, at)
+    return found
+
+
+def _wholly_read(line, elements=None):
     """Every comparison of the line is checked (none skipped as a pairing of elements)."""
-    read = _read(line)
+    read = _read(line, elements)
     return read is not None and len(read) == len(COMPARISON.findall(line))
 
 
-def _read(line):
-    """[(left terms, operator, right terms)] of one line, or None when it is not read exactly."""
+def _read(line, elements=None):
+    """[(left terms, operator, right terms)] of one line, or None when it is not read exactly; a name of a place
+    in every element (element_names) read as that place."""
     parts = [part.strip() for part in COMPARISON.split(line)]
     if len(parts) < 3:
         return None
     terms = [[_term(piece) for piece in part.split(",")] for part in parts[0::2]]
     if any(t is None for group in terms for t in group):
         return None  # words, or an expression that is not read exactly: not checked
+    terms = [[(elements or {}).get(t.name, t) if _plain_name(t) else t for t in group] for group in terms]
     letters = [[_index_letters(piece) for piece in part.split(",")] for part in parts[0::2]]
     if any(len(set(found)) < len(found) for group in letters for found in group):
         return None  # isConnected[i][i] == 1: the diagonal, not every element
@@ -123,14 +155,21 @@ def _paired(left, op, right, left_letters, right_letters):
     and edges1[i].length == edges2[i].length == 2 sets two arrays' lengths equal: both read as before.)"""
     shared = any(set(a) & set(b) for a in left_letters for b in right_letters)
     same_array = any(a.name == b.name for a in left for b in right if isinstance(a, Name) and isinstance(b, Name))
-    return shared and (op != "==" or same_array)
+    # two places of one element (start_i <= end_i of intervals[i] = [start_i, end_i]) pair it with itself likewise
+    places = any(a.at is not None and b.at is not None for a in left for b in right
+                 if isinstance(a, Name) and isinstance(b, Name))
+    return places or (shared and (op != "==" or same_array))
+
+
+def _plain_name(term):
+    return isinstance(term, Name) and not term.depth and not term.length
 
 
 def constraints(statement):
     """The Constraints the statement states, aliases (n == nums.length) resolved."""
-    found, aliases = [], {}
+    found, aliases, elements = [], {}, element_names(statement)
     for line in constraint_lines(statement):
-        read = _read(line)
+        read = _read(line, elements)
         if read is None:
             continue
         for left, op, right in read:
@@ -142,8 +181,7 @@ def constraints(statement):
                     found.append(Constraint(a, op, b, line))
 
     def resolved(term):
-        plain = isinstance(term, Name) and not term.depth and not term.length
-        return aliases.get(term.name, term) if plain else term
+        return aliases.get(term.name, term) if _plain_name(term) else term
     return [Constraint(resolved(c.left), c.op, resolved(c.right), c.line) for c in found]
 
 
@@ -248,6 +286,8 @@ def _values(term, by_name):
     values = [by_name[term.name]]
     for _ in range(term.depth):
         values = [item for value in values if isinstance(value, (list, str)) for item in value]
+    if term.at is not None:
+        values = [value[term.at] for value in values if isinstance(value, list) and len(value) > term.at]
     if term.length:
         return [len(value) for value in values if isinstance(value, (list, str))]
     return [value for value in values if isinstance(value, (int, float)) and not isinstance(value, bool)]
@@ -260,7 +300,7 @@ def normal_name(name):
 def _show(term):
     if isinstance(term, Bound):
         return term.text
-    return term.name + "[i]" * term.depth + (".length" if term.length else "")
+    return term.name + "[i]" * term.depth + (f"[{term.at}]" if term.at is not None else "") + (".length" if term.length else "")
 
 
 def _shown(value):

@@ -29,6 +29,8 @@ FORMS = [  # (the constraint lines, an input that keeps them, an input that brea
     pytest.param(["1 <= n <= 2 * 104"], {"n": 20_000}, {"n": 20_001}, id="pasted 2 * 104"),
     pytest.param(["-231 <= x <= 231 - 1"], {"x": -2**31}, {"x": 2**31}, id="pasted -231 .. 231 - 1"),
     pytest.param(["1 <= nums[i] <= 106"], {"nums": [10**6]}, {"nums": [0]}, id="pasted 106"),
+    pytest.param(["1 <= nums[i] <= 28"], {"nums": [200]}, {"nums": [257]}, id="pasted 2^8 (LeetCode 3011)"),
+    pytest.param(["-228 <= nums1[i] <= 228"], {"nums1": [-2**28]}, {"nums1": [2**28 + 1]}, id="pasted -2^28 .. 2^28 (LeetCode 454)"),
 ]
 
 
@@ -84,3 +86,28 @@ Constraints:
 def test_a_lost_superscript_alone_never_drops_an_input_the_power_would_keep():
     assert broken(["1 <= n <= 105"], n=50_000) == [], "105 may be 10^5"
     assert broken(["1 <= n <= 100"], n=101) != [], "100 is no lost power: it is checked as it reads"
+
+
+def test_a_name_the_statement_gives_to_a_place_of_every_element_is_read_as_that_place():
+    from core.constraints import unread_lines
+    # LeetCode 743, as the page shows it and as it reads pasted: w_i is times[i][2]
+    for sub in ("<sub>i</sub>", "i"):
+        statement = (f"times[i] = (u{sub}, v{sub}, w{sub}) is a directed edge taking w{sub} to travel.\n\n"
+                     f"Constraints:\n- 1 <= k <= n <= 100\n- 1 <= u{sub}, v{sub} <= n\n- u{sub} != v{sub}\n"
+                     f"- 0 <= w{sub} <= 100\n")
+        assert violations(statement, {"times": [[2, 1, 0], [2, 3, 100]], "n": 3, "k": 2}) == []
+        assert [v.text for v in violations(statement, {"times": [[2, 1, -1]], "n": 2, "k": 2})] == \
+            ["0 <= times[i][2] does not hold (0 <= -1; the line `0 <= wi <= 100`)"]
+        assert [v.line for v in violations(statement, {"times": [[2, 4, 1]], "n": 3, "k": 2})] == ["1 <= ui, vi <= n"]
+        assert unread_lines(statement) == ["ui != vi"], "words and != stay the input validator's"
+
+
+def test_two_places_of_one_element_are_a_promise_and_names_without_the_index_are_not_read():
+    from core.constraints import unread_lines
+    statement = ("intervals[i] = [start_i, end_i]\n\nConstraints:\n- 0 <= start_i <= end_i <= 10^4\n")
+    assert violations(statement, {"intervals": [[1, 3], [6, 9]]}) == []
+    assert violations(statement, {"intervals": [[6, 9], [1, 3]]}) == [], "one interval's start against another's end"
+    assert [v.line for v in violations(statement, {"intervals": [[-1, 3]]})] == ["0 <= start_i <= end_i <= 10^4"]
+    assert unread_lines(statement) == ["0 <= start_i <= end_i <= 10^4"], "start_i <= end_i: for the input validator"
+    plain = "edges[i] = [a, b]\n\nConstraints:\n- 0 <= a, b < 5\n"
+    assert violations(plain, {"edges": [[7, 9]]}) == [], "a and b carry no index: not read as places"
