@@ -22,10 +22,10 @@ the web page as text, a superscript loses its mark: 10^4 reads `104`, 2^31 - 1 r
 number (10 followed by an exponent from 2 to 18, or 2 followed by 8, 10, 12, 14, 15, 16, 20, 28, 30, 31,
 32, 63 or 64) may be either, so it is read both ways and a constraint holds when either reading allows
 the value: a bound that reads like a lost power never drops a test on its own. Names are matched to
-run_code's parameters whatever their case or underscores (maxPts is max_pts). What cannot be read exactly (words,
-"nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never guessed; nor is a line
-the statement's own examples break (read alone it does not say what the statement means). Each
-violation names the line it breaks.
+run_code's parameters whatever their case or underscores (maxPts is max_pts). What cannot be read
+exactly (words, "nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never guessed;
+nor is a line the statement's own examples break (read alone it does not say what the statement means).
+Each violation names the line it breaks.
 
 Run alone:  python -m core.constraints STATEMENT_FILE '{"nums": [], "target": 3}'
 """
