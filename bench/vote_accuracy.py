@@ -85,10 +85,20 @@ def vote_rows(run, solution, isolation):
     return rows
 
 
+def last_round_tests(run):
+    """The tests as the run's last judged round settled them (its last `evidence` event), or []."""
+    rounds = [event for event in run["events"] if event["kind"] == "evidence"]
+    return rounds[-1]["test_cases"] if rounds else []
+
+
+def vote(case):
+    """A settled test's evidence in short: 'majority 2/3'."""
+    return f"{case['evidence']['source']} {case['evidence']['agree']}/{case['evidence']['voters']}"
+
+
 def guess_disputes(run, solution, isolation):
     """[(hand-over right, guess right)] on each model test the run's last round left disputed with one voter."""
-    rounds = [event for event in run["events"] if event["kind"] == "evidence"]
-    cases = [case for case in (rounds[-1]["test_cases"] if rounds else []) if case["origin"] == "model"
+    cases = [case for case in last_round_tests(run) if case["origin"] == "model"
              and case["evidence"]["source"] == "disputed" and case["evidence"]["voters"] == 1]
     if not cases or not run["final"].get("function_code"):
         return []
@@ -103,15 +113,13 @@ def guess_disputes(run, solution, isolation):
 def against_guess(run, solution, isolation):
     """[(evidence as 'majority 2/3', programs right, guess right)] on each model test the run's last round
     settled by programs where the model had guessed another value."""
-    rounds = [event for event in run["events"] if event["kind"] == "evidence"]
-    cases = [case for case in (rounds[-1]["test_cases"] if rounds else []) if case["origin"] == "model"
+    cases = [case for case in last_round_tests(run) if case["origin"] == "model"
              and "guess" in case and case["evidence"]["source"] in ("oracle", "majority")
              and not outputs_match(case["guess"], case["expected"])]
     if not cases:
         return []
     truth = run_batch(solution, [case["input"] for case in cases], LIMITS, isolation)
-    return [(f"{case['evidence']['source']} {case['evidence']['agree']}/{case['evidence']['voters']}",
-             outputs_match(case["expected"], right["value"]), outputs_match(case["guess"], right["value"]))
+    return [(vote(case), outputs_match(case["expected"], right["value"]), outputs_match(case["guess"], right["value"]))
             for case, right in zip(cases, truth) if right["ok"]]
 
 
@@ -127,8 +135,7 @@ def passing_hand_overs(found):
 
 def split_settlements(run):
     """{'oracle 2/3', ...}: the inputs some round settled by programs while a voter dissented."""
-    return {f"{case['evidence']['source']} {case['evidence']['agree']}/{case['evidence']['voters']}"
-            for event in run["events"] if event["kind"] == "evidence" for case in event["test_cases"]
+    return {vote(case) for event in run["events"] if event["kind"] == "evidence" for case in event["test_cases"]
             if case["evidence"]["source"] in ("oracle", "majority") and case["evidence"]["agree"] < case["evidence"]["voters"]}
 
 
