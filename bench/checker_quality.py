@@ -29,6 +29,10 @@ how many loaded, accepted the examples' outputs, were right, and were used and r
     python -m bench.checker_quality --temperatures 0,0.8,0.8,0.8 --out bench-results/checker-quality.jsonl
     python -m bench.checker_quality --ids two_sum --forms asked,is-valid --temperatures 0,0.4,0.8 --out FILE
     python -m bench.checker_quality --rescore bench-results/checker-quality.jsonl
+    python -m bench.checker_quality --runs bench-results/any-run-1 bench-results/any-run-2
+
+--runs DIR... scores the checkers that benchmark runs wrote (every checker attempt of each run.json under
+DIR, form `run`), as --rescore does, without the model.
 """
 import argparse
 import copy
@@ -44,7 +48,7 @@ from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
 from core.cases import input_key
 from core.compare import Comparison
-from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim,
+from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim, checker_source,
                          output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
 from core.prompts import PYTHON_BLOCK, answers_request, checker_request, compact, conversation, problem_context
@@ -190,12 +194,17 @@ def main(argv=None):
     parser.add_argument("--out", default="checker-quality.jsonl")
     parser.add_argument("--rescore", metavar="FILE", help="score the checkers recorded in FILE (an --out of an "
                         "earlier run) again, with the flow's rule as it is now, without the model")
+    parser.add_argument("--runs", nargs="+", metavar="DIR", help="score the checkers in the run records under DIR "
+                        "(bench --out directories) with the flow's rule as it is now, without the model")
     args = parser.parse_args(argv)
     forms = args.forms.split(",")
     if unknown := [form for form in forms if form not in FORMS]:
         parser.error(f"unknown form {unknown[0]!r}: use {', '.join(FORMS)}")
     chosen = {p[0]: p for p in problems() if not args.ids or p[0] in args.ids.split(",")}
-    lines = rescored(args.rescore, chosen) if args.rescore else asked(chosen, forms, args.temperatures, args.out)
+    if args.rescore or args.runs:
+        lines = rescored(_recorded(args.rescore) if args.rescore else checkers_in_runs(args.runs), chosen)
+    else:
+        lines = asked(chosen, forms, args.temperatures, args.out)
     totals = defaultdict(Counter)
     for line in lines:
         print(json.dumps({k: v for k, v in line.items() if k != "code"}), flush=True)
@@ -238,10 +247,26 @@ def asked(chosen, forms, temperatures, out_path):
                     yield line
 
 
-def rescored(path, chosen):
-    """The recorded lines of the chosen problems, each usable checker scored again."""
+def _recorded(path):
     with open(path) as f:
-        recorded = [json.loads(text) for text in f if text.strip()]
+        return [json.loads(text) for text in f if text.strip()]
+
+
+def checkers_in_runs(directories):
+    """A line per checker attempt of every run record under the directories, its code as the model wrote it."""
+    for directory in directories:
+        for record in sorted(Path(directory).rglob("run.json")):
+            final = json.loads(record.read_text()).get("final") or {}
+            for attempt in final.get("attempts", []):
+                if attempt["source"] == Author.CHECKER and attempt["check"] == "ok":
+                    code, lister, _ = checker_source(attempt["code"]).partition("\n\n\ndef _codeloop_listed(")
+                    function = "all_answers" if lister else "is_valid"
+                    yield {"problem": record.parent.name, "form": "run", "function": function, "usable": True,
+                           "record": f"{record.parent} attempt {attempt['id']}", "code": code}
+
+
+def rescored(recorded, chosen):
+    """The recorded lines of the chosen problems, each usable checker scored again."""
     for line in recorded:
         if line["problem"] not in chosen:
             continue

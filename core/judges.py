@@ -8,9 +8,10 @@ checker    is_valid(<the inputs>, output) -> bool, a special judge (testlib's ch
            examples, the person's tests), rejects every output that is wrong by construction on them
            (None, another type, a list one item short or one too long, a string likewise, an index past
            the end or -1), and tells a given output from the outputs next to it (near_outputs): where
-           one answer is promised it rejects them all, where several are right it rejects some, and one
-           that reorders the given output's items where there is one. The person's own checker
-           (--checker, or the is_valid of a --tests file) is trusted like their tests.
+           one answer is promised it rejects them all, where several are right it rejects some, one that
+           reorders the given output's items where there is one, and one that changes a number of it and
+           keeps their order (renumbered) where there is one. The person's own checker (--checker, or the
+           is_valid of a --tests file) is trusted like their tests.
 validator  is_valid_input(<the inputs>) -> bool, for a statement that promises something in words
            ("exactly one solution", "it is guaranteed that ...", "valid choices are ..."): used when it
            accepts every trusted input; a generated input it rejects breaks a promise, so it is dropped,
@@ -172,6 +173,28 @@ def near_outputs(expected):
     return []
 
 
+def renumbered(expected):
+    """A list of numbers with its first or its last number one more or one less, where that keeps how each
+    item compares with the next: the given output's order kept, what it holds changed. Most are wrong answers
+    (a number that is not in the input, one twice in a permutation); a checker that accepts all of them
+    checks an answer's order, not its items: Fair Candy Swap's `output[0] < output[1]` backed a false
+    success, rejecting every neighbour near_outputs tries ([1, 2] -> [2, 1], [2, 2]) and accepting [0, 2]
+    and [1, 3] (docs/benchmarks.md)."""
+    if not (isinstance(expected, list) and len(expected) > 1 and all(type(item) is int for item in expected)):
+        return []
+    found = []
+    for place in (0, len(expected) - 1):
+        for step in (1, -1):
+            output = expected[:place] + [expected[place] + step] + expected[place + 1:]
+            if _steps(output) == _steps(expected) and output not in found:
+                found.append(output)
+    return found
+
+
+def _steps(items):
+    return [(later > item) - (later < item) for item, later in zip(items, items[1:])]
+
+
 @dataclass(frozen=True)
 class Checker:
     """The checker in use: whose it is and what it said, by call."""
@@ -195,7 +218,7 @@ def calls_to_check(tests, attempts, checker, name):
         if case.trusted:
             pairs.append((case.input, case.expected))
             pairs += [(case.input, wrong) for wrong in wrong_outputs(case.expected, case.input)]
-            pairs += [(case.input, near) for near in near_outputs(case.expected)]
+            pairs += [(case.input, near) for near in near_outputs(case.expected) + renumbered(case.expected)]
         for attempt in attempts:
             result = attempt.outputs.get(case.key)
             if attempt.source not in (Author.CHECKER, Author.VALIDATOR) and result and result["ok"]:
@@ -261,10 +284,11 @@ def _accepts_another(checker, trusted, programs, comparison):
 
 def _cannot_tell_neighbours(checker, trusted, comparison):
     """Where several answers are right: it accepts every output next to every trusted one (near_outputs), or
-    every one of them that rearranges the given output's items. A checker that rejects only the neighbour with
-    a number changed checks what the items are, not their order: Beautiful Array's, which accepts any
-    permutation of 1..n, backed a false success, and 5 of the 13 recorded checkers the flow would use were
-    such, all wrong; no right one was (docs/benchmarks.md)."""
+    every one of them that rearranges the given output's items, or every one that changes a number and keeps
+    the order (renumbered). A checker that rejects only the neighbour with a number changed checks what the
+    items are, not their order: Beautiful Array's, which accepts any permutation of 1..n, backed a false
+    success, and 5 of the 13 recorded checkers the flow would use were such, all wrong; no right one was
+    (docs/benchmarks.md). Its mirror checks the order alone: Fair Candy Swap's."""
     near = [(case, output) for case in trusted for output in near_outputs(case.expected)
             if not outputs_match(output, case.expected, comparison)]
     if near and all(checker.accepts(case.input, output) is True for case, output in near):
@@ -273,6 +297,11 @@ def _cannot_tell_neighbours(checker, trusted, comparison):
     if moved and all(checker.accepts(case.input, output) is True for case, output in moved):
         return ("it accepts every reordering next to the given outputs, so it checks what an answer holds, "
                 "not its order")
+    changed = [(case, output) for case in trusted for output in renumbered(case.expected)
+               if not outputs_match(output, case.expected, comparison)]
+    if changed and all(checker.accepts(case.input, output) is True for case, output in changed):
+        return ("it accepts every output next to the given ones with a number changed and their order kept, so it "
+                "checks an answer's order, not what it holds")
     return None
 
 

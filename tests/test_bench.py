@@ -639,6 +639,29 @@ def test_checker_quality_rescores_recorded_checkers_with_the_flows_rule_without_
     assert "the flow would use 1, 1 of them right" in result.stdout
 
 
+def test_checker_quality_scores_the_checkers_a_benchmark_run_recorded(tmp_path):
+    from core.judges import CHECKER_SHIM
+    def attempt(number, source, code, check="ok"):
+        return {"id": number, "source": source, "code": code, "check": check}
+    order_only = "def is_valid(alice_sizes, bob_sizes, output):\n    return len(output) == 2 and output[0] < output[1]\n"
+    swap = ("def is_valid(alice_sizes, bob_sizes, output):\n    x, y = output\n    return x in alice_sizes and y in bob_sizes"
+            " and sum(alice_sizes) - x + y == sum(bob_sizes) - y + x\n")
+    attempts = [attempt(1, "implement", "def run_code(alice_sizes, bob_sizes):\n    return [1, 2]\n"),
+                attempt(2, "checker", order_only + CHECKER_SHIM), attempt(3, "checker", swap + CHECKER_SHIM),
+                attempt(4, "checker", "def is_valid(:\n" + CHECKER_SHIM, check="syntax")]
+    record = tmp_path / "any" / "runs" / "leetcode-any" / "full" / "888-fair_candy_swap" / "run.json"
+    record.parent.mkdir(parents=True)
+    record.write_text(json.dumps({"final": {"attempts": attempts}}))
+    result = subprocess.run([sys.executable, "-m", "bench.checker_quality", "--ids", "888-fair_candy_swap", "--runs",
+                             str(tmp_path / "any")], capture_output=True, text=True, cwd=ROOT,
+                            env={**os.environ, "OPENAI_BASE_URL": "http://127.0.0.1:9"}, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(text) for text in result.stdout.splitlines() if text.startswith("{")]
+    assert [(entry["record"].split()[-1], entry["form"], entry["used"], entry["right"]) for entry in lines] == \
+        [("2", "run", False, False), ("3", "run", True, True)], "the order-only checker is refused, the swap's used"
+    assert "run              1/2 right" in result.stdout and "the flow would use 1, 1 of them right" in result.stdout
+
+
 def test_early_stop_replays_the_draws_and_stops_only_where_no_sample_came_near(tmp_path):
     def sample(problem, k, passed, hidden=False):
         return {"id": problem, "k": k, "examples_passed": passed, "examples": 3, "examples_pass": passed == 3,

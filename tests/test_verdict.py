@@ -524,6 +524,37 @@ def test_where_several_answers_are_right_a_checker_accepting_every_reordering_of
     assert judged.checker == 3 and judged.action == "success", "it rejects [1, 2, 4, 3]: two right arrays are judged right"
 
 
+def fair_swap(i, out):
+    """Fair Candy Swap: a box of Alice's and one of Bob's whose swap leaves both with the same total."""
+    a, b = i["alice_sizes"], i["bob_sizes"]
+    return isinstance(out, list) and len(out) == 2 and out[0] in a and out[1] in b and \
+        sum(a) - out[0] + out[1] == sum(b) - out[1] + out[0]
+
+
+def test_where_several_answers_are_right_a_checker_accepting_every_renumbering_that_keeps_the_order_is_refused():
+    # Fair Candy Swap's checker in the many-answers bench was `output[0] < output[1]` and backed a false
+    # success: it rejects [2, 1] and [2, 2], every neighbour of the example's [1, 2] that near_outputs tries,
+    # and accepts [0, 2] and [1, 3], a number changed and the order kept
+    swaps = [case("example_1", {"alice_sizes": [1, 1], "bob_sizes": [2, 2]}, [1, 2], "statement"),
+             case("variant_5", {"alice_sizes": [1, 2, 5], "bob_sizes": [2, 4]}, None, "variant")]
+    wrong = Round(*swaps).candidate([1, 2], [7, 9]).candidate([1, 2], [2, 5])
+    verdict = wrong.checker(lambda i, out: isinstance(out, list) and len(out) == 2 and out[0] < out[1]).verdict(disputes_drawn=1)
+    assert verdict.checker is None and verdict.refused == [
+        "checker 3: it accepts every output next to the given ones with a number changed and their order kept, so it "
+        "checks an answer's order, not what it holds"]
+    assert verdict.action != "success", "[7, 9] and [2, 5] are no swaps: nothing may claim them"
+    right = Round(*swaps).candidate([1, 2], [5, 4]).candidate([1, 2], [5, 4]).checker(fair_swap).verdict()
+    assert right.checker == 3 and right.action == "success", "it rejects [0, 2]: the right swap is judged right"
+
+
+def test_renumbered_outputs_change_the_first_or_last_number_and_keep_how_each_item_compares_with_the_next():
+    from core.judges import renumbered
+    assert renumbered([1, 2]) == [[0, 2], [1, 3]]
+    assert renumbered([0, 4, 1, 3, 2]) == [[1, 4, 1, 3, 2], [-1, 4, 1, 3, 2], [0, 4, 1, 3, 1]]
+    assert renumbered([3, 3]) == [] and renumbered([5]) == [] and renumbered([True, False]) == []
+    assert renumbered([[1], [2]]) == [] and renumbered("ab") == [] and renumbered(4) == []
+
+
 def test_the_outputs_next_to_a_given_one_keep_its_type_and_differ_from_it():
     from core.judges import near_outputs
     assert near_outputs(5) == [6, 4] and near_outputs(True) == [False]
