@@ -26,8 +26,9 @@ from core.cases import TestCase, input_key, records, unique_names
 from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
-from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_in_use, checker_shim, input_promises,
-                         output_name, promised_only, promises_one_answer, validator_in_use, wants_a_checker)
+from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_can_act, checker_in_use, checker_shim,
+                         input_promises, output_name, promised_only, promises_one_answer, validator_in_use,
+                         wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
@@ -398,9 +399,10 @@ class ImplementFunction(ModelStep):
             judges.append((Author.ORACLE, oracle_request(shown), parse_code_answer, ""))
         kind = shared["output_kind"]
         several = kind.kind == OutputKind.ANY_VALID
-        asked = settings.agreement and not settings.checker and checker_wanted(shared)
-        if asked and checker_in_use(attempts, tests, False, promised_only(kind.kind, promises_one_answer(shared["problem"])),
-                                    kind.comparison)[0] is None:
+        one_answer = promised_only(kind.kind, promises_one_answer(shared["problem"]))
+        asked = settings.agreement and not settings.checker and checker_wanted(shared) and \
+            (not one_answer or checker_can_act(attempts, tests, kind.comparison))
+        if asked and checker_in_use(attempts, tests, False, one_answer, kind.comparison)[0] is None:
             name = output_name(tests)
             request, function = ((checker_request(trusted, name), "is_valid") if several else
                                  (answers_request(trusted), "all_answers"))  # one promised: every answer listed
@@ -413,8 +415,10 @@ class ImplementFunction(ModelStep):
                            VALIDATOR_SHIM))
         redraw = any(a.source == Author.IMPLEMENT for a in attempts)
         count = (shared["draw_rest"] if redraw else settings.first_draw) or settings.samples
-        if redraw and shared["draw_rest"]:
-            judges = []  # the rest of the first draw, which its judges already came with
+        if redraw and shared["draw_rest"]:  # the rest of the first draw: its judges came with it, save a checker
+            # for one promised answer that the first candidates call for only now
+            judges = [judge for judge in judges if one_answer and judge[0] == Author.CHECKER
+                      and not any(a.source == Author.CHECKER for a in attempts)]
         rest = 0 if redraw else settings.samples - count  # what a short first draw still owes
         return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw, "count": count,
                 "rest": rest}
@@ -664,7 +668,8 @@ class JudgeRound(Step):
         record.event("test_run", say=f"  {round_}: "
                      f"{current.passed}/{current.total} tests pass{trusted}{'; ' * bool(notes)}{'; '.join(notes)}",
                      iteration=verdict.iteration, attempt=current.id, passed=current.passed, total=current.total,
-                     results=current.results, attempts=[a.summary() for a in attempts if a.results is not None])
+                     results=current.results, attempts=[a.summary() for a in attempts if a.results is not None],
+                     checkers_refused=verdict.refused)
 
 
 def dropped_note(verdict):

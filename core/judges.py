@@ -21,6 +21,7 @@ Both run as run_code in the sandbox: the shims below are appended to the model's
 """
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from core.cases import input_key
 from core.compare import EXACT, Comparison, outputs_match
@@ -113,6 +114,32 @@ def breaks_the_one_answer(checker, case, outputs, comparison=EXACT):
     return len(accepted) > 1
 
 
+def checker_can_act(attempts, tests, comparison=EXACT):
+    """Where one answer is promised, whether its checker could change the verdict now: it only drops a generated
+    input on which programs returned two different outputs it accepts (breaks_the_one_answer), and a dropped
+    input matters only to a claim. So it is asked once a candidate passes the trusted tests and two programs
+    differ on a generated input, not before: on the README's Two Sum the first draw's checker was the third
+    of three calls and dropped nothing in 20 runs of 20; HumanEval/129's four, asked while no candidate passed
+    its examples, took 100 s of 467 (docs/benchmarks.md)."""
+    trusted = [case for case in tests if case.trusted]
+    if not trusted or not any(a.is_candidate and all(_returned(a, case, case.expected, comparison) for case in trusted)
+                              for a in attempts):
+        return False
+    programs = [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]  # as core/verdict counts them
+    for case in tests:
+        if case.trusted:
+            continue
+        outputs = [a.outputs[case.key]["value"] for a in programs if a.outputs.get(case.key, {}).get("ok")]
+        if any(not outputs_match(output, outputs[0], comparison) for output in outputs[1:]):
+            return True
+    return False
+
+
+def _returned(attempt, case, expected, comparison):
+    result = attempt.outputs.get(case.key)
+    return bool(result and result["ok"] and outputs_match(result["value"], expected, comparison))
+
+
 def lister_shim(name):
     """What makes the model's all_answers a checker (is_valid) and the checker a program."""
     return LISTED.format(name=name) + CHECKER_SHIM
@@ -192,7 +219,7 @@ def renumbered(expected):
 
 
 def _steps(items):
-    return [(later > item) - (later < item) for item, later in zip(items, items[1:])]
+    return [(later > item) - (later < item) for item, later in pairwise(items)]
 
 
 @dataclass(frozen=True)

@@ -762,7 +762,8 @@ def test_an_input_with_two_right_answers_where_one_is_promised_is_dropped_by_the
     # the scan over pairs returns [0, 3] on two_pairs, the map [1, 2]: both right, the promise broken. The
     # checker is built on the model's list of every answer; a pair listed as a tuple is the list it returns as
     stub.route("tests", TWO_PAIRS)
-    stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS)
+    # the checker is asked once the candidates differ on two_pairs, with the draw that the dispute calls for
+    stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS, *[ZEROS] * 3)
     stub.route("oracle", ZEROS.replace("[0, 0]", "[1, 1]"))  # fails the examples: no oracle
     stub.route("checker", lister)
     shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution."))
@@ -771,6 +772,9 @@ def test_an_input_with_two_right_answers_where_one_is_promised_is_dropped_by_the
     assert why_dropped(shared) == {"two_pairs": "broken_promise"}
     asked = [body["messages"][-1]["content"] for body in stub.requests if request_kind(body) == "checker"]
     assert len(asked) == 1 and "all_answers(**{\"nums\": [2, 7, 11, 15], \"target\": 9}) == [[0, 1]]" in asked[0]
+    kinds = [request_kind(body) for body in stub.requests]
+    assert kinds.index("checker") > kinds.index("tests"), \
+        "asked once a candidate passes and programs differ (on two_pairs, a model test)"
 
 
 def test_a_list_of_answers_with_a_wrong_one_on_an_example_is_refused_and_drops_nothing(make_shared, stub):
@@ -778,9 +782,9 @@ def test_a_list_of_answers_with_a_wrong_one_on_an_example_is_refused_and_drops_n
     stub.route("tests", TWO_PAIRS)
     stub.route("code", a.BRUTE_FORCE, a.GOOD_CODE, ZEROS, *[ZEROS] * 3)
     stub.route("oracle", ZEROS.replace("[0, 0]", "[1, 1]"))
-    stub.route("checker", PAIR_LISTER, PAIR_LISTER)
+    stub.route("checker", PAIR_LISTER)  # asked with the draw the dispute on two_pairs calls for, the last
     shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution."))
-    refused = [why for event in events_of(shared, "evidence") for why in event.get("checkers_refused", [])]
+    refused = [why for event in events_of(shared, "test_run") for why in event.get("checkers_refused", [])]
     assert "it accepts [1, 0] next to example_1's given output, where one answer is promised" in refused[0], refused
     assert "two_pairs" not in why_dropped(shared) and shared["status"] == "unconfirmed", shared["message"]
 
@@ -792,6 +796,18 @@ def test_without_the_promise_the_same_two_answers_leave_the_input_disputed(make_
     shared = run_flow(make_shared(a.TWO_SUM))
     assert shared["status"] == "unconfirmed" and "two_pairs" in shared["message"], shared["message"]
     assert "checker" not in [request_kind(body) for body in stub.requests]
+
+
+def test_where_one_answer_is_promised_no_checker_is_asked_while_the_programs_agree(make_shared, stub):
+    # the checker there only finds generated inputs on which programs return two different right answers;
+    # where the candidate and the oracle agree on every input there is none, and it would be a third call
+    stub.route("code", *[a.GOOD_CODE] * 3)
+    stub.route("oracle", a.BRUTE_FORCE.replace("    return []\n", ""))  # no pair: None, as the candidates
+    stub.route("checker", PAIR_LISTER)
+    shared = run_flow(make_shared(a.TWO_SUM + "\nYou may assume that each input has exactly one solution.",
+                                  model_tests="never", variants=Settings.variants))
+    assert shared["status"] == "solved", shared["message"]
+    assert sorted(request_kind(body) for body in stub.requests) == ["code", "code", "code", "oracle"]
 
 
 def test_without_model_tests_the_examples_and_their_variants_are_the_tests(make_shared, stub):
