@@ -48,8 +48,8 @@ from bench.datasets import leetcode, package_cases
 from bench.many_answers import RIGHT_ANSWER, VALIDITY
 from core.cases import input_key
 from core.compare import Comparison
-from core.judges import (Checker, calls_to_check, checked_input, checker_in_use, checker_shim, checker_source,
-                         output_name, promised_only, promises_one_answer)
+from core.judges import (LISTED, Checker, calls_to_check, checked_input, checker_in_use, checker_shim,
+                         checker_source, output_name, promised_only, promises_one_answer)
 from core.output_kind import OutputKind, output_kind
 from core.prompts import PYTHON_BLOCK, answers_request, checker_request, compact, conversation, problem_context
 from core.search_tree import Attempt
@@ -259,7 +259,7 @@ def checkers_in_runs(directories):
             final = json.loads(record.read_text()).get("final") or {}
             for attempt in final.get("attempts", []):
                 if attempt["source"] == Author.CHECKER and attempt["check"] == "ok":
-                    code, lister, _ = checker_source(attempt["code"]).partition("\n\n\ndef _codeloop_listed(")
+                    code, lister, _ = checker_source(attempt["code"]).partition(LISTED[:LISTED.index("(")])
                     function = "all_answers" if lister else "is_valid"
                     yield {"problem": record.parent.name, "form": "run", "function": function, "usable": True,
                            "record": f"{record.parent} attempt {attempt['id']}", "code": code}

@@ -125,14 +125,24 @@ def checker_can_act(attempts, tests, comparison=EXACT):
     if not trusted or not any(a.is_candidate and all(_returned(a, case, case.expected, comparison) for case in trusted)
                               for a in attempts):
         return False
-    programs = [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]  # as core/verdict counts them
+    programs = answering(attempts)
     for case in tests:
         if case.trusted:
             continue
-        outputs = [a.outputs[case.key]["value"] for a in programs if a.outputs.get(case.key, {}).get("ok")]
+        outputs = returned_on(programs, case)
         if any(not outputs_match(output, outputs[0], comparison) for output in outputs[1:]):
             return True
     return False
+
+
+def answering(attempts):
+    """The programs whose outputs a promise of one answer is judged on: the candidates and the oracle."""
+    return [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]
+
+
+def returned_on(programs, case):
+    """What each of the programs returned on this test's input, where it returned."""
+    return [a.outputs[case.key]["value"] for a in programs if a.outputs.get(case.key, {}).get("ok")]
 
 
 def _returned(attempt, case, expected, comparison):

@@ -48,8 +48,8 @@ from dataclasses import dataclass, field, replace
 from core.agreement import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted
 from core.compare import judge
-from core.judges import (breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only, validator_in_use,
-                         wants_a_checker, wrong_outputs)
+from core.judges import (answering, breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only,
+                         returned_on, validator_in_use, wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind, comparison
 from core.search_tree import Score
 from core.source_code import program_key, repeats
@@ -256,7 +256,7 @@ def settled_tests(facts, checker, promise, again):
     accepts = (lambda case, value: checker.accepts(case.input, value)) if checker else None
     found = settle(tests, voters, oracle, facts.comparison, facts.rules.agreement, accepts, facts.one_answer)
     validator = validator_in_use(attempts, tests) if facts.rules.agreement else None
-    programs = [a for a in attempts if a.is_candidate or a.source == Author.ORACLE]
+    programs = answering(attempts)
 
     def broken(case):
         if breaks_a_promise(validator, case):
@@ -265,8 +265,7 @@ def settled_tests(facts, checker, promise, again):
             return False
         # settled or not: Two Sum's [1, 1, 1, 1] with target 2, where the oracle and one candidate return
         # [0, 1] and settle it, fails right candidates returning [0, 2] as surely as a dispute stops a claim
-        returned = [a.outputs[case.key]["value"] for a in programs if a.outputs.get(case.key, {}).get("ok")]
-        return breaks_the_one_answer(promise, case, returned, facts.comparison)
+        return breaks_the_one_answer(promise, case, returned_on(programs, case), facts.comparison)
     found = [(Evidence(Source.BROKEN_PROMISE), expected) if broken(case) else (evidence, expected)
              for case, (evidence, expected) in zip(tests, found)]
     kept = [case.settled(evidence, expected) for case, (evidence, expected) in zip(tests, found)
