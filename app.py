@@ -25,6 +25,7 @@ from core.seeds import Seeds
 from core.cases import records
 from core.feedback import passed_count
 from core.output_kind import OutputKind, chosen
+from core.prompts import instructions
 from core.search_tree import AttemptTree
 from core.vocabulary import RunStatus
 from flow import create_flow
@@ -177,11 +178,12 @@ def model_server(model, embedded, say=None, slots=1, prefix="codeloop"):
     if say and not is_set_up():
         say(f"{prefix}: {FIRST_RUN}")
     binary, weights = ensure_local_model(say or (lambda text: None))
-    with LlamaServer(binary, weights, slots=slots) as server:
+    with LlamaServer(binary, weights, slots=slots, prompt_prefix=instructions()) as server:
         if say:
             say(f"{prefix}: embedded model ready in {server.start_seconds:.1f} s"
                 + (f" ({slots} slots)" if slots > 1 else ""))
-        yield server.model_config(model.model), {"embedded": True, "server_start_s": round(server.start_seconds, 2)}
+        yield server.model_config(model.model), {"embedded": True, "server_start_s": round(server.start_seconds, 2),
+                                                 "prompt_prefix": server.prefix_note}
 
 
 def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=None, on_start=None):

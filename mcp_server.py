@@ -36,6 +36,7 @@ from core.agreement import describe
 from core.cases import TestCase
 from core.compare import judge
 from core.judges import CHECKER_SHIM
+from core.prompts import instructions
 from utils.llama_server import LlamaServer, LocalModelError, cache_dir
 from utils.local_model import MODEL_NAME, ensure_local_model
 from utils.sandbox import Limits, SandboxGroup, best_isolation, run_batch
@@ -69,7 +70,7 @@ class ModelHost:
     def _start_and_watch(self):
         try:
             binary, weights = ensure_local_model(lambda text: say(f"codeloop mcp: {text}"))
-            self.server = LlamaServer(binary, weights, slots=self.slots)
+            self.server = LlamaServer(binary, weights, slots=self.slots, prompt_prefix=instructions())
             self.server.start()
         except LocalModelError as exc:
             self.problem = f"the embedded model could not be started: {exc}"
@@ -83,7 +84,8 @@ class ModelHost:
                 self.ready.clear()
                 say("codeloop mcp: the embedded model stopped; starting it again")
                 try:
-                    self.server = LlamaServer(binary, weights, port=self.server.port, slots=self.slots)
+                    self.server = LlamaServer(binary, weights, port=self.server.port, slots=self.slots,
+                                              prompt_prefix=instructions())
                     self.server.start()
                     self.ready.set()
                     say(f"codeloop mcp: embedded model ready again (llama-server pid {self.server.proc.pid})")

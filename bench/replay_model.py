@@ -159,6 +159,10 @@ def handler(replay):
             raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             body = json.loads(raw or b"{}")
             messages = body.get("messages", [])
+            keeping_prefix = self.path.startswith("/slots") or [m["role"] for m in messages] == ["system"]
+            if keeping_prefix:  # LlamaServer reading and saving the prompts' common start: no recorded call
+                return relay(self, replay.upstream_port, raw) if replay.upstream_port is not None else \
+                    self.send(501, {"error": {"message": "replay: no slots without an upstream server"}})
             call = {"answer": "hi", "finish_reason": "stop"} if messages == WARM_UP else replay.take(messages)
             if not call and replay.upstream_port is not None:
                 return relay(self, replay.upstream_port, raw)

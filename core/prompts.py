@@ -46,9 +46,14 @@ def problem_context(problem, docs="", reflection="", guidance=()):
     return text
 
 
+def instructions(allow_install=False):
+    """The start of every call's prompt, the same for every problem: the embedded server keeps it read
+    (utils/llama_server.py, `prefix`), so a run's first call does not read it again."""
+    return SYSTEM.format(libraries=PACKAGES_ALLOWED if allow_install else STANDARD_LIBRARY_ONLY)
+
+
 def system_message(problem, allow_install=False):
-    libraries = PACKAGES_ALLOWED if allow_install else STANDARD_LIBRARY_ONLY
-    return {"role": "system", "content": SYSTEM.format(libraries=libraries) + problem.strip() + "\n"}
+    return {"role": "system", "content": instructions(allow_install) + problem.strip() + "\n"}
 
 
 def conversation(problem, request, allow_install=False):

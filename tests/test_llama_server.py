@@ -4,8 +4,12 @@ import socket
 import time
 import urllib.request
 
+from dataclasses import replace
+
 import pytest
 
+from core.prompts import conversation, instructions
+from utils.call_llm import call_llm
 from utils.llama_server import LlamaServer, LocalModelError
 from utils.local_model import model_path, server_binary_path
 
@@ -74,6 +78,56 @@ def test_the_server_is_stopped_when_the_block_raises(tmp_path):
             pid = server.proc.pid
             raise KeyboardInterrupt
     assert not running(pid)
+
+
+@real_model
+def test_the_prompts_common_start_is_read_at_the_first_start_and_restored_at_the_next(tmp_path, monkeypatch):
+    binary, weights = server_binary_path(), model_path()
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))  # a cache with no saved prefix in it
+    kept = tmp_path / "cache" / "prompt-prefix"
+    kept.mkdir(parents=True)
+    (kept / "0123456789abcdef.bin").write_bytes(b"the prefix of an earlier version of the prompts")
+    with LlamaServer(binary, weights, log_path=tmp_path / "log", prompt_prefix=instructions()) as first:
+        assert first.prefix_note.startswith("read and saved")
+    assert [path.name for path in kept.iterdir()] == [first.prefix_file()]
+    with LlamaServer(binary, weights, log_path=tmp_path / "log", prompt_prefix=instructions()) as second:
+        assert second.prefix_note.startswith("restored")
+        config = replace(second.model_config("local"), max_tokens=8)
+        reply = call_llm(conversation("Return the sum of a and b.", "Write run_code."), config)
+    restored_tokens = int(second.prefix_note.split("(")[1].split()[0])
+    assert reply.cached_tokens >= restored_tokens - 8 > 100  # the first call of a run reads only what follows it
+
+
+def test_a_prefix_the_server_cannot_keep_is_noted_not_raised(tmp_path):
+    # The stub answers like llama-server started without --slot-save-path: slot actions are refused.
+    import http.server
+    import threading
+
+    class Refusing(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            ok = self.path.startswith("/v1/")
+            body = b'{"choices": []}' if ok else b'{"error": {"message": "slot save is not enabled"}}'
+            self.send_response(200 if ok else 501)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    stub = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Refusing)
+    threading.Thread(target=stub.serve_forever, daemon=True).start()
+    try:
+        (tmp_path / "llama-server").write_bytes(b"")
+        (tmp_path / "model.gguf").write_bytes(b"GGUF")
+        server = LlamaServer(tmp_path / "llama-server", tmp_path / "model.gguf", port=stub.server_address[1],
+                             prompt_prefix=instructions())
+        server.prefix_dir = tmp_path / "kept"
+        note = server._keep_prefix()
+    finally:
+        stub.shutdown()
+    assert note.startswith("not kept:") and "501" in note
 
 
 def test_the_client_of_the_embedded_server_waits_for_long_answers_instead_of_resending_them(tmp_path):
