@@ -831,3 +831,12 @@ def test_validator_quality_says_which_validators_the_flow_would_use_and_which_dr
     assert all("promises this about its inputs" in text and "32 bit integer" in text for text in sent)
     assert all(text.endswith("one ```python block, and nothing after the block.") for text in sent[:2])
     assert all("function_code: |" in text for text in sent[2:])
+
+
+def test_pass_at_k_terse_format_asks_the_flows_python_block_without_comments():
+    from bench.pass_at_k import REQUESTS
+    from core.cases import TestCase
+    examples = [TestCase("example_1", {"nums": [2, 7], "target": 9}, [0, 1], origin="statement")]
+    terse, python = REQUESTS["terse"](examples), REQUESTS["python"](examples)
+    assert "```python block with no comments or docstrings, not YAML" in terse
+    assert terse.replace(" with no comments or docstrings", "") == python

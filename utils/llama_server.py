@@ -99,7 +99,10 @@ class LlamaServer:
             raise LocalModelError(f"model file not found at {self.model_file}; run: python main.py --setup-local")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         if self.prompt_prefix:
-            self.prefix_dir.mkdir(parents=True, exist_ok=True)
+            try:
+                self.prefix_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # only speed depends on it: start without it
+                self.prefix_note, self.prompt_prefix = f"not kept: {exc}", None
         started = time.monotonic()
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
@@ -137,7 +140,7 @@ class LlamaServer:
     def _first_token(self):
         try:
             self._post("/v1/chat/completions", {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1})
-        except (urllib.error.URLError, OSError) as exc:
+        except (urllib.error.URLError, OSError, ValueError) as exc:
             time.sleep(0.2)
             if self.proc.poll() is not None:
                 raise LocalModelError(diagnose_exit(self)) from None
