@@ -48,7 +48,7 @@ def problem_context(problem, docs="", reflection="", guidance=()):
 
 def instructions(allow_install=False):
     """The start of every call's prompt, the same for every problem: the embedded server keeps it read
-    (utils/llama_server.py, `prefix`), so a run's first call does not read it again."""
+    (utils/llama_server.py, `prompt_prefix`), so a run's first call does not read it again."""
     return SYSTEM.format(libraries=PACKAGES_ALLOWED if allow_install else STANDARD_LIBRARY_ONLY)
 
 

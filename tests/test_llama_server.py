@@ -1,9 +1,10 @@
 """utils/llama_server.py: start, stop on every path, and a one-line diagnosis for each way start-up fails."""
+import http.server
 import os
 import socket
+import threading
 import time
 import urllib.request
-
 from dataclasses import replace
 
 import pytest
@@ -100,9 +101,6 @@ def test_the_prompts_common_start_is_read_at_the_first_start_and_restored_at_the
 
 def test_a_prefix_the_server_cannot_keep_is_noted_not_raised(tmp_path):
     # The stub answers like llama-server started without --slot-save-path: slot actions are refused.
-    import http.server
-    import threading
-
     class Refusing(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             self.rfile.read(int(self.headers.get("Content-Length", 0)))
