@@ -162,9 +162,7 @@ class LlamaServer:
         try:
             if (self.prefix_dir / name).is_file():
                 try:
-                    restored = [self._post(f"/slots/{slot}?action=restore", {"filename": name})["n_restored"]
-                                for slot in range(self.slots)]
-                    return f"restored ({restored[0]} tokens)"
+                    return f"restored ({self._restore(name, range(self.slots))} tokens)"
                 except (urllib.error.URLError, KeyError):
                     pass  # a partial or foreign file: read the prefix again and save it over
             self._post("/v1/chat/completions", {"messages": [{"role": "system", "content": self.prompt_prefix}],
@@ -172,14 +170,20 @@ class LlamaServer:
             part = f"{name}.{os.getpid()}.part"  # saved under a name of its own, then renamed: starts may overlap
             saved = self._post("/slots/0?action=save", {"filename": part})["n_saved"]
             os.replace(self.prefix_dir / part, self.prefix_dir / name)
-            for slot in range(1, self.slots):
-                self._post(f"/slots/{slot}?action=restore", {"filename": name})
+            self._restore(name, range(1, self.slots))
             for old in self.prefix_dir.glob("*.bin"):  # the prefix of an earlier version of the prompts
                 if old.name != name:
                     old.unlink(missing_ok=True)
             return f"read and saved ({saved} tokens)"
         except (urllib.error.URLError, OSError, KeyError, ValueError) as exc:
             return f"not kept: {exc}"
+
+    def _restore(self, name, slots):
+        """Load the saved prefix `name` into each of `slots`; how many tokens it holds (None for no slot)."""
+        restored = None
+        for slot in slots:
+            restored = self._post(f"/slots/{slot}?action=restore", {"filename": name})["n_restored"]
+        return restored
 
     def stop(self):
         """Stop the server by PID: SIGTERM, then SIGKILL if it has not gone within 5 s."""
