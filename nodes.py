@@ -34,7 +34,8 @@ from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
-                          problem_context, reflect_request, revise_request, validator_request, write_tests_request)
+                          problem_context, reflect_request, revise_request, speed_note, validator_request,
+                          write_tests_request)
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
@@ -393,10 +394,10 @@ class ImplementFunction(ModelStep):
         # docs/benchmarks.md), for about 11 s each
         asked_oracle = any(a.source == Author.ORACLE for a in attempts)
         trusted = [case for case in tests if case.trusted]
-        shown = trusted if settings.agreement else tests
+        visible = trusted if settings.agreement else tests
         judges = []
         if settings.oracle and not asked_oracle:
-            judges.append((Author.ORACLE, oracle_request(shown), parse_code_answer, ""))
+            judges.append((Author.ORACLE, oracle_request(visible), parse_code_answer, ""))
         kind = shared["output_kind"]
         several = kind.kind == OutputKind.ANY_VALID
         one_answer = promised_only(kind.kind, promises_one_answer(shared["problem"]))
@@ -420,13 +421,14 @@ class ImplementFunction(ModelStep):
             judges = [judge for judge in judges if one_answer and judge[0] == Author.CHECKER
                       and not any(a.source == Author.CHECKER for a in attempts)]
         rest = 0 if redraw else settings.samples - count  # what a short first draw still owes
-        return {**self.model_inputs(shared), "test_cases": shown, "judges": judges, "redraw": redraw, "count": count,
-                "rest": rest}
+        slow = shared["too_slow"]  # a claim's speed check failed: every later draw hears it
+        return {**self.model_inputs(shared), "test_cases": visible, "judges": judges, "redraw": redraw, "count": count,
+                "rest": rest, "too_slow": slow and speed_note(shown(slow["input"]), slow["limit_s"])}
 
     def exec(self, inputs):
         """(candidates, the judges' answers, the draw's candidates still owed)."""
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
-        request, count, rest = implement_request(inputs["test_cases"]), inputs["count"], inputs["rest"]
+        request, count, rest = implement_request(inputs["test_cases"], inputs["too_slow"]), inputs["count"], inputs["rest"]
         try:
             return *self.ask_samples(inputs, request, parse_code_answer, extra, max_tokens=CODE_TOKENS,
                                      all_hot=inputs["redraw"], count=count), rest
@@ -712,14 +714,14 @@ def first_input(tests):
     return inputs[0] if inputs else None
 
 
-def claim_then_others(shared, others):
+def claim_then_others(shared, others, skip=()):
     """[(attempt id, code)]: the claim, then up to `others` other versions passing every counted test, the best
-    ranked first: what a claim's last checks try."""
+    ranked first: what a claim's last checks try. Versions in `skip` (already found too slow) are left out."""
     attempts = shared["attempts"]
     claim = attempts.get(shared["current"])
-    passing = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != claim.id), key=lambda a: a.rank(),
-                     reverse=True)
-    return [(a.id, a.code) for a in [claim, *passing[:others]]]
+    passing = sorted((a for a in attempts if a.is_candidate and a.solves and a.id != claim.id and a.id not in skip),
+                     key=lambda a: a.rank(), reverse=True)
+    return [(a.id, a.code) for a in [claim, *passing][claim.id in skip:others + 1]]
 
 
 def affords_a_draw(shared):
@@ -790,9 +792,10 @@ class TimeLargestInput(Step):
     """A claim's last check, on time alone: the solution on the statement's largest input (core/largest_input.py),
     with settings.speed_limit seconds to return (less if --time-limit leaves less). When it does not, another
     version passing the same tests that does is handed over instead (up to two, the best ranked first); when
-    none does, the run ends unconfirmed, saying so. What it returns is not judged: the input has no expected
-    value, and one that breaks a promise made in words may make a right program raise. Nothing to do where no
-    such input is read."""
+    none does, one draw of candidates told so (`too_slow`; versions found slow are not timed again), and after
+    it the run ends unconfirmed, saying so. What it returns is not judged: the input has no expected value, and
+    one that breaks a promise made in words may make a right program raise. Nothing to do where no such input
+    is read."""
     working = None  # quick when the solution is; its line says when it was not
 
     def prep(self, shared):
@@ -804,7 +807,8 @@ class TimeLargestInput(Step):
         left = budget.seconds_left()  # within --time-limit: a try gets at most what is left of the run, 1 s at least
         limit = settings.speed_limit if left is None else round(max(1.0, min(settings.speed_limit, left)), 1)
         limits = replace(settings.limits, test_timeout=limit, batch_timeout=limit + 10)
-        return {"input": made, "versions": claim_then_others(shared, 2), "limits": limits,
+        slow = shared["too_slow"]["attempts"] if shared["too_slow"] else ()
+        return {"input": made, "versions": claim_then_others(shared, 2, skip=slow), "limits": limits, "slow": slow,
                 "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
                 "stopped": budget.stopped}
 
@@ -819,29 +823,47 @@ class TimeLargestInput(Step):
         return timed
 
     def post(self, shared, job, timed):
-        if not timed:
+        if not job:
             return Action.SUCCESS
-        limit = job["limits"].test_timeout
-        first, (last, result) = timed[0][0], timed[-1]
+        limit, claim = job["limits"].test_timeout, shared["current"]
         seconds = [{"attempt": attempt_id, "seconds": None if r["timed_out"] else round(r["ms"] / 1000, 3)}  # None: timed out
                    for attempt_id, r in timed]
-        slow = f"attempt {first} did not return within {limit:g} s on the statement's largest input ({shown(job['input'])})"
-        if result["timed_out"] and rest_of_draw_owed(shared):
+        newly_slow = [attempt_id for attempt_id, r in timed if r["timed_out"]]
+        if newly_slow:  # kept for the rest of the run: the next draw is told, and these are not timed again
+            shared["too_slow"] = {"drawn": False, **(shared["too_slow"] or {}), "input": job["input"], "limit_s": limit,
+                                  "attempts": [*job["slow"], *newly_slow]}
+        if timed and not timed[-1][1]["timed_out"]:
+            return self.in_time(shared, job, seconds, claim)
+        slow = f"attempt {claim} did not return within {limit:g} s on the statement's largest input ({shown(job['input'])})"
+        if rest_of_draw_owed(shared):
             return ask_rest_of_draw(shared, slow)
-        if result["timed_out"]:
-            others = f", nor did {plural(len(timed) - 1, 'other version')} passing the same tests" if len(timed) > 1 else ""
-            shared["lacks"], shared["message"] = [TOO_SLOW], f"{slow}{others}"
-            say, handed_over, action = f"  {slow}{others}", None, Action.UNCONFIRMED
-        elif last != first:
+        others = len(set(shared["too_slow"]["attempts"]) - {claim})
+        slow += f", nor did {plural(others, 'other version')} passing the same tests" if others else ""
+        if not shared["too_slow"]["drawn"] and affords_a_draw(shared):
+            shared["too_slow"]["drawn"] = True
+            shared["attempts"].withdraw_claim()
+            shared["services"].record.event("speed_check", say=f"  {slow}: drawing candidates told so", input=job["input"],
+                                            limit_s=limit, seconds=seconds, handed_over=None, redraw=True)
+            return Action.REDRAW
+        drawn = " (after a draw told so)" if shared["too_slow"]["drawn"] else ""
+        shared["lacks"], shared["message"] = [TOO_SLOW], f"{slow}{drawn}"
+        shared["services"].record.event("speed_check", say=f"  {slow}{drawn}", input=job["input"], limit_s=limit,
+                                        seconds=seconds, handed_over=None, redraw=False)
+        return Action.UNCONFIRMED
+
+    @staticmethod
+    def in_time(shared, job, seconds, claim):
+        """The last version tried returned in time: it stands, or is handed over if the claim did not."""
+        last, say = seconds[-1]["attempt"], None
+        if last != claim:
             shared["attempts"].hand_over(last)
             shared["current"] = last
-            say, handed_over, action = (f"  {slow}; attempt {last}, passing the same tests, returned in "
-                                        f"{seconds[-1]['seconds']:g} s and is handed over instead"), last, Action.SUCCESS
-        else:
-            say, handed_over, action = None, first, Action.SUCCESS  # the claim returned in time: nothing to say
-        shared["services"].record.event("speed_check", say=say, input=job["input"], limit_s=limit, seconds=seconds,
-                                        handed_over=handed_over)
-        return action
+            say = (f"  attempt {claim} did not return within {job['limits'].test_timeout:g} s on the statement's largest "
+                   f"input ({shown(job['input'])}); attempt {last}, passing the same tests, returned in "
+                   f"{seconds[-1]['seconds']:g} s and is handed over instead")
+        shared["services"].record.event("speed_check", say=say, input=job["input"], limit_s=job["limits"].test_timeout,
+                                        seconds=seconds, handed_over=last)
+        return Action.SUCCESS
 
 
 class ReflectOnFailure(ModelStep):

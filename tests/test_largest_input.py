@@ -1,9 +1,12 @@
 """core/largest_input.py and the speed check it feeds (TimeLargestInput): a claim's code at the statement's bounds."""
+import json
+
 import pytest
 
 from core.largest_input import largest_input
 from tests import scripted_answers as a
 from tests.scripted_answers import events_of, handed_over
+from tests.stub_openai_server import request_kind as stub_kind
 from tests.test_flow import run_flow
 
 
@@ -115,14 +118,46 @@ def test_a_claim_too_slow_at_the_stated_bounds_hands_over_a_version_passing_the_
     assert seconds(check)[slow_id] is None and seconds(check)[kept.id] < 1, check["seconds"]
 
 
+SLOW_TWICE = SLOW.replace("if n <= 1", "if n < 2")  # the same idea written apart: a second version
+TOLD = "did not return within 1 s at n = 19, the largest input the constraints allow"  # core/prompts.speed_note
+
+
+def code_requests(stub):
+    return [body for body in stub.requests if stub_kind(body) == "code"]
+
+
 def test_a_claim_no_version_of_which_returns_in_time_at_the_stated_bounds_is_not_confirmed(make_shared, stub):
-    slow_twice = SLOW.replace("if n <= 1", "if n < 2")  # the same idea written apart: a second version
-    shared = run_trees(make_shared, stub, [SLOW, slow_twice])
+    stub.route("code", SLOW, SLOW, SLOW, about=TOLD)  # the draw told of it brings no faster version
+    shared = run_trees(make_shared, stub, [SLOW, SLOW_TWICE])
     assert shared["status"] == "unconfirmed", shared["message"]
     assert "did not return within 1 s on the statement's largest input (n = 19), nor did 1 other version" in shared["message"]
-    assert "a faster algorithm is needed there" in shared["message"]
+    assert "(after a draw told so)" in shared["message"] and "a faster algorithm is needed there" in shared["message"]
+    first, last = events_of(shared, "speed_check")
+    assert first["redraw"] and first["handed_over"] is None and len(seconds(first)) == 2
+    assert set(seconds(first).values()) == {None}, first["seconds"]
+    assert not last["redraw"] and last["handed_over"] is None and not last["seconds"], "the slow versions not timed again"
+    told = [body for body in code_requests(stub) if TOLD in json.dumps(body)]
+    assert len(code_requests(stub)) == 6 and len(told) == 3, "one draw told, and only one"
+
+
+def test_a_claim_too_slow_everywhere_draws_candidates_told_so_and_hands_over_a_fast_one(make_shared, stub):
+    stub.route("code", FAST, SLOW, SLOW, about=TOLD)
+    shared = run_trees(make_shared, stub, [SLOW, SLOW_TWICE])
+    assert shared["status"] == "solved", shared["message"]
+    assert "counts = [1] * (n + 1)" in handed_over(shared).code
+    first, last = events_of(shared, "speed_check")
+    assert first["redraw"] and set(seconds(first).values()) == {None}
+    slow_ids = set(seconds(first))
+    assert last["handed_over"] == handed_over(shared).id and not slow_ids & set(seconds(last)), last["seconds"]
+    assert not any(TOLD in json.dumps(body) for body in code_requests(stub)[:3]), "the first draw is not told"
+
+
+def test_no_draw_told_of_the_speed_when_the_budget_has_no_room_for_one(make_shared, stub):
+    # the first draw (3 candidates and the oracle) and the model's tests leave two calls of seven; a draw takes three
+    shared = run_trees(make_shared, stub, [SLOW, SLOW_TWICE], max_calls=7)
+    assert shared["status"] == "unconfirmed" and "after a draw" not in shared["message"], shared["message"]
     [check] = events_of(shared, "speed_check")
-    assert check["handed_over"] is None and set(seconds(check).values()) == {None} and len(seconds(check)) == 2
+    assert not check["redraw"] and not any(TOLD in json.dumps(body) for body in code_requests(stub))
 
 
 def test_a_fast_claim_stands_and_its_time_is_recorded(make_shared, stub):
