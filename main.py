@@ -167,8 +167,8 @@ def judging_flags(parser):
     group.add_argument("--speed-limit", type=float, default=Settings.speed_limit, metavar="SECONDS",
                        help="before a claim, the solution runs once on the statement's largest input (every integer "
                        "argument at its stated bound) and must return within this long, else another version passing "
-                       f"the same tests that does is handed over, or none is claimed; 0 for no check (default "
-                       f"{Settings.speed_limit:g})")
+                       "the same tests that does is handed over, or once a run candidates told so are drawn, or none is "
+                       f"claimed; 0 for no check (default {Settings.speed_limit:g})")
     group.add_argument("--samples", type=int, default=Settings.samples, metavar="N",
                        help=f"candidates per code-writing step, asked at the same time (default {Settings.samples})")
     group.add_argument("--first-draw", type=int, default=Settings.first_draw, metavar="N",

@@ -35,7 +35,7 @@ from tests.test_empty_inputs import GUARDED, RUNNING_MAX, RUNNING_MAX_TESTS, STA
 from tests.test_empty_inputs import ORACLE as RUNNING_MAX_ORACLE
 from tests.test_flow import (AGAIN, GUESS_NOBODY_RETURNS, MAKE_TESTS_FIT, RAISES_ON_PAIRS, RETURNS_NOTHING,
                              WRONG_ON_PAIRS, WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES)
-from tests.test_largest_input import ENUMERATE, FAST, SLOW, TREE_TESTS, TREES
+from tests.test_largest_input import ENUMERATE, FAST, SLOW, SLOW_TWICE, TREE_TESTS, TREES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,6 +85,10 @@ SCENARIOS = [
     # return within the default --speed-limit, the older one does and is handed over
     scenario("too_slow_at_the_stated_bounds", TREES, NO_VARIANTS, tests=[TREE_TESTS], code=[FAST, SLOW, SLOW],
              oracle=[ENUMERATE]),
+    # every version of the first draw passes the tests and none returns at n = 19 within 1 s: one draw told so,
+    # whose first candidate is fast and handed over (before b1fe05d: unconfirmed)
+    scenario("too_slow_everywhere_then_a_draw_told_so", TREES, NO_VARIANTS + ["--speed-limit", "1"], tests=[TREE_TESTS],
+             code=[SLOW, SLOW_TWICE, SLOW_TWICE, FAST, SLOW, SLOW], oracle=[ENUMERATE]),
     # every version passes the tests; the newest, claimed, raises on an empty list where the older one returns
     # [], which is handed over
     scenario("raises_on_an_emptied_list", RUNNING_MAX, NO_VARIANTS, tests=[RUNNING_MAX_TESTS],
