@@ -235,11 +235,19 @@ def lacks(tests, disputed, facts, unjudged=0):
     missing = [DISPUTED] if disputed else []
     if not has_trusted(tests):
         missing.append(UNTRUSTED)
-    elif not any(case.backs_a_claim for case in tests):
+    elif not any(backs(case, facts) for case in tests):
         missing.append(UNBACKED)
     if unjudged:
         missing.append(UNCHECKED)
     return missing
+
+
+def backs(case, facts):
+    """TestCase.backs_a_claim, save that while the rest of a short first draw is owed, a guess that only one
+    program returned does not: the draw's other candidates vote on it first. Claims that nothing but such
+    guesses backed, before the rest came, were right 3 times in 5 in the records (LeetCode 593 and 950
+    wrong, on degenerate inputs the model guessed alike; docs/benchmarks.md)."""
+    return case.backs_a_claim and not (facts.owes_rest and case.source == Source.GUESS and case.evidence.voters < 2)
 
 
 def settled_tests(facts, checker, promise, again):
