@@ -834,7 +834,7 @@ class TimeLargestInput(Step):
                                   "attempts": [*job["slow"], *newly_slow]}
         if timed and not timed[-1][1]["timed_out"]:
             return self.in_time(shared, job, seconds, claim)
-        slow = f"attempt {claim} did not return within {limit:g} s on the statement's largest input ({shown(job['input'])})"
+        slow = too_slow_line(claim, job)
         if rest_of_draw_owed(shared):
             return ask_rest_of_draw(shared, slow)
         others = len(set(shared["too_slow"]["attempts"]) - {claim})
@@ -858,12 +858,16 @@ class TimeLargestInput(Step):
         if last != claim:
             shared["attempts"].hand_over(last)
             shared["current"] = last
-            say = (f"  attempt {claim} did not return within {job['limits'].test_timeout:g} s on the statement's largest "
-                   f"input ({shown(job['input'])}); attempt {last}, passing the same tests, returned in "
+            say = (f"  {too_slow_line(claim, job)}; attempt {last}, passing the same tests, returned in "
                    f"{seconds[-1]['seconds']:g} s and is handed over instead")
         shared["services"].record.event("speed_check", say=say, input=job["input"], limit_s=job["limits"].test_timeout,
                                         seconds=seconds, handed_over=last)
         return Action.SUCCESS
+
+
+def too_slow_line(claim, job):
+    return (f"attempt {claim} did not return within {job['limits'].test_timeout:g} s on the statement's largest input "
+            f"({shown(job['input'])})")
 
 
 class ReflectOnFailure(ModelStep):

@@ -245,8 +245,8 @@ def lacks(tests, disputed, facts, unjudged=0):
 def backs(case, facts):
     """TestCase.backs_a_claim, save that while the rest of a short first draw is owed, a guess that only one
     program returned does not: the draw's other candidates vote on it first. Claims that nothing but such
-    guesses backed, before the rest came, were right 3 times in 5 in the records (LeetCode 593 and 950
-    wrong, on degenerate inputs the model guessed alike; docs/benchmarks.md)."""
+    guesses backed, before the rest came, were right in 5 of 7 records, 3 of 5 problems (LeetCode 593 and
+    950 wrong, on degenerate inputs the model guessed alike; docs/benchmarks.md)."""
     return case.backs_a_claim and not (facts.owes_rest and case.source == Source.GUESS and case.evidence.voters < 2)
 
 
