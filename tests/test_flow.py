@@ -917,15 +917,16 @@ def test_with_the_defaults_a_first_candidate_the_oracle_backs_beyond_the_example
 
 def test_when_the_first_candidates_lack_evidence_the_models_tests_come_and_the_round_is_judged_again(make_shared, stub):
     # the oracle fails the example, so no variant has a second voter; the model's guesses, which the one
-    # candidate returns, are the evidence beyond the example, and no more candidates are asked
+    # candidate returns, back a claim only once the rest of the first draw has voted (core/verdict.backs):
+    # here it writes the same program again (one voter), so the guesses are the evidence beyond the example
     a.route_defaults(stub, oracle=a.wrong_on_the_example(20))
     shared, said = make_shared(a.TWO_SUM, **SHIPPED), []
     shared["services"].record.echo = said.append
     run_flow(shared)
     assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
-    assert kinds_asked(stub)[2:] == ["tests"] and candidate_requests(stub) == 1, "the tests, then no draw"
+    assert kinds_asked(stub)[2:] == ["tests", "code", "code"], "the tests, then the rest of the first draw"
     assert {case.evidence.source for case in shared["test_cases"] if case.origin == "model"} == {"guess"}
-    assert [e["iteration"] for e in events_of(shared, "test_run")] == [0, 1], "the first judgement is not a round"
+    assert [e["iteration"] for e in events_of(shared, "test_run")] == [0, 0, 1], "only the rest's judgement is a round"
     assert any("the model's tests to come" in line for line in said)
     assert any(line.startswith("  the first candidates settle no claim, so the model writes its tests: ") for line in said)
     assert not shared["tests_owed"] and shared["dispute_draws"] == 0
