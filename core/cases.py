@@ -37,6 +37,14 @@ class Evidence:
         came from."""
         return self.source.backs_a_claim or (self.source == Source.GUESS and self.agree == self.voters > 0)
 
+    @property
+    def split(self):
+        """Programs settled it over a dissenting one: the oracle's side or a majority while another program
+        that passes the trusted tests returned something else. Such a vote's value was right on 4 of 16
+        inputs (3 of 4, the oracle in it) where a unanimous one's was on 620 of 624, and the claims resting
+        on one were false 5 times in 7 (bench.vote_accuracy, docs/benchmarks.md): it backs no claim."""
+        return self.source in (Source.ORACLE, Source.MAJORITY) and self.agree < self.voters
+
     def record(self):
         return {"source": self.source, "agree": self.agree, "voters": self.voters, "counted": self.counted}
 

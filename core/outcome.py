@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from core.agreement import summary
 from core.cases import has_trusted
 from core.largest_input import TOO_SLOW
-from core.verdict import UNBACKED, UNCHECKED
+from core.verdict import SPLIT, UNBACKED, UNCHECKED
 from core.vocabulary import Author, Origin, RunStatus, Source
 
 ORIGIN_MARKS = {Origin.STATEMENT: " (statement)", Origin.USER: " (yours)"}
@@ -105,6 +105,11 @@ def unconfirmed_message(state):
                                                    f"output on {split[1]}") if part)
     why = [f"{why}: check what run_code must return there"] if why else []
     lacks = state.lacks or []
+    outvoted = [case for case in state.tests if case.counted and case.evidence and case.evidence.split]
+    if SPLIT in lacks and outvoted:
+        votes = ", ".join(f"{case.name} ({case.evidence.agree} of {case.evidence.voters})" for case in outvoted[:6])
+        why.append(f"the programs that pass the examples split on {votes}, this code with the larger side: a split "
+                   "vote backs no claim; check what run_code must return there")
     if not has_trusted(state.tests):
         why.append("no test comes from the statement or from you, so nothing but the model's own programs backs it: "
                    "add a worked example to the problem, or --tests FILE")

@@ -20,12 +20,14 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
  5. A claim. Among the attempts that pass every counted test (or fail none, where only a checker could
     have judged their outputs: `unjudged`), the one with the most trusted tests,
     then tests, then programs siding with it on the disputed inputs (CodeT's consensus), then rank.
-    It is `success` only when it lacks nothing (`lacks`): no input disputed, a trusted test (a
-    statement example or the person's), evidence beyond the statement's examples (a counted input
-    the oracle, a majority or the checker settled, or where every program that answered returns the
-    model's guess, or one of the person's tests), and, where several answers are right, a checker in use.
+    It is `success` only when it lacks nothing (`lacks`): no input disputed or settled over a dissenting
+    program (a split vote, core.cases.Evidence.split), a trusted test (a statement example or the
+    person's), evidence beyond the statement's examples (a counted input the oracle, a majority or the
+    checker settled, or where every program that answered returns the model's guess, or one of the
+    person's tests), and, where several answers are right, a checker in use.
     - Lacking what more programs may bring (agreement, evidence, a checker) and a draw left
-      (`dispute_draws`, rounds and budget): draw more candidates first.
+      (`dispute_draws`, rounds and budget): draw more candidates first. A split vote is not among them:
+      the dissenting program votes on whatever a draw brings.
     - Inputs still disputed after the draws: when no independent program answered any of them and the
       claimed code returns the model's guess on each, they count (`solution_guess`), as agreement but
       not as evidence beyond the examples.
@@ -61,7 +63,9 @@ CHECK_FAILED = {**NOT_RUN, "error_type": None, "message": ""}
 JUDGES = (Author.CHECKER, Author.VALIDATOR)
 DISPUTED, UNTRUSTED, UNBACKED, UNCHECKED = ("inputs disputed", "no trusted test", "nothing beyond the statement's examples",
                                             "no checker")
-DRAWS_HELP = {DISPUTED, UNBACKED, UNCHECKED}  # more candidates, an oracle or a checker may bring these; not a trusted test
+SPLIT = "inputs settled over a dissenting program"
+DRAWS_HELP = {DISPUTED, UNBACKED, UNCHECKED}  # more candidates, an oracle or a checker may bring these; not a trusted
+# test, nor an end to a split vote: the dissenting program keeps its vote whatever a draw brings
 
 
 @dataclass(frozen=True)
@@ -223,16 +227,19 @@ def _judged(facts):
 
 
 def lacks(tests, disputed, facts, unjudged=0):
-    """What a claim of these tests lacks, in words; [] when nothing: no input disputed, a trusted test (a
-    statement example or the person's), evidence beyond the examples (an input programs settled or that
-    the guess settled uncontested, or one of the person's), and a checker where the claim gave another
-    answer than a test's that only a checker could judge (`unjudged`, several answers right). A claim
+    """What a claim of these tests lacks, in words; [] when nothing: no input disputed, none that programs
+    settled over a dissenting one (Evidence.split), a trusted test (a statement example or the person's),
+    evidence beyond the examples (an input programs settled or that the guess settled uncontested, or one
+    of the person's), and a checker where the claim gave another answer than a test's that only a checker
+    could judge (`unjudged`, several answers right). A claim
     equal to the examples' answers and to independent programs' is as backed as on one right answer
     (the many-answers set: docs/benchmarks.md). With agreement off (--model-expected) the model's values
     are the truth, as before."""
     if not facts.rules.agreement:
         return []
     missing = [DISPUTED] if disputed else []
+    if any(case.counted and case.evidence.split for case in tests if case.evidence):
+        missing.append(SPLIT)
     if not has_trusted(tests):
         missing.append(UNTRUSTED)
     elif not any(backs(case, facts) for case in tests):

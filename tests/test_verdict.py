@@ -211,9 +211,18 @@ ROUNDS = [
     pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, 12), {"iteration": 4},
                  {"action": "unconfirmed", "current": 3, "solved": None},
                  id="unconfirmed at once: no round left for a draw"),
-    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 13).candidate(2, 13).candidate(2, 10), {},
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 13).candidate(2, 13).candidate(0, 10), {},
                  {"action": "success", "current": 2, "solved": 2},
                  id="success: a majority settled an input beyond the examples; the newest of the passing"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 13).candidate(2, 13).candidate(2, 10), {},
+                 {"action": "unconfirmed", "current": 2, "solved": None},
+                 id="unconfirmed at once: a majority settled an input over a dissenting candidate, which a draw keeps"),
+    pytest.param(Round(ex(1, 2), t(5, 13)).candidate(2, 13).candidate(2, 13).candidate(2, 10).oracle(2, 13), {},
+                 {"action": "unconfirmed", "current": 2, "solved": None},
+                 id="unconfirmed: the oracle's side settled an input over a dissenting candidate (HumanEval/140, 3 of 4)"),
+    pytest.param(Round(ex(1, 2), v(5)).candidate(2, 13).candidate(2, 13).candidate(2, 10), {},
+                 {"action": "unconfirmed", "current": 2, "solved": None},
+                 id="unconfirmed: a majority settled a variant over a dissenting candidate"),
     pytest.param(Round(ex(1, 2), t(5, 11)).candidate(2, 10).candidate(2, 11), {},
                  {"action": "redraw", "current": 2, "solved": None},
                  id="redraw: only a tie the guess broke backs it, nothing programs settled beyond the examples"),
@@ -289,6 +298,14 @@ ROUNDS = [
 @pytest.mark.parametrize("round_, facts, expected", ROUNDS)
 def test_what_the_round_decides_next(round_, facts, expected):
     assert outcome(round_.verdict(**facts)) == expected
+
+
+def test_a_split_vote_is_said_as_what_the_claim_lacks_and_a_unanimous_one_is_not():
+    split = Round(ex(1, 2), t(5, 13)).candidate(2, 13).candidate(2, 13).candidate(2, 10).verdict()
+    assert split.lacks == ["inputs settled over a dissenting program"] and not split.draw_before_claim
+    assert sources(split)[1] == ("t_5", "majority", 13, True), "the split vote still judges the code"
+    unanimous = Round(ex(1, 2), t(5, 13)).candidate(2, 13).candidate(2, 13).oracle(2, 13).verdict()
+    assert unanimous.lacks == [] and unanimous.action == "success"
 
 
 def test_the_rest_of_a_short_first_draw_is_judged_in_the_same_round_and_spends_no_dispute_draw():
