@@ -46,7 +46,9 @@ trust and agreement:
   settled by running candidates (--first-draw of them first) and an oracle (a brute-force program):
   the oracle siding with more candidates than any other output has, over half of the voters, else a
   clear majority of candidates, else the guess breaking a tie; otherwise the input is disputed and
-  left out, and the run ends unconfirmed. "Solved" also needs evidence beyond the statement's
+  left out, and the run ends unconfirmed. A value settled while a program that passes the examples
+  returned another (a split vote) judges the code but backs no claim: unconfirmed too, with no draw.
+  "Solved" also needs evidence beyond the statement's
   examples: an input settled by independent programs (the oracle, a majority, a checker) or one of
   your tests; without it the run draws more candidates once (the model's tests and the first draw's
   others first), then ends unconfirmed.
