@@ -104,6 +104,11 @@ class TestCase:
         return self.evidence.counted if self.evidence else True
 
     @property
+    def split(self):
+        """A counted value programs settled over a dissenting one (Evidence.split): it backs no claim."""
+        return bool(self.evidence and self.counted and self.evidence.split)
+
+    @property
     def protected(self):
         """A test the model may not change: trusted, settled by programs agreeing, or a variant input (only
         programs settle those: a Revise that rewrote every test turned 16 of them into guesses)."""

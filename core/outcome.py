@@ -105,7 +105,7 @@ def unconfirmed_message(state):
                                                    f"output on {split[1]}") if part)
     why = [f"{why}: check what run_code must return there"] if why else []
     lacks = state.lacks or []
-    outvoted = [case for case in state.tests if case.counted and case.evidence and case.evidence.split]
+    outvoted = [case for case in state.tests if case.split]
     if SPLIT in lacks and outvoted:
         votes = ", ".join(f"{case.name} ({case.evidence.agree} of {case.evidence.voters})" for case in outvoted[:6])
         why.append(f"the programs that pass the examples split on {votes}, this code with the larger side: a split "

@@ -231,14 +231,13 @@ def lacks(tests, disputed, facts, unjudged=0):
     settled over a dissenting one (Evidence.split), a trusted test (a statement example or the person's),
     evidence beyond the examples (an input programs settled or that the guess settled uncontested, or one
     of the person's), and a checker where the claim gave another answer than a test's that only a checker
-    could judge (`unjudged`, several answers right). A claim
-    equal to the examples' answers and to independent programs' is as backed as on one right answer
-    (the many-answers set: docs/benchmarks.md). With agreement off (--model-expected) the model's values
+    could judge (`unjudged`, several answers right). A claim equal to the examples' answers and to
+    independent programs' is as backed as on one right answer (the many-answers set: docs/benchmarks.md). With agreement off (--model-expected) the model's values
     are the truth, as before."""
     if not facts.rules.agreement:
         return []
     missing = [DISPUTED] if disputed else []
-    if any(case.counted and case.evidence.split for case in tests if case.evidence):
+    if any(case.split for case in tests):
         missing.append(SPLIT)
     if not has_trusted(tests):
         missing.append(UNTRUSTED)
