@@ -912,9 +912,9 @@ def failure_report(inputs):
 class Revise(ModelStep):
     """The model decides, for the chosen attempt's failures, whether a test or the code is wrong. It may
     correct the model's own tests (and add some, with revise_adds_tests), never a protected one (trusted,
-    settled by programs agreeing, a variant): such an entry is refused and the refusal fed back. Tests are
-    shared by every branch, so the first sample that corrects tests sets them; each new code is a child
-    attempt of the one revised."""
+    settled by programs agreeing, a variant, a guess a program returned): such an entry is refused and the
+    refusal fed back. Tests are shared by every branch, so the first sample that corrects tests sets them;
+    each new code is a child attempt of the one revised."""
     working = "asking the model which is wrong, the tests or the code"
     unusable_ends_unsolved, answer_name = True, "revision"  # the versions so far stand; the best is handed over
 

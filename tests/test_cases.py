@@ -24,6 +24,15 @@ def test_settling_keeps_the_guess_and_takes_the_value_only_when_it_counts():
     assert (disputed.expected, disputed.counted, disputed.protected) == (9, False, False)
 
 
+def test_a_guess_a_program_returned_is_protected_unless_revise_wrote_it():
+    case = TestCase("t", {"x": 5}, 9, Origin.MODEL, guess=9)
+    assert case.settled(Evidence(Source.GUESS, 1, 2), 9).protected, "a program returned the model's first guess"
+    assert not case.settled(Evidence(Source.GUESS, 0, 0), 9).protected, "no program answered: the model's alone"
+    assert not case.settled(Evidence(Source.SOLUTION_GUESS, 1, 1), 9).protected, "only the claimed code returned it"
+    revised = TestCase("t", {"x": 5}, 9, Origin.MODEL, guess=9, revised="the code says so")
+    assert not revised.settled(Evidence(Source.GUESS, 1, 2), 9).protected, "written after seeing the code's outputs"
+
+
 def test_one_key_per_input_whatever_the_order_of_its_arguments():
     assert input_key({"a": 1, "b": [2]}) == input_key({"b": [2], "a": 1})
 

@@ -5,7 +5,7 @@ from core.cases import input_key
 from core.verdict import judge_attempt
 from nodes import Finish, GenerateTestCases, ImplementFunction, JudgeRound, ModelFailure, Revise, RunTests
 from tests import scripted_answers as answers
-from tests.scripted_answers import MODEL_TESTS, case
+from tests.scripted_answers import MODEL_TESTS, case, events_of
 
 GOOD = "def run_code(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n" \
        "        if target - n in seen:\n            return [seen[target - n], i]\n        seen[n] = i\n"
@@ -123,6 +123,25 @@ def test_revise_may_not_change_a_statement_example(make_shared, stub):
     assert ("Test 1 is trusted (from the problem statement or the user, or agreed by running programs, or a variant input "
             "only programs decide) and cannot be changed") in retry
     assert "(from the problem statement)" in stub.requests[0]["messages"][-1]["content"]
+
+
+def test_revise_may_not_bend_a_guess_a_program_returned_but_may_correct_a_disputed_one(make_shared, stub):
+    """LeetCode 2579's record: the oracle returned the model's guesses, Revise rewrote them to its code's values."""
+    shared = make_shared(**MODEL_TESTS)
+    confirmed = case("b", TESTS[1].input, [1, 2], guess=[1, 2], evidence={"source": "guess", "agree": 1, "voters": 2})
+    disputed = case("c", TESTS[2].input, [9, 9], guess=[9, 9], evidence={"source": "disputed", "agree": 0, "voters": 2})
+    tests = [TESTS[0], confirmed, disputed]
+    with_attempt(shared, GOOD, tests=tests, results=[FAILED] * 3)
+    node = Revise()
+    inputs = node.prep(shared)
+    stub.add("test_cases:\n  2: {input: {nums: [3, 2, 4], target: 6}, expected: [0, 0]}\n"
+             "  3: {input: {nums: [3, 3], target: 6}, expected: [0, 1]}\n")
+    node.post(shared, inputs, node.exec(inputs))
+    assert shared["test_cases"][1] == confirmed, "the guess a program returned stands"
+    assert shared["test_cases"][2].expected == [0, 1], "a disputed guess is the model's to correct"
+    assert "Test 2 is trusted" in events_of(shared, "revision")[0]["ignored"][0]
+    prompt = stub.requests[0]["messages"][-1]["content"]
+    assert "2. b (agreed by running programs): " in prompt, "the prompt marks it as one the model may not change"
 
 
 def test_a_model_failure_becomes_the_model_failed_action(make_shared, stub):
