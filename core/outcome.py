@@ -51,16 +51,20 @@ def conclude(status, state):
 
 def handed_over(attempts):
     """The version an unsolved run hands over: the best candidate, or the oracle (the last that loaded) when it
-    passes every trusted test and no candidate does. It is still no claim (the run stays unsolved: nothing
-    but the oracle itself backs its other outputs), but a plain program right on the examples beats a fast
-    one wrong on them: in the bench's records the oracle passed the hidden tests where no candidate did
-    (HumanEval/129, LeetCode 995 and 2492; docs/benchmarks.md, "the oracle handed over")."""
+    passes every trusted test and no candidate does, or every counted test while the best candidate fails one.
+    It is still no claim (the run stays unsolved: nothing but the oracle and the programs or guesses agreeing
+    with it back its outputs), but a plain program right where the evidence is beats a fast one wrong there:
+    in the bench's records the oracle passed the hidden tests where no candidate did (HumanEval/129, LeetCode
+    995 and 2492; docs/benchmarks.md, "the oracle handed over"), and LeetCode 2579's passed every counted test
+    and the hidden ones while every candidate failed the model's guesses that it had returned."""
     best = attempts.best()
-    if best is not None and best.scored.passes_trusted:
-        return best
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok" and a.results is not None
                and a.trusted_total and a.scored.passes_trusted]
-    return oracles[-1] if oracles else best
+    oracle = oracles[-1] if oracles else None
+    if best is not None and best.scored.passes_trusted and not (
+            oracle and oracle.scored.fails_nothing and not best.scored.fails_nothing):
+        return best
+    return oracle or best
 
 
 def closing_message(status, state, kept):
@@ -84,9 +88,10 @@ def closing_message(status, state, kept):
                if not result["passed"] and result.get("counted", True)]
     trusted = f", {kept.trusted_passed} of {kept.trusted_total} {trusted_name(state.tests)}" if kept.trusted_total else ""
     why = f" ({state.message})" if state.message and status == RunStatus.UNSOLVED else ""
-    version = (f"no candidate passes the {trusted_name(state.tests)}, so the oracle (attempt {kept.id}, written to be "
-               "plainly right rather than fast) is handed over: it"
-               if kept.source == Author.ORACLE else f"the best version (attempt {kept.id})")
+    best = state.attempts.best()
+    lacking = ("every test that counts" if best and best.scored.passes_trusted else f"the {trusted_name(state.tests)}")
+    version = (f"no candidate passes {lacking}, so the oracle (attempt {kept.id}, written to be plainly right rather "
+               "than fast) is handed over: it" if kept.source == Author.ORACLE else f"the best version (attempt {kept.id})")
     return (f"{lead} after {state.iteration} iteration(s){why}: {version} "
             f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
 

@@ -764,6 +764,29 @@ def test_two_sum_pasted_where_only_a_wrong_program_passes_the_examples_is_not_cl
     assert "checker" in asked and "validator" not in asked, "the promise of one answer is the checker's"
 
 
+REVISE_APART_TO_THE_CODE = """```yaml
+reasoning: the code returns None there, so the expected values are wrong
+test_cases:
+  2: {name: apart, input: {nums: [1, 5, 3], target: 4}, expected: null}
+  3: {name: negatives, input: {nums: [-3, 4, 3, 90], target: 0}, expected: null}
+```"""
+
+
+def test_where_every_candidate_fails_the_guesses_the_oracle_returned_the_oracle_is_handed_over_unsolved(
+        make_shared, stub):
+    # LeetCode 2579's record: Revise may not bend the model's guesses that the oracle returned to the code's
+    # outputs, and the oracle, which passes every test that counts, is handed over before a candidate failing them
+    stub.route("tests", APART)
+    stub.route("code", *[ADJACENT_ONLY] * 12)
+    stub.route("oracle", a.BRUTE_FORCE)
+    stub.route("revise", *[REVISE_APART_TO_THE_CODE] * 12)
+    shared = run_flow(make_shared(a.TWO_SUM, max_iterations=3))
+    assert {case.name: (case.expected, case.source) for case in shared["test_cases"] if case.origin == "model"} == \
+        {"apart": ([0, 2], "guess"), "negatives": ([0, 2], "guess")}, "the guesses the oracle returned stand"
+    assert shared["status"] == "unsolved" and handed_over(shared).source == "oracle", shared["message"]
+    assert "no candidate passes every test that counts, so the oracle (attempt " in shared["message"], shared["message"]
+
+
 # where the statement asks for increasing indices, a checker accepting [1, 0] is refused (core/judges._accepts_another)
 INCREASING_PAIR_LISTER = PAIR_LISTER.replace("range(len(nums)) if i != j and", "range(i + 1, len(nums)) if")
 TWO_PAIRS = """```yaml

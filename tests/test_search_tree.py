@@ -119,3 +119,15 @@ def test_an_unsolved_run_hands_over_the_oracle_only_where_it_passes_the_examples
     assert handed_over(tree) is right_oracle is not wrong_oracle, "it passes the example no candidate passes"
     grow(tree, None, [True, False, False, False])
     assert handed_over(tree).source == "implement", "a candidate passing the example is handed over before it"
+
+
+def test_an_oracle_passing_every_counted_test_is_handed_over_before_a_candidate_failing_one():
+    """LeetCode 2579: every candidate passed the examples and failed the model's guesses the oracle returned."""
+    tree = AttemptTree()
+    grow(tree, None, [True, True, False, False])
+    partial_oracle = oracle(tree, [True, True, True, False])
+    assert handed_over(tree).source == "implement", "an oracle failing a counted test too is no better"
+    full_oracle = oracle(tree, [True, True, True, True])
+    assert handed_over(tree) is full_oracle is not partial_oracle, "it fails nothing where the candidate fails two"
+    grow(tree, None, [True, True, True, True])
+    assert handed_over(tree).source == "implement", "a candidate failing nothing is handed over before it"
