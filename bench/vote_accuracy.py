@@ -22,6 +22,10 @@ Three readings of the benchmark folders given (their results.jsonl and each run'
    by the oracle or a majority while the model's guess was another value: which of the two the answer
    program returns, by the vote's source and size. Whether the guess should ever outweigh programs is
    what this tells.
+5. Revise's rewrites. For every run whose problem has a known answer program, each model test a Revise
+   answer rewrote, by the evidence the test had in the round before (a guess a program returned:
+   `guess, a program returned it`): whether the old value was right and whether the new one is. Whether
+   the model may change such a value is what this tells (core/cases.TestCase.protected).
 
     python -m bench.vote_accuracy bench-results
 """
@@ -123,6 +127,23 @@ def against_guess(run, solution, isolation):
             for case, right in zip(cases, truth) if right["ok"]]
 
 
+def rewrites(run, solution, isolation):
+    """[(the test's evidence before, old value right, new value right)] for each model test a revision rewrote."""
+    before, rows = {}, []
+    for event in run["events"]:
+        if event["kind"] == "evidence":
+            before = {case["name"]: case for case in event["test_cases"]}
+        for case in (event.get("revised_tests") or {}).values() if event["kind"] == "revision" else ():
+            old = before.get(case["name"])
+            if old and old["origin"] == "model" and old["input"] == case["input"] and old.get("evidence"):
+                truth = run_batch(solution, [case["input"]], LIMITS, isolation)[0]
+                returned = ", a program returned it" if old["evidence"]["agree"] else ""
+                if truth["ok"]:
+                    rows.append((old["evidence"]["source"] + returned, outputs_match(old["expected"], truth["value"]),
+                                 outputs_match(case["expected"], truth["value"])))
+    return rows
+
+
 def passing_hand_overs(found):
     """problem id -> the code a recorded run handed over that passed the hidden tests (the first found): a
     program known to answer a set that ships no solution."""
@@ -148,7 +169,7 @@ def main(argv=None):
     solutions = {row["task_id"]: f"{row['prompt']}{row['canonical_solution']}\n\nrun_code = {row['entry_point']}\n"
                  for row in humaneval_rows()}
     answers = {**passing_hand_overs(found), **solutions}  # HumanEval's own solution first
-    votes, split, guessed, outvoted = collections.Counter(), [], [], []
+    votes, split, guessed, outvoted, rewritten = collections.Counter(), [], [], [], collections.Counter()
     for run_dir, row in sorted(found.items()):
         with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
             run = json.load(f)
@@ -164,6 +185,7 @@ def main(argv=None):
             settled = against_guess(run, answers[row["id"]], isolation)
             if settled:
                 outvoted.append((row["id"], run_dir, row["hidden_pass"], settled))
+            rewritten.update((evidence, old, new, row["id"]) for evidence, old, new in rewrites(run, answers[row["id"]], isolation))
         settled = split_settlements(run) if row["status"] == "solved" else set()
         if settled:
             split.append((row["id"], run_dir, row["hidden_pass"], sorted(settled)))
@@ -191,6 +213,11 @@ def main(argv=None):
     for problem, run_dir, hidden, settled in outvoted:
         print(f"  {problem} ({run_dir}): programs right on {sum(p for _, p, _ in settled)} of {len(settled)}, "
               f"guess on {sum(g for *_, g in settled)}; hidden {'pass' if hidden else 'FAIL'}")
+    print(f"model tests a revision rewrote: {sum(rewritten.values())}, by the evidence they had (old value right "
+          "-> new value right)")
+    for evidence, old, new, problem in sorted(rewritten, key=str):
+        print(f"  {evidence}: {'right' if old else 'wrong'} -> {'right' if new else 'wrong'}: "
+              f"{rewritten[evidence, old, new, problem]} ({problem})")
     return 0
 
 

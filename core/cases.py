@@ -120,8 +120,9 @@ class TestCase:
     def confirmed_guess(self):
         """The model's guess, written before any code, that an independent program returned: two readings of the
         statement agreeing. Revise, which has seen the code's outputs, changed such a value 15 times in the
-        bench's records, each right before and 12 wrong after, bent to the code it revised (LeetCode 2579;
-        docs/benchmarks.md): the model's word alone may not change it."""
+        bench's records on this machine, each right before and 12 wrong after, bent to the code it revised
+        (LeetCode 2579; in older records one went the other way, HumanEval/140; docs/benchmarks.md): the
+        model's word alone may not change it."""
         return bool(self.evidence and self.source == Source.GUESS and self.evidence.agree > 0 and self.revised is None)
 
     def settled(self, evidence, expected):

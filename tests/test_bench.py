@@ -793,6 +793,29 @@ def test_vote_accuracy_says_who_was_right_where_programs_settled_an_input_agains
     assert "  oracle 2/2: programs right on 1 of 1, the guess on 0" in out
 
 
+def test_vote_accuracy_says_whether_a_revision_made_a_model_test_right_or_wrong_by_the_evidence_it_had(tmp_path):
+    """LeetCode 2579's record in small: the oracle returned the model's guess, and Revise rewrote it to its code's."""
+    run_dir = tmp_path / "runs" / "9-double"
+    run_dir.mkdir(parents=True)
+    confirmed = {"name": "t_1", "input": {"n": 3}, "expected": 6, "guess": 6, "origin": "model",
+                 "evidence": {"source": "guess", "agree": 1, "voters": 2}}
+    disputed = {"name": "t_2", "input": {"n": 4}, "expected": 7, "guess": 7, "origin": "model",
+                "evidence": {"source": "disputed", "agree": 0, "voters": 2}}
+    revision = {"kind": "revision", "revised_tests": {"2": {**confirmed, "expected": 5}, "3": {**disputed, "expected": 8}}}
+    (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": [], "test_cases": []},
+                                                  "events": [{"kind": "evidence", "test_cases": [confirmed, disputed]},
+                                                             revision]}))
+    (tmp_path / "results.jsonl").write_text(json.dumps({"id": "9-double", "status": "unconfirmed", "hidden_pass": True,
+                                                        "code": "def run_code(n):\n    return 2 * n\n",
+                                                        "run_dir": str(run_dir)}) + "\n")
+    result = subprocess.run([sys.executable, "-m", "bench.vote_accuracy", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "model tests a revision rewrote: 2," in result.stdout, result.stdout
+    assert "  guess, a program returned it: right -> wrong: 1 (9-double)" in result.stdout
+    assert "  disputed: wrong -> right: 1 (9-double)" in result.stdout
+
+
 def test_statement_audit_names_where_the_reading_of_a_statement_and_the_sets_judge_disagree():
     result = subprocess.run([sys.executable, "-m", "bench.statement_audit"], cwd=ROOT, capture_output=True, text=True,
                             timeout=300)
