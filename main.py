@@ -56,7 +56,9 @@ trust and agreement:
   have no guess: the programs' agreement settles them, and programs that differ dispute them. An input
   that breaks what the statement promises ("exactly one solution", a constraint in words) is dropped,
   when an input validator the model wrote and that accepts every example says so. A revision that
-  breaks a test its parent passed is rejected, and an unsolved run hands over its best version.
+  breaks a test its parent passed is rejected, and an unsolved run hands over its best version: the
+  oracle where only it passes the examples, or every test that counts. Revise may correct the model's
+  guesses, never one that an independent program returned too.
 
 several right answers ("return any of them", --output-kind any):
   The model also writes a checker, is_valid(<the inputs>, output); it is used only if it accepts every
