@@ -1,6 +1,6 @@
 """python -m bench.vote_accuracy DIR... : how often a vote's largest output is right, and the claims split votes made.
 
-Three readings of the benchmark folders given (their results.jsonl and each run's run.json), no model:
+Five readings of the benchmark folders given (their results.jsonl and each run's run.json), no model:
 
 1. Votes. For every HumanEval run, the programs that voted at its end (candidates passing every trusted
    test, the valid oracle) run again in the sandbox on each input that is not a trusted test, and so does
@@ -185,7 +185,8 @@ def main(argv=None):
             settled = against_guess(run, answers[row["id"]], isolation)
             if settled:
                 outvoted.append((row["id"], run_dir, row["hidden_pass"], settled))
-            rewritten.update((evidence, old, new, row["id"]) for evidence, old, new in rewrites(run, answers[row["id"]], isolation))
+            rewritten.update((evidence, old, new, row["id"])
+                             for evidence, old, new in rewrites(run, answers[row["id"]], isolation))
         settled = split_settlements(run) if row["status"] == "solved" else set()
         if settled:
             split.append((row["id"], run_dir, row["hidden_pass"], sorted(settled)))
