@@ -113,8 +113,12 @@ class TestCase:
         """A test the model may not change: trusted, settled by programs agreeing, a variant input (only
         programs settle those: a Revise that rewrote every test turned 16 of them into guesses), or a confirmed
         guess."""
-        return self.trusted or bool(self.evidence and self.evidence.source.by_programs) or self.is_variant \
-            or self.confirmed_guess
+        return self.trusted or self.agreed or self.is_variant
+
+    @property
+    def agreed(self):
+        """Running programs agree on its value: settled by programs agreeing, or a confirmed guess."""
+        return bool(self.evidence and self.evidence.source.by_programs) or self.confirmed_guess
 
     @property
     def confirmed_guess(self):

@@ -111,7 +111,7 @@ def trusted_label(case):
     """How prompts mark a test the model may not change ("" for the model's own guesses)."""
     if case.trusted:
         return {Origin.STATEMENT: " (from the problem statement)", Origin.USER: " (from the user)"}[case.origin]
-    if case.evidence and case.evidence.source.by_programs or case.confirmed_guess:
+    if case.agreed:
         return " (agreed by running programs)"
     return " (a variant input: running programs decide it)" if case.protected else ""
 

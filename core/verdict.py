@@ -232,8 +232,8 @@ def lacks(tests, disputed, facts, unjudged=0):
     evidence beyond the examples (an input programs settled or that the guess settled uncontested, or one
     of the person's), and a checker where the claim gave another answer than a test's that only a checker
     could judge (`unjudged`, several answers right). A claim equal to the examples' answers and to
-    independent programs' is as backed as on one right answer (the many-answers set: docs/benchmarks.md). With agreement off (--model-expected) the model's values
-    are the truth, as before."""
+    independent programs' is as backed as on one right answer (the many-answers set: docs/benchmarks.md).
+    With agreement off (--model-expected) the model's values are the truth, as before."""
     if not facts.rules.agreement:
         return []
     missing = [DISPUTED] if disputed else []
