@@ -409,7 +409,7 @@ class ImplementFunction(ModelStep):
                                  (answers_request(trusted), "all_answers"))  # one promised: every answer listed
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function=function),
                            checker_shim(function, name)))
-        promised = input_promises(shared["problem"]) if settings.agreement else []
+        promised = input_promises(shared["problem"]) if settings.agreement and settings.validator else []
         if promised and validator_in_use(attempts, tests) is None:
             request = validator_request(promised, trusted)
             judges.append((Author.VALIDATOR, request, partial(parse_judge_answer, function="is_valid_input"),
