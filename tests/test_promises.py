@@ -107,3 +107,17 @@ def test_the_checker_built_on_a_list_makes_each_inputs_list_once():
     calls = [{"n": 5, "output": [5, 1]}, {"n": 5, "output": [5, 1]}, {"n": 6, "output": [6, 2]},
              {"n": 5, "output": [5, 1]}]
     assert [result["value"] for result in run_batch(code + lister_shim("output"), calls)] == [True, True, True, True]
+
+
+def test_without_the_validator_setting_no_validator_is_asked_and_the_promise_breaking_test_stays(make_shared, stub):
+    # the bench strategy no-validator (Settings.validator False) measures what the validator is worth
+    from tests.stub_openai_server import request_kind
+    stub.route("tests", TESTS)
+    stub.route("code", code_answer(WORDS), code_answer(BY_INDEX), code_answer(CHARACTERS))
+    stub.route("oracle", code_answer(WORDS))
+    stub.route("validator", VALIDATOR)
+    shared = make_shared(SORT_WORDS, first_draw=None, validator=False)
+    create_flow(shared["services"].settings).run(shared)
+    assert "validator" not in [request_kind(body) for body in stub.requests]
+    source = {case.name: case.source for case in shared["test_cases"] if case.origin == "model"}
+    assert "digits" not in why_dropped(shared) and source.get("digits") == "disputed", source  # the validator is what drops it
