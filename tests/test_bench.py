@@ -863,3 +863,23 @@ def test_pass_at_k_terse_format_asks_the_flows_python_block_without_comments():
     terse, python = REQUESTS["terse"](examples), REQUESTS["python"](examples)
     assert "```python block with no comments or docstrings, not YAML" in terse
     assert terse.replace(" with no comments or docstrings", "") == python
+
+
+def test_reference_speed_retimes_each_model_call_by_its_tokens_and_scales_one_without_timings(tmp_path):
+    # one run: 10 s outside the model, a call that read 80 prompt tokens and wrote 100 in 40 s (2.5 tok/s),
+    # and a call with no server timings that took 20 s; at 80 / 25 tok/s the first takes 1 + 4 s and the
+    # second 20 s * 2.5 / 25 = 2 s, so the run's 70 s become 17 s, and it counts within 60 s only there
+    run_dir = tmp_path / "runs" / "leetcode" / "full" / "1-p"
+    run_dir.mkdir(parents=True)
+    timed = {"latency_ms": 40_000, "server_timings": {"prompt_n": 80, "predicted_n": 100, "prompt_per_second": 8.0,
+                                                      "predicted_per_second": 2.5}}
+    (run_dir / "run.json").write_text(json.dumps({"wall_s": 70.0, "model_calls": [timed, {"latency_ms": 20_000}]}))
+    (tmp_path / "results.jsonl").write_text(json.dumps({"strategy": "full", "run_dir": str(run_dir), "status": "solved",
+                                                        "hidden_pass": True}) + "\n")
+    out = subprocess.run([sys.executable, "-m", "bench.reference_speed", str(tmp_path)], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    row = out.splitlines()[2].split()
+    assert row[1:] == ["1", "8.0", "/", "2.5", "70.0", "17.0", "0/1/1", "1/1/1", "1"], out
+    missing = subprocess.run([sys.executable, "-m", "bench.reference_speed", str(tmp_path / "nope")], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no such folder" in missing.stderr
