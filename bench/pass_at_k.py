@@ -9,7 +9,10 @@ sampling seed. Each sample is judged on the statement's examples and on the hidd
 Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
 et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens
 and seconds per sample; writes every sample to --out/samples.jsonl (a rerun skips what is there, and a
-finished folder is summarized without a model); `--plot FILE.svg` draws the pass@k curves.
+finished folder is summarized without a model); `--plot FILE.svg` draws the pass@k curves. With `--follow-ups`,
+each python sample that returns a wrong value on an example is followed by two more at its temperature and one
+seed: `hinted` (told the example and what the earlier program returned there) and `again` (not told): whether
+a fresh draw that hears of a failure does better than one that does not (issue 28: draws after a failed one).
 
     python -m bench.pass_at_k --dataset leetcode --seed 2 --limit 12 --out bench-results/passk-lc2
 """
@@ -27,6 +30,7 @@ from bench.datasets import load, select
 from bench.hidden_tests import judge_hidden
 from bench.report import line_chart
 from core.compare import outputs_match
+from core.feedback import compact
 from core.prompts import conversation, implement_request, implement_yaml_request, problem_context
 from core.statement_examples import statement_examples
 from utils.call_llm import ModelBackendError, call_llm
@@ -49,6 +53,7 @@ def implement_terse_request(test_cases):
     return implement_request(test_cases).replace("in one ```python block,", "in one ```python block with no comments or docstrings,")
 
 
+FOLLOW_UPS = ("hinted", "again")
 REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request,
             "terse": implement_terse_request}
 CODE_TOKENS = 900  # as ImplementFunction asks
@@ -70,12 +75,58 @@ def sample(problem, fmt, temperature, k, model, isolation):
         code = None
         line.update(error=str(exc)[:200])
     line["seconds"] = round(time.monotonic() - started, 2)
+    return judged(problem, examples, code, isolation, line)
+
+
+def judged(problem, examples, code, isolation, line):
+    """The sample's line with how it did on the statement's examples (and the first it failed, with what it
+    returned there: a follow-up's hint) and on the hidden tests."""
     results = run_batch(code, [case.input for case in examples], Limits(), isolation) if code and examples else []
-    passed = sum(1 for r, case in zip(results, examples) if r["ok"] and outputs_match(r["value"], case.expected))
-    line.update(examples_passed=passed, examples=len(examples))  # how near a failing sample came (an early stop's question)
-    line["examples_pass"] = bool(code) and passed == len(examples)
+    right = [r["ok"] and outputs_match(r["value"], case.expected) for r, case in zip(results, examples)]
+    line.update(examples_passed=sum(right), examples=len(examples))  # how near a failing sample came (an early stop's question)
+    wrong = [(case, r) for case, r, ok in zip(examples, results, right) if not ok and r["ok"]]
+    if wrong:
+        line["failed"] = {"name": wrong[0][0].name, "returned": wrong[0][1]["value"]}
+    line["examples_pass"] = bool(code) and sum(right) == len(examples)
     line["hidden_pass"] = bool(code) and judge_hidden(problem, code, isolation)["passed"]
     return line
+
+
+def follow_up(problem, first, kind, model, isolation):
+    """After a python sample that returned a wrong value on an example: one more sample at its temperature,
+    `hinted` (told which example an earlier program got wrong and what it returned, not shown its code, which
+    a small model copies) or `again` (the same request, no hint), both with one seed, so the hint is the only
+    difference between them."""
+    examples = statement_examples(problem.statement)
+    request = implement_request(examples)
+    if kind == "hinted":
+        case = next(case for case in examples if case.name == first["failed"]["name"])
+        request = request.replace("\n\nThis time reply", f"\n\nAn earlier program for this problem returned "
+                                  f"{compact(first['failed']['returned'], 300)} on {case.name}, where "
+                                  f"{compact(case.expected, 300)} is right: do not repeat its mistake.\n\nThis time reply")
+    temperature, k = first["temperature"], first["k"]
+    config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature) + 7)
+    line = {"id": problem.id, "format": kind, "temperature": temperature, "k": k}
+    started = time.monotonic()
+    try:
+        reply = call_llm(conversation(problem_context(problem.statement), request), config, watch=watch_code())
+        code = parse_code_answer(reply.text)["function_code"] if reply.finish_reason == "stop" else None
+        line.update(completion_tokens=reply.completion_tokens, finish=reply.finish_reason)
+    except (ModelBackendError, AnswerError) as exc:
+        code = None
+        line.update(error=str(exc)[:200])
+    line["seconds"] = round(time.monotonic() - started, 2)
+    return judged(problem, examples, code, isolation, line)
+
+
+def follow_up_summary(lines):
+    """How the follow-ups of the samples that failed an example did, hinted against again."""
+    for kind in FOLLOW_UPS:
+        runs = [line for line in lines if line["format"] == kind]
+        if runs:
+            print(f"after a wrong value on an example, {kind}: {len(runs)} samples, {sum(r['examples_pass'] for r in runs)} "
+                  f"pass the examples, {sum(r['hidden_pass'] for r in runs)} the hidden tests, over "
+                  f"{len({r['id'] for r in runs})} problems ({len({r['id'] for r in runs if r['hidden_pass']})} reached)")
 
 
 def pass_at_k(n, c, k):
@@ -130,6 +181,8 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--out", required=True)
     parser.add_argument("--plot", metavar="SVG", help="also draw the pass@k curves into this SVG file")
+    parser.add_argument("--follow-ups", action="store_true",
+                        help="after each python sample that returns a wrong value on an example, ask one hinted and one not")
     args = parser.parse_args(argv)
     problems = select(load(args.dataset)[0], seed=args.seed, limit=args.limit)
     out = Path(args.out)
@@ -140,7 +193,12 @@ def main(argv=None):
     todo = [(problem, fmt, temperature, k) for problem in problems for fmt in args.formats.split(",")
             for temperature in map(float, args.temperatures.split(",")) for k in range(args.samples)
             if (problem.id, fmt, temperature, k) not in done]
-    if todo:  # a finished folder is summarized (and plotted) without starting a model
+    by_id = {problem.id: problem for problem in problems}
+    asked = {(line["id"], line["temperature"], line["k"], line["format"]) for line in lines}
+    follow = [(by_id[line["id"]], line, kind) for line in list(lines) if args.follow_ups and line["format"] == "python"
+              and line.get("failed") and line["id"] in by_id for kind in FOLLOW_UPS
+              if (line["id"], line["temperature"], line["k"], kind) not in asked]
+    if todo or follow:  # a finished folder is summarized (and plotted) without starting a model
         endpoint, embedded = app.choose_endpoint()
         isolation = best_isolation()
         with app.model_server(endpoint, embedded, lambda text: print(text, file=sys.stderr)) as (model, _):
@@ -151,7 +209,17 @@ def main(argv=None):
                     f.write(json.dumps(line) + "\n")
                 print(f"{problem.id} {fmt} T={temperature} #{k}: examples {line['examples_pass']}, "
                       f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
-    summary(lines, args.samples)
+                if args.follow_ups and fmt == "python" and line.get("failed"):
+                    follow += [(problem, line, kind) for kind in FOLLOW_UPS]
+            for problem, first, kind in follow:
+                line = follow_up(problem, first, kind, model, isolation)
+                lines.append(line)
+                with path.open("a") as f:
+                    f.write(json.dumps(line) + "\n")
+                print(f"{problem.id} {kind} T={first['temperature']} #{first['k']}: examples {line['examples_pass']}, "
+                      f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
+    summary([line for line in lines if line["format"] not in FOLLOW_UPS], args.samples)
+    follow_up_summary(lines)
     if args.plot:
         Path(args.plot).write_text(plot(lines, args.samples, f"pass@k, {args.dataset} seed {args.seed}, {len(problems)} problems"))
     return 0

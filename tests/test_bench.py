@@ -856,6 +856,26 @@ def test_validator_quality_says_which_validators_the_flow_would_use_and_which_dr
     assert all("function_code: |" in text for text in sent[2:])
 
 
+def test_pass_at_k_follow_ups_ask_one_draw_told_of_the_wrong_example_and_one_not_with_one_seed(stub, tmp_path):
+    wrong = "```python\ndef run_code(nums, target):\n    return [0, 0]\n```"
+    stub.route("code", wrong, a.GOOD_CODE, wrong)  # the sample; then its hinted follow-up, then the plain one
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "bench.pass_at_k", "--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM),
+                             "--samples", "1", "--temperatures", "0.7", "--formats", "python", "--follow-ups", "--out",
+                             str(out)], capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert [(s["format"], s["examples_pass"]) for s in samples] == [("python", False), ("hinted", True), ("again", False)]
+    assert samples[0]["failed"] == {"name": "example_1", "returned": [0, 0]}
+    hinted, again = (request["messages"][-1]["content"] for request in stub.requests[1:])
+    assert "An earlier program for this problem returned [0, 0] on example_1, where [0, 1] is right" in hinted
+    assert "earlier program" not in again and again == hinted.replace(hinted[hinted.index("\n\nAn earlier"):hinted.index(
+        "\n\nThis time reply")], ""), "the hint is the only difference"
+    assert stub.requests[1]["seed"] == stub.requests[2]["seed"] != stub.requests[0]["seed"]
+    assert "after a wrong value on an example, hinted: 1 samples, 1 pass the examples" in result.stdout
+    assert "after a wrong value on an example, again: 1 samples, 0 pass the examples" in result.stdout
+
+
 def test_pass_at_k_terse_format_asks_the_flows_python_block_without_comments():
     from bench.pass_at_k import REQUESTS
     from core.cases import TestCase
