@@ -62,9 +62,14 @@ CODE_TOKENS = 900  # as ImplementFunction asks
 def sample(problem, fmt, temperature, k, model, isolation):
     """One fresh candidate, judged: a line of samples.jsonl."""
     examples = statement_examples(problem.statement)
-    messages = conversation(problem_context(problem.statement), REQUESTS[fmt](examples))
     config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature))
     line = {"id": problem.id, "format": fmt, "temperature": temperature, "k": k}
+    return asked(problem, examples, REQUESTS[fmt](examples), config, line, isolation)
+
+
+def asked(problem, examples, request, config, line, isolation):
+    """The line of one request asked as ImplementFunction asks it (one call, no retry), with its answer judged."""
+    messages = conversation(problem_context(problem.statement), request)
     started = time.monotonic()
     try:
         reply = call_llm(messages, config, watch=watch_code())
@@ -106,17 +111,8 @@ def follow_up(problem, first, kind, model, isolation):
                                   f"{compact(case.expected, 300)} is right: do not repeat its mistake.\n\nThis time reply")
     temperature, k = first["temperature"], first["k"]
     config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature) + 7)
-    line = {"id": problem.id, "format": kind, "temperature": temperature, "k": k}
-    started = time.monotonic()
-    try:
-        reply = call_llm(conversation(problem_context(problem.statement), request), config, watch=watch_code())
-        code = parse_code_answer(reply.text)["function_code"] if reply.finish_reason == "stop" else None
-        line.update(completion_tokens=reply.completion_tokens, finish=reply.finish_reason)
-    except (ModelBackendError, AnswerError) as exc:
-        code = None
-        line.update(error=str(exc)[:200])
-    line["seconds"] = round(time.monotonic() - started, 2)
-    return judged(problem, examples, code, isolation, line)
+    return asked(problem, examples, request, config, {"id": problem.id, "format": kind, "temperature": temperature, "k": k},
+                 isolation)
 
 
 def follow_up_summary(lines):
@@ -218,10 +214,11 @@ def main(argv=None):
                     f.write(json.dumps(line) + "\n")
                 print(f"{problem.id} {kind} T={first['temperature']} #{first['k']}: examples {line['examples_pass']}, "
                       f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
-    summary([line for line in lines if line["format"] not in FOLLOW_UPS], args.samples)
+    firsts = [line for line in lines if line["format"] not in FOLLOW_UPS]  # the follow-ups have no pass@k of their own
+    summary(firsts, args.samples)
     follow_up_summary(lines)
     if args.plot:
-        Path(args.plot).write_text(plot(lines, args.samples, f"pass@k, {args.dataset} seed {args.seed}, {len(problems)} problems"))
+        Path(args.plot).write_text(plot(firsts, args.samples, f"pass@k, {args.dataset} seed {args.seed}, {len(problems)} problems"))
     return 0
 
 
