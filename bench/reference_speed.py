@@ -18,13 +18,13 @@ tokens), the median wall s as run and at the reference speeds, and runs solved a
     python -m bench.reference_speed bench-results/s32-lc4 bench-results/s32-lc1
 """
 import argparse
-import glob
 import json
 import os
 import statistics
 import sys
 
 from bench.report import WITHIN_S
+from bench.vote_accuracy import runs
 
 PROMPT_TPS, GEN_TPS = 80.0, 25.0  # issue 28's figures for the embedded model at 44f4b8d, 2 cores
 BUSY = 50  # tokens: shorter calls say little about a speed
@@ -59,20 +59,12 @@ def machine_speeds(run):
 
 
 def folder_runs(folder):
-    """(run.json, its result line) of each `full` run in the folder's results.jsonl (the last line of a run wins)."""
-    lines = {}
-    for path in glob.glob(os.path.join(folder, "**", "results.jsonl"), recursive=True):
-        with open(path, encoding="utf-8") as f:
-            for line in map(json.loads, filter(str.strip, f)):
-                if line.get("strategy") == "full" and line.get("run_dir"):
-                    lines[line["run_dir"]] = line
+    """(run.json, its result line) of each `full` run in the folder (bench.vote_accuracy.runs: the last line of a
+    run wins, and only runs whose run.json is there)."""
     found = []
-    for run_dir, line in sorted(lines.items()):
-        record = os.path.join(run_dir, "run.json")
-        if not os.path.exists(record):  # a folder moved since: the run sits beside its results.jsonl
-            record = os.path.join(folder, "runs", *run_dir.split(os.sep)[-3:], "run.json")
-        if os.path.exists(record):
-            with open(record, encoding="utf-8") as f:
+    for run_dir, line in sorted(runs([folder]).items()):
+        if line.get("strategy") == "full":
+            with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
                 found.append((json.load(f), line))
     return found
 
