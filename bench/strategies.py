@@ -70,5 +70,7 @@ strategy("no-model-tests", "full without the model's own tests where the stateme
                            "and their variant inputs are the tests")(looping({"model_tests": "never"}))
 strategy("tests-first", "full, but the model writes its own tests before any code (the defaults before they waited "
                         "until the first candidate and the oracle settle no claim)")(looping({"model_tests": "first"}))
+strategy("eight-draws", "full, but up to eight draws (not four) while no candidate passes the statement's examples, "
+                        "with the rounds to hold them")(looping({"max_draws": 8, "max_iterations": 9}))
 strategy("no-validator", "full without the input validator: generated inputs that break a promise in words are "
                          "not dropped by one")(looping({"validator": False}))
