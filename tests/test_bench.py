@@ -903,3 +903,34 @@ def test_reference_speed_retimes_each_model_call_by_its_tokens_and_scales_one_wi
     missing = subprocess.run([sys.executable, "-m", "bench.reference_speed", str(tmp_path / "nope")], cwd=ROOT,
                              capture_output=True, text=True)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no such folder" in missing.stderr
+
+
+def test_draw_cutoff_reads_what_a_run_would_have_been_with_fewer_draws(tmp_path):
+    # two runs of `eight-draws`: one whose first candidate passing the examples came in its sixth draw (so at four
+    # draws it ends unsolved, its oracle failing the hidden tests), one with two draws (the same at four)
+    def run(name, draws, passing_draw, wall_s, hidden, iterations):
+        run_dir = tmp_path / "runs" / "leetcode" / "eight-draws" / name
+        run_dir.mkdir(parents=True)
+        attempts, events = [], []
+        for number in range(1, draws + 1):
+            ids = [3 * number, 3 * number + 1]
+            attempts += [{"id": i, "source": "implement", "round": number - 1, "check": "ok", "trusted_total": 2,
+                          "trusted_passed": 2 if number == passing_draw else 1} for i in ids]
+            events += [{"at_s": 100.0 * number - 90, "kind": "node_started", "node": "ImplementFunction"},
+                       {"at_s": 100.0 * number - 5, "kind": "function_code", "attempts": ids}]
+        (run_dir / "run.json").write_text(json.dumps({"wall_s": wall_s, "events": events, "final": {"attempts": attempts}}))
+        return {"id": name, "strategy": "eight-draws", "run_dir": str(run_dir), "status": "solved" if hidden else "unsolved",
+                "hidden_pass": hidden, "oracle_hidden_pass": False, "iterations": iterations}
+
+    rows = [run("1-late", 6, 6, 620.0, True, 7), run("2-early", 2, 2, 210.0, True, 3)]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = subprocess.run([sys.executable, "-m", "bench.draw_cutoff", str(tmp_path), "--at", "4"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    # the fifth draw began at 410 s, so 210 s of the 620 came after the fourth
+    assert ("1-late: 6 draws, first passing candidate in draw 6, 210.0 s past draw 4; solved, hidden pass (at 4: fail) "
+            "(7 rounds, more than the default 5)") in out
+    assert "2-early" not in out
+    assert "2 runs, 1 drew more than 4 times: hidden-test passes 2 with every draw, 1 at 4; draws past 4 took 210 s of 830 s" in out
+    missing = subprocess.run([sys.executable, "-m", "bench.draw_cutoff", str(tmp_path / "nope")], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no such folder" in missing.stderr
