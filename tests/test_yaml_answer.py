@@ -121,10 +121,34 @@ def test_typing_names_used_without_an_import_get_it_and_the_code_loads_in_the_sa
     "class List(list):\n    pass\ndef run_code(a: List):\n    return a\n",
     "import typing\ndef run_code(a: typing.List[int]):\n    return a\n",
     "def run_code(a, Optional=None):\n    return Optional\n",
-    "def run_code(a):\n    return Counter(a)\n",  # not an annotation name: typing's Counter could change the code
+    "from collections import deque as Counter\ndef run_code(a):\n    return Counter(a)\n",
+    "def run_code(a):\n    deque = list\n    return deque(a)\n",
+    "def run_code(a, math):\n    return math.floor(a)\n",
 ])
-def test_code_that_binds_its_typing_names_is_left_as_it_is(code):
+def test_code_that_binds_the_names_it_uses_is_left_as_it_is(code):
     assert check_function_code(code) == code
+
+
+def test_standard_library_names_used_without_an_import_get_it_and_the_code_runs_in_the_sandbox():
+    # as LeetCode 752's oracle: a breadth-first search calling deque() with no import (NameError at its first call)
+    code = check_function_code("def run_code(start, goal):\n"
+                               "    queue, seen = deque([(start, 0)]), {start}\n"
+                               "    while queue:\n"
+                               "        at, steps = queue.popleft()\n"
+                               "        if at == goal:\n"
+                               "            return steps + math.floor(0.5) + gcd(4, 6) - 2\n"
+                               "        for step in (at - 1, at + 1):\n"
+                               "            if step not in seen and abs(step) < 100:\n"
+                               "                seen.add(step)\n"
+                               "                queue.append((step, steps + 1))\n"
+                               "    return -1\n")
+    lines = code.splitlines()
+    assert lines[0].startswith("import math  # added")
+    assert lines[1].startswith("from collections import deque  # added")
+    assert lines[2].startswith("from math import gcd  # added")
+    assert run_batch(code, [{"start": 0, "goal": 3}])[0]["value"] == 3
+    broken = run_batch("\n".join(lines[3:]) + "\n", [{"start": 0, "goal": 3}])[0]
+    assert broken["error_type"] == "NameError"  # without them the program raises where it first uses one
 
 
 def test_the_typing_import_goes_after_a_future_import_and_names_every_missing_name_once():

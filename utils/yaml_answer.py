@@ -212,7 +212,7 @@ def check_function_code(code, function="run_code"):
                           f"    {line}\n    {caret}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise AnswerError(f"function_code cannot be parsed: {exc}") from None
-    code = with_typing_imports(code, tree)
+    code = with_missing_imports(code, tree)
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     # an answer that binds run_code already is not bound again: a model shown repaired code (Revise, or a draw
     # tried in docs/benchmarks.md) copies it, its run_code line and all
@@ -225,18 +225,29 @@ def check_function_code(code, function="run_code"):
     return f"{code.rstrip()}\n\n\nrun_code = {functions[-1]}  # the answer named its function {functions[-1]}\n"
 
 
-# Annotation names the small model uses without importing them: a statement's signature says
-# `numbers: List[int]`, the answer copies it and forgets `from typing import List`, and the program
-# cannot even load (how often: docs/benchmarks.md; a candidate that cannot load has no vote, and runs
-# ended unconfirmed for want of a second program). Names that are also callables elsewhere
-# (Counter, Deque) are left alone: importing typing's version could change what the code does.
-TYPING_NAMES = frozenset({"Any", "Callable", "Dict", "FrozenSet", "Generator", "Iterable", "Iterator", "List",
-                          "Mapping", "Optional", "Sequence", "Set", "Tuple", "Union"})
+# Names the small model uses without importing them, and where they come from. A statement's signature says
+# `numbers: List[int]`, the answer copies it and forgets `from typing import List`, and the program cannot even
+# load; a breadth-first search calls `deque(...)` with no `from collections import deque` and raises NameError at
+# its first call (on LeetCode seed 3, 4 of 108 programs: 752's oracle and two of its candidates). A program that
+# uses a name it never binds fails wherever it reaches it, so the import can only make it run (how often:
+# docs/benchmarks.md; a program that cannot run has no vote). Typing's capitalised aliases of callables (Deque,
+# DefaultDict) are left out: `Counter` and friends come from collections, whose classes also annotate.
+FROM = {"typing": ("Any", "Callable", "Dict", "FrozenSet", "Generator", "Iterable", "Iterator", "List", "Mapping",
+                   "Optional", "Sequence", "Set", "Tuple", "Union"),
+        "collections": ("Counter", "OrderedDict", "defaultdict", "deque", "namedtuple"),
+        "heapq": ("heapify", "heappop", "heappush", "heappushpop", "heapreplace", "nlargest", "nsmallest"),
+        "bisect": ("bisect_left", "bisect_right", "insort", "insort_left", "insort_right"),
+        "functools": ("cache", "cmp_to_key", "lru_cache", "reduce"),
+        "itertools": ("accumulate", "chain", "combinations", "combinations_with_replacement", "groupby",
+                      "permutations", "product", "zip_longest"),
+        "math": ("ceil", "comb", "factorial", "floor", "gcd", "inf", "isqrt", "lcm", "sqrt")}
+SOURCE = {name: module for module, names in FROM.items() for name in names}
+MODULES = frozenset({"bisect", "collections", "functools", "heapq", "itertools", "math", "operator", "re", "string"})
 
 
-def with_typing_imports(code, tree):
-    """`code` with `from typing import ...` added for the TYPING_NAMES it uses and never binds (by an import,
-    a definition or an assignment); unchanged when there are none. The import goes after any `from
+def with_missing_imports(code, tree):
+    """`code` with the imports added for the names of FROM and MODULES it uses and never binds (by an import,
+    a definition, an assignment or a parameter); unchanged when there are none. The imports go after any `from
     __future__` import, which must come first."""
     bound, used = set(), set()
     for node in ast.walk(tree):
@@ -248,14 +259,17 @@ def with_typing_imports(code, tree):
             bound.add(node.name)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
-    missing = sorted((used & TYPING_NAMES) - bound)
-    if not missing or "*" in bound:  # a star import may bind them: nothing to add that is sure to be right
+    missing = used - bound
+    if not missing & (SOURCE.keys() | MODULES) or "*" in bound:  # a star import may bind them: nothing sure to add
         return code
+    note = "  # added: the answer used these without importing them\n"
+    added = [f"import {module}{note}" for module in sorted(missing & MODULES)]
+    added += [f"from {module} import {', '.join(sorted(names))}{note}"
+              for module in FROM if (names := [name for name in missing if SOURCE.get(name) == module])]
     lines = code.splitlines(keepends=True)
     future = [node.end_lineno for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"]
     at = max(future, default=0)
-    added = f"from typing import {', '.join(missing)}  # added: the answer used these without importing them\n"
-    return "".join(lines[:at] + [added] + lines[at:])
+    return "".join(lines[:at] + added + lines[at:])
 
 
 def strip_code_fence(code):
