@@ -151,6 +151,15 @@ def test_standard_library_names_used_without_an_import_get_it_and_the_code_runs_
     assert broken["error_type"] == "NameError"  # without them the program raises where it first uses one
 
 
+def test_a_star_import_from_typing_binds_typing_names_only_and_one_from_elsewhere_stops_the_repair():
+    # as LeetCode 2492's candidate 11: `from typing import *` opens it, and it calls deque()
+    code = check_function_code("from typing import *\ndef run_code(a: List[int]) -> List[int]:\n    return list(deque(a))\n")
+    assert code.splitlines()[0].startswith("from collections import deque  # added")
+    assert run_batch(code, [{"a": [1, 2]}])[0]["value"] == [1, 2]
+    unknown = "from numpy import *\ndef run_code(a):\n    return deque(a)\n"  # numpy's names are not read here
+    assert check_function_code(unknown) == unknown
+
+
 def test_the_typing_import_goes_after_a_future_import_and_names_every_missing_name_once():
     code = check_function_code("from __future__ import annotations\n"
                                "def run_code(a: Optional[Dict[str, int]], b: Dict[str, int]) -> Tuple[int, int]:\n"

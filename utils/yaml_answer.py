@@ -14,6 +14,7 @@ back and ask again. Values must be plain data (what JSON can hold), because they
 as JSON and into the exported pytest file as Python literals.
 """
 import ast
+import importlib
 import json
 import keyword
 import re
@@ -249,18 +250,24 @@ def with_missing_imports(code, tree):
     """`code` with the imports added for the names of FROM and MODULES it uses and never binds (by an import,
     a definition, an assignment or a parameter); unchanged when there are none. The imports go after any `from
     __future__` import, which must come first."""
-    bound, used = set(), set()
+    bound, used, starred = set(), set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             (used if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names if alias.name != "*")
+            starred.update(node.module or "." for alias in node.names if alias.name == "*")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
+    if starred - FROM.keys():  # a star import from elsewhere may bind any name: nothing is sure to be missing
+        return code
+    # `from typing import *` (a common opening of these answers) binds typing's names, not `deque`
+    for module in map(importlib.import_module, starred):
+        bound.update(getattr(module, "__all__", None) or [name for name in dir(module) if not name.startswith("_")])
     missing = used - bound
-    if not missing & (SOURCE.keys() | MODULES) or "*" in bound:  # a star import may bind them: nothing sure to add
+    if not missing & (SOURCE.keys() | MODULES):
         return code
     note = "  # added: the answer used these without importing them\n"
     added = [f"import {module}{note}" for module in sorted(missing & MODULES)]
