@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from bench.vote_accuracy import runs
+from bench.vote_accuracy import passes_trusted, runs
 from settings import Settings
 
 
@@ -31,14 +31,9 @@ def draws_of(run):
     return sorted(rounds.items())
 
 
-def passes_examples(attempt):
-    return attempt.get("check") == "ok" and bool(attempt.get("trusted_total")) \
-        and attempt["trusted_passed"] == attempt["trusted_total"]
-
-
 def first_passing_draw(run, draws):
     """The 1-based draw of the first candidate that passes the trusted tests, or None."""
-    passing = {a["id"] for a in run["final"]["attempts"] if a["source"] == "implement" and passes_examples(a)}
+    passing = {a["id"] for a in run["final"]["attempts"] if a["source"] == "implement" and passes_trusted(a)}
     return next((number for number, (_, ids) in enumerate(draws, 1) if passing & set(ids)), None)
 
 
@@ -60,12 +55,9 @@ def more_rounds(row):
     return f" ({row['iterations']} rounds, more than the default {limit})" if row.get("iterations", 0) > limit else ""
 
 
-def cut(row, run, at):
-    """(this run's line, hidden pass with all its draws, hidden pass at `at` draws, seconds past `at`), or
-    None when the run drew `at` times or fewer."""
-    draws = draws_of(run)
-    if len(draws) <= at:
-        return None
+def cut(row, run, draws, at):
+    """(this run's line, hidden pass with all its draws, hidden pass at `at` draws, seconds past `at`) of a run
+    that drew more than `at` times."""
     first = first_passing_draw(run, draws)
     later = round(run["wall_s"] - draw_started(run, draws[at][1]), 1)
     hidden = bool(row.get("hidden_pass"))
@@ -88,17 +80,17 @@ def main(argv=None):
     found = runs(args.folders)
     rows = [(row, json.loads((Path(run_dir) / "run.json").read_text())) for run_dir, row in sorted(found.items())]
     finished = [(row, run) for row, run in rows if run.get("final")]
-    cuts = [c for c in (cut(row, run, args.at) for row, run in finished) if c]
+    drawn = [(row, run, draws_of(run)) for row, run in finished]
+    cuts = [cut(row, run, draws, args.at) for row, run, draws in drawn if len(draws) > args.at]
     for line, *_ in cuts:
         print(line)
-    for row, run in finished:
-        if more_rounds(row) and len(draws_of(run)) <= args.at:
-            print(f"{row['id']}: {len(draws_of(run))} draws{more_rounds(row)}; {row['status']}")
+    for row, _, draws in drawn:
+        if more_rounds(row) and len(draws) <= args.at:
+            print(f"{row['id']}: {len(draws)} draws{more_rounds(row)}; {row['status']}")
     all_pass = sum(bool(row.get("hidden_pass")) for row, _ in finished)
-    lost = sum(hidden and not at for _, hidden, at, _ in cuts)
-    gained_back = sum(at and not hidden for _, hidden, at, _ in cuts)
+    at_cut = all_pass + sum(int(at) - int(hidden) for _, hidden, at, _ in cuts)  # only the runs cut can differ
     print(f"{len(finished)} runs, {len(cuts)} drew more than {args.at} times: hidden-test passes {all_pass} with every "
-          f"draw, {all_pass - lost + gained_back} at {args.at}; draws past {args.at} took "
+          f"draw, {at_cut} at {args.at}; draws past {args.at} took "
           f"{sum(c[3] for c in cuts):.0f} s of {sum(run['wall_s'] for _, run in finished):.0f} s")
     return 0
 

@@ -54,10 +54,16 @@ def runs(folders):
     return found
 
 
+def passes_trusted(attempt):
+    """Whether a recorded attempt loads and passes every trusted test (the statement's examples, the person's)."""
+    return attempt.get("check") == "ok" and bool(attempt.get("trusted_total")) \
+        and attempt["trusted_passed"] == attempt["trusted_total"]
+
+
 def voters(run):
     """(source, code) of the programs that vote at the run's end."""
     return [(a["source"], a["code"]) for a in run["final"]["attempts"] if a["source"] in ("implement", "oracle")
-            and a.get("check") == "ok" and a.get("trusted_total") and a["trusted_passed"] == a["trusted_total"]]
+            and passes_trusted(a)]
 
 
 def largest(values):
