@@ -8,7 +8,8 @@ at N (its oracle handed over where that passes the hidden tests, as an unsolved 
 no candidate passed at all would have ended the same way, sooner. Prints each run that drew more than N
 times (its draws, the draw of its first passing candidate, the seconds from the start of draw N+1 to its end,
 its outcome), then the totals: hidden-test passes with all the draws and with N, and the seconds draws past
-N took. Reads records only; asks no model and runs no code.
+N took. Reads records only; asks no model and runs no code. A folder that is not there, or a record it cannot
+read, is one line on stderr and exit 2.
 
     python -m bench.draw_cutoff bench-results/s34-lc3-8 --at 4
 """
@@ -68,6 +69,14 @@ def cut(row, run, draws, at):
     return line, hidden, hidden_at, later
 
 
+def read(found, at):
+    """(finished runs, their draws, the cuts of those that drew more than `at` times) from {run_dir: result line}."""
+    rows = [(row, json.loads((Path(run_dir) / "run.json").read_text())) for run_dir, row in sorted(found.items())]
+    finished = [(row, run) for row, run in rows if run.get("final")]
+    drawn = [(row, run, draws_of(run)) for row, run in finished]
+    return finished, drawn, [cut(row, run, draws, at) for row, run, draws in drawn if len(draws) > at]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.draw_cutoff", description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", metavar="DIR", help="benchmark folders (--out of python -m bench)")
@@ -77,11 +86,11 @@ def main(argv=None):
     if missing:
         print(f"python -m bench.draw_cutoff: no such folder: {missing[0]}", file=sys.stderr)
         return 2
-    found = runs(args.folders)
-    rows = [(row, json.loads((Path(run_dir) / "run.json").read_text())) for run_dir, row in sorted(found.items())]
-    finished = [(row, run) for row, run in rows if run.get("final")]
-    drawn = [(row, run, draws_of(run)) for row, run in finished]
-    cuts = [cut(row, run, draws, args.at) for row, run, draws in drawn if len(draws) > args.at]
+    try:
+        finished, drawn, cuts = read(runs(args.folders), args.at)
+    except (ValueError, KeyError, TypeError) as exc:  # a run.json cut short or not of this flow (JSONDecodeError too)
+        print(f"python -m bench.draw_cutoff: a record it cannot read: {exc!r}"[:300], file=sys.stderr)
+        return 2
     for line, *_ in cuts:
         print(line)
     for row, _, draws in drawn:
