@@ -950,3 +950,29 @@ def test_draw_cutoff_reads_what_a_run_would_have_been_with_fewer_draws(tmp_path)
                             capture_output=True, text=True)
     assert broken.returncode == 2 and broken.stderr.count("\n") == 1 and "cannot read" in broken.stderr
     assert "Traceback" not in broken.stderr
+
+
+def test_archive_packs_a_bench_folder_that_unpacks_at_the_repository_root_and_reads_as_before(tmp_path):
+    made = tmp_path / "made-elsewhere" / "s99-lc1"
+    kept = made / "runs" / "leetcode" / "full" / "1-two_sum"
+    kept.mkdir(parents=True)
+    (kept / "run.json").write_text(json.dumps({"wall_s": 12.5, "final": {"attempts": []}}))
+    (kept / "solution.py").write_text("def run_code(): pass\n")
+    rows = [{"id": "1-two_sum", "strategy": "full", "run_dir": str(kept), "hidden_pass": True},
+            {"id": "2-gone", "strategy": "full", "run_dir": str(made / "runs" / "leetcode" / "full" / "2-gone")}]
+    (made / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = subprocess.run([sys.executable, "-m", "bench.archive", str(made), "--to", str(tmp_path / "records")],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "s99-lc1.tar.gz: 1 runs" in out
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    subprocess.run(["tar", "-xzf", str(tmp_path / "records" / "s99-lc1.tar.gz")], cwd=checkout, check=True)
+    unpacked = checkout / "bench-results" / "s99-lc1"
+    lines = [json.loads(line) for line in (unpacked / "results.jsonl").read_text().splitlines()]
+    assert lines[0]["run_dir"] == "bench-results/s99-lc1/runs/leetcode/full/1-two_sum"
+    assert json.loads((checkout / lines[0]["run_dir"] / "run.json").read_text())["wall_s"] == 12.5
+    assert not (checkout / lines[0]["run_dir"] / "solution.py").exists(), "run.json holds the code: not packed twice"
+    assert lines[1]["id"] == "2-gone" and not (checkout / lines[1]["run_dir"]).exists(), "a line without its record stays"
+    missing = subprocess.run([sys.executable, "-m", "bench.archive", str(tmp_path / "nope"), "--to", str(tmp_path)],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no results.jsonl" in missing.stderr
