@@ -34,6 +34,7 @@ class Settings:
     # list, 15-44 s of the model each; the README's Two Sum takes 26 s instead of 42 (docs/benchmarks.md)
     model_tests: str = "when-needed"
     max_tests: int = 8
+    model_tests_max: int | None = None  # the model's own tests asked for at most (None: up to max_tests with the trusted)
     answer_attempts: int = 3   # tries per structured answer before the run gives up (exit 3)
     # The defaults below are the benchmark's best per solved problem and token (docs/benchmarks.md).
     revise_adds_tests: bool = False  # Revise may add tests (up to max_tests), not only correct them
@@ -81,6 +82,8 @@ class Settings:
         _whole("dispute_draws", self.dispute_draws, 0, 1000)
         if self.first_draw is not None:
             _whole("first_draw", self.first_draw, 1, self.samples)
+        if self.model_tests_max is not None:
+            _whole("model_tests_max", self.model_tests_max, 1, 1000)
         if self.revise_rounds is not None:
             _whole("revise_rounds", self.revise_rounds, 0, 1000)
         _whole("variants", self.variants, 0, 1000)

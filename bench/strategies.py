@@ -72,5 +72,7 @@ strategy("tests-first", "full, but the model writes its own tests before any cod
                         "until the first candidate and the oracle settle no claim)")(looping({"model_tests": "first"}))
 strategy("eight-draws", "full, but up to eight draws (not four) while no candidate passes the statement's examples, "
                         "with the rounds to hold them")(looping({"max_draws": 8, "max_iterations": 9}))
+strategy("fewer-tests", "full, but the model asked for at most three tests of its own (not up to eight with the "
+                        "statement's examples)")(looping({"model_tests_max": 3}))
 strategy("no-validator", "full without the input validator: generated inputs that break a promise in words are "
                          "not dropped by one")(looping({"validator": False}))

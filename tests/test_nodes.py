@@ -30,6 +30,26 @@ def test_generate_test_cases(make_shared, stub):
     assert "5 to 8 test cases" in request
 
 
+def test_generate_test_cases_asks_for_at_most_model_tests_max_and_never_more_than_the_room_left(make_shared, stub):
+    def examples(count):
+        return "Return the indices of two numbers in nums that add up to target.\n\n" + "".join(
+            f"Example {k}:\nInput: nums = [{k}, {k + 1}], target = {2 * k + 1}\nOutput: [0,1]\n\n" for k in range(1, count + 1))
+    # two examples leave room for six more of the default eight, but three are asked for; seven leave room for
+    # one, and the request asks for one (not "2 to 1")
+    for count, overrides, asked in ((2, {"model_tests_max": 3}, "Write 3 to 3 more test cases"),
+                                    (2, {}, "Write 3 to 6 more test cases"),
+                                    (7, {}, "Write 1 to 1 more test cases")):
+        stub.requests.clear()
+        shared = make_shared(examples(count), model_tests="first", **overrides)
+        node = GenerateTestCases()
+        inputs = node.prep(shared)
+        stub.add(answers.TESTS.replace("example_1", "small").replace("[2, 7, 11, 15]", "[1, 8]"))
+        node.post(shared, inputs, node.exec(inputs))
+        assert asked in stub.requests[0]["messages"][-1]["content"], (count, overrides)
+        own = [c.name for c in shared["test_cases"] if c.origin == "model"]
+        assert len(own) == min(3, int(asked.split(" to ")[1].split()[0])), (count, overrides, own)
+
+
 def test_implement_function_shows_the_tests_to_the_model(make_shared, stub):
     shared = make_shared(**MODEL_TESTS)
     shared["test_cases"] = TESTS
