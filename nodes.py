@@ -313,7 +313,8 @@ class GenerateTestCases(ModelStep):
         if later:
             return {"reasoning": "the model's tests wait until the first candidates settle no claim",
                     "test_cases": trusted, "trusted": trusted, "owed": True}
-        room = min(room, settings.model_tests_max or room)
+        if trusted and settings.model_tests_max:  # without them the model's tests are all there is: as many as fit
+            room = min(room, settings.model_tests_max)
         request = write_tests_request(min(max(settings.min_tests - len(trusted), 2), room), room, trusted, bool(settings.tests))
         try:
             answer = self.ask(inputs, request, partial(parse_tests_answer, max_tests=room), max_tokens=answer_tokens_for_tests(room),

@@ -26,7 +26,8 @@ def single_shot(model, isolation):
 # The design doc's spine: each row after it adds one idea on top of the row before (an ablation). These
 # rows take expected values from the model, as the product did before issue 14.
 DESIGN_DOC = dict(max_iterations=5, answer_attempts=1, revise_adds_tests=False, trust_examples=False,
-                  anchors=False, feedback="plain", samples=1, search="latest", oracle=False, agreement=False)
+                  anchors=False, feedback="plain", samples=1, search="latest", oracle=False, agreement=False,
+                  model_tests_max=None)
 TRUST = {**DESIGN_DOC, "trust_examples": True, "anchors": True, "search": "best"}
 FEEDBACK = {**TRUST, "feedback": "classified"}
 REFLECT = {**FEEDBACK, "reflect": True, "reflect_failures": True}
@@ -53,7 +54,8 @@ strategy("uct", "feedback + 2 samples per step, the attempt to revise chosen by 
 strategy("thompson", "feedback + 2 samples per step, the attempt to revise chosen by Thompson sampling")(looping(THOMPSON))
 strategy("model-tests", "the defaults before expected values came from execution: uct's settings plus answer "
                          "retries; the model's expected values are the truth")(looping({"samples": 2, "oracle": False,
-                                                                                         "agreement": False}))
+                                                                                         "agreement": False,
+                                                                                         "model_tests_max": None}))
 strategy("full", "main.py's defaults: 3 candidates a draw (the first draw's first one with the oracle, the other two "
                  "only if these settle no claim), expected values settled by execution (oracle, majority, the model's "
                  "guess as tie-breaker), up to four draws while no candidate passes the statement's examples (then the run "
@@ -72,7 +74,7 @@ strategy("tests-first", "full, but the model writes its own tests before any cod
                         "until the first candidate and the oracle settle no claim)")(looping({"model_tests": "first"}))
 strategy("eight-draws", "full, but up to eight draws (not four) while no candidate passes the statement's examples, "
                         "with the rounds to hold them")(looping({"max_draws": 8, "max_iterations": 9}))
-strategy("fewer-tests", "full, but the model asked for at most three tests of its own (not up to eight with the "
-                        "statement's examples)")(looping({"model_tests_max": 3}))
+strategy("more-tests", "full as it was before 2026-11-29: the model asked for up to eight tests with the statement's "
+                       "examples (not at most three of its own)")(looping({"model_tests_max": None}))
 strategy("no-validator", "full without the input validator: generated inputs that break a promise in words are "
                          "not dropped by one")(looping({"validator": False}))

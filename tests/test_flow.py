@@ -254,7 +254,8 @@ def test_a_reflection_that_fails_is_skipped_not_fatal(make_shared, stub):
     assert shared["status"] == "solved" and shared["reflection"] == ""
     kinds = [e["kind"] for e in shared["services"].record.data["events"]]
     assert "reflection_skipped" in kinds and "failure_reflection_skipped" in kinds
-    assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == answer_tokens_for_tests(7), "7 tests to write"
+    assert stub.requests[0]["max_tokens"] == 400 and stub.requests[3]["max_tokens"] == answer_tokens_for_tests(3), \
+        "3 tests to write beside the statement's example (model_tests_max)"
 
 
 GOOD_BUT_LINTY = a.GOOD_CODE.replace("```python\n", "```python\nimport os\nunused = []\n")

@@ -30,14 +30,14 @@ def test_generate_test_cases(make_shared, stub):
     assert "5 to 8 test cases" in request
 
 
-def test_generate_test_cases_asks_for_at_most_model_tests_max_and_never_more_than_the_room_left(make_shared, stub):
+def test_generate_test_cases_asks_for_three_beside_the_examples_and_never_more_than_the_room_left(make_shared, stub):
     def examples(count):
         return "Return the indices of two numbers in nums that add up to target.\n\n" + "".join(
             f"Example {k}:\nInput: nums = [{k}, {k + 1}], target = {2 * k + 1}\nOutput: [0,1]\n\n" for k in range(1, count + 1))
-    # two examples leave room for six more of the default eight, but three are asked for; seven leave room for
-    # one, and the request asks for one (not "2 to 1")
-    for count, overrides, asked in ((2, {"model_tests_max": 3}, "Write 3 to 3 more test cases"),
-                                    (2, {}, "Write 3 to 6 more test cases"),
+    # two examples leave room for six more of the default eight, but three are asked for (six without the cap);
+    # seven leave room for one, and the request asks for one (not "2 to 1")
+    for count, overrides, asked in ((2, {}, "Write 3 to 3 more test cases"),
+                                    (2, {"model_tests_max": None}, "Write 3 to 6 more test cases"),
                                     (7, {}, "Write 1 to 1 more test cases")):
         stub.requests.clear()
         shared = make_shared(examples(count), model_tests="first", **overrides)
