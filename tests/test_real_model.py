@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.processes import ctrl_c_as_at_a_terminal
+from utils.yaml_answer import parse_tests_answer
 
 pytestmark = pytest.mark.real_model
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,9 +54,15 @@ def test_the_embedded_model_drives_the_whole_loop(tmp_path):
     assert record["settings"]["model"]["embedded"] and record["settings"]["model"]["base_url"].startswith("http://127.0.0.1:")
     calls = record["model_calls"]
     assert all(call["completion_tokens"] > 0 for call in calls), "every answer is the model's"
-    # llama-server sends its own timings at the end of a stream: an answer the client closed once its
-    # fenced block was complete (utils/runaway.watch_code) has none, every other answer has them
-    assert all(call["server_timings"] or call["answer"].rstrip().endswith("```") for call in calls)
+    # llama-server sends its own timings at the end of a stream: an answer the client closed has none, every
+    # other answer has them. The client closes a code answer once its fenced block is complete
+    # (utils/runaway.watch_code), and a test list once it holds the tests asked for (watch_tests: the model,
+    # asked for three, often goes on), keeping whole items only
+    def closed_by_the_client(call):
+        if call["node"] == "GenerateTestCases":  # what was kept reads as a whole list of tests
+            return bool(parse_tests_answer(call["answer"], max_tests=8)["test_cases"])
+        return call["answer"].rstrip().endswith("```")
+    assert all(call["server_timings"] or closed_by_the_client(call) for call in calls)
     assert any(call["server_timings"] for call in calls)
     runs = [event for event in record["events"] if event["kind"] == "test_run"]
     assert runs and runs[-1]["total"] >= 1 and record["final"]["tests_passed"] == runs[-1]["passed"]
