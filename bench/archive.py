@@ -40,22 +40,22 @@ def within(run_dir, folder):
 def pack(folder, to):
     """FOLDER/NAME.tar.gz from the bench folder `folder`; returns its path and the runs it holds."""
     folder, name = Path(folder), Path(folder).resolve().name
-    lines, runs = [], []
+    lines, runs = [], {}  # {path in the archive: run.json}: a problem run again keeps one record per run folder
     for line in filter(str.strip, (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()):
         row = json.loads(line)
         record = Path(row.get("run_dir") or "") / "run.json"
         if row.get("run_dir") and record.is_file():
             inside = within(Path(row["run_dir"]).resolve(), folder.resolve())
             row["run_dir"] = f"{ROOT}/{name}/{inside.as_posix()}"
-            runs.append((f"{row['run_dir']}/run.json", record.read_bytes()))
+            runs[f"{row['run_dir']}/run.json"] = record.read_bytes()
         lines.append(json.dumps(row) + "\n")
     target = Path(to) / f"{name}.tar.gz"
     target.parent.mkdir(parents=True, exist_ok=True)
     with gzip.GzipFile(target, "wb", compresslevel=9, mtime=0) as packed, tarfile.open(fileobj=packed, mode="w") as tar:
         add(tar, f"{ROOT}/{name}/results.jsonl", "".join(lines).encode())
-        for path, data in dict(runs).items():  # a problem run again: one record per run folder
+        for path, data in runs.items():
             add(tar, path, data)
-    return target, len(dict(runs))
+    return target, len(runs)
 
 
 def main(argv=None):
