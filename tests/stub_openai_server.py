@@ -31,7 +31,7 @@ class QuietServer(ThreadingHTTPServer):
         pass  # a client that hung up (a timeout test, an abandoned call) is not the test's business
 
 
-KINDS = [("tests", ("test cases for run_code", "more test cases")), ("code", ("Implement run_code",)),
+KINDS = [("tests", ("test cases for run_code", "more test case")), ("code", ("Implement run_code",)),
          ("oracle", ("Write the simplest program",)), ("revise", ("whether the test's expected value is wrong",)),
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
          ("question", ("does the problem leave something open",)),

@@ -36,9 +36,9 @@ def test_generate_test_cases_asks_for_three_beside_the_examples_and_never_more_t
             f"Example {k}:\nInput: nums = [{k}, {k + 1}], target = {2 * k + 1}\nOutput: [0,1]\n\n" for k in range(1, count + 1))
     # two examples leave room for six more of the default eight, but three are asked for (six without the cap);
     # seven leave room for one, and the request asks for one (not "2 to 1")
-    for count, overrides, asked in ((2, {}, "Write 3 to 3 more test cases"),
+    for count, overrides, asked in ((2, {}, "Write 3 more test cases"),
                                     (2, {"model_tests_max": None}, "Write 3 to 6 more test cases"),
-                                    (7, {}, "Write 1 to 1 more test cases")):
+                                    (7, {}, "Write 1 more test case for")):
         stub.requests.clear()
         shared = make_shared(examples(count), model_tests="first", **overrides)
         node = GenerateTestCases()
@@ -47,7 +47,8 @@ def test_generate_test_cases_asks_for_three_beside_the_examples_and_never_more_t
         node.post(shared, inputs, node.exec(inputs))
         assert asked in stub.requests[0]["messages"][-1]["content"], (count, overrides)
         own = [c.name for c in shared["test_cases"] if c.origin == "model"]
-        assert len(own) == min(3, int(asked.split(" to ")[1].split()[0])), (count, overrides, own)
+        assert len(own) == min(3, int(asked.split(" more")[0].split()[-1])), (count, overrides, own)
+        assert "inputs that none of the tests above has" in stub.requests[0]["messages"][-1]["content"]
 
 
 def test_implement_function_shows_the_tests_to_the_model(make_shared, stub):
