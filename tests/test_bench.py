@@ -944,6 +944,33 @@ def test_draw_cutoff_reads_what_a_run_would_have_been_with_fewer_draws(tmp_path)
     assert "Traceback" not in broken.stderr
 
 
+def test_repeated_tests_counts_the_model_tests_that_repeat_an_example_and_names_runs_with_nothing_new(tmp_path):
+    def answer(*inputs):
+        return "```yaml\nreasoning: edge cases\ntest_cases:\n" + "".join(
+            f"  - name: t{i}\n    input: {{a: {a}}}\n    expected: {a > 0}\n" for i, a in enumerate(inputs, 1)) + "```"
+
+    def run(name, *answers):
+        run_dir = tmp_path / "runs" / "humaneval" / "full" / name
+        run_dir.mkdir(parents=True)
+        examples = [{"name": f"example_{a}", "input": {"a": a}, "expected": True, "origin": "statement"} for a in (1, 64)]
+        calls = [{"node": "ImplementFunction", "answer": "```python\nrun_code = abs\n```"}] + \
+            [{"node": "GenerateTestCases", "answer": text} for text in answers]
+        (run_dir / "run.json").write_text(json.dumps({"events": [{"kind": "test_cases", "test_cases": examples}],
+                                                      "model_calls": calls}))
+        return {"id": name, "strategy": "full", "run_dir": str(run_dir), "status": "unconfirmed", "hidden_pass": True}
+
+    # one run whose two tests both repeat an example, one with one repeat of three, one whose answer reads as no tests
+    rows = [run("HumanEval_77", answer(1, 64)), run("HumanEval_49", answer(64, 8, -1)), run("HumanEval_9", "no yaml here")]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = subprocess.run([sys.executable, "-m", "bench.repeated_tests", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert f"{tmp_path}: 2 test requests, 5 tests, 3 repeat an input shown" in out
+    assert "every test repeated: HumanEval_77 (unconfirmed, hidden pass)" in out and "HumanEval_49 (" not in out
+    missing = subprocess.run([sys.executable, "-m", "bench.repeated_tests", str(tmp_path / "nope")], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no such folder" in missing.stderr
+
+
 def test_archive_packs_a_bench_folder_that_unpacks_at_the_repository_root_and_reads_as_before(tmp_path):
     made = tmp_path / "made-elsewhere" / "s99-lc1"
     kept = made / "runs" / "leetcode" / "full" / "1-two_sum"
