@@ -971,6 +971,33 @@ def test_repeated_tests_counts_the_model_tests_that_repeat_an_example_and_names_
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no such folder" in missing.stderr
 
 
+def test_one_sided_names_claims_whose_inputs_beyond_the_examples_all_give_one_answer(tmp_path):
+    def case(name, expected, source, origin):
+        return {"name": name, "input": {"a": name}, "expected": expected, "origin": origin,
+                "evidence": {"source": source, "counted": True}}
+
+    def run(name, status, hidden, beyond):
+        run_dir = tmp_path / "runs" / "leetcode" / "full" / name
+        run_dir.mkdir(parents=True)
+        tests = [case("e1", True, "statement", "statement"), case("e2", False, "statement", "statement")] + \
+            [case(f"v{i}", value, "majority", "variant") for i, value in enumerate(beyond)]
+        (run_dir / "run.json").write_text(json.dumps({"events": [{"kind": "evidence", "test_cases": tests}]}))
+        return {"id": name, "strategy": "full", "run_dir": str(run_dir), "status": status, "hidden_pass": hidden}
+
+    # a claim on three inputs all settled false, one whose inputs give both answers, an unconfirmed run (not a claim)
+    rows = [run("593-valid_square", "solved", False, [False] * 3), run("9-palindrome", "solved", True, [True, False]),
+            run("743-network", "unconfirmed", True, [False] * 2)]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = subprocess.run([sys.executable, "-m", "bench.one_sided", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert ("593-valid_square: 3 input(s) beyond the examples, all false; the examples give 2 answer(s); hidden FAIL"
+            in out) and "9-palindrome" not in out and "743-network" not in out
+    assert "2 claims; 1 with one answer beyond the examples, 1 where the examples give more (hidden fail 1)" in out
+    missing = subprocess.run([sys.executable, "-m", "bench.one_sided", str(tmp_path / "nope")], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no such folder" in missing.stderr
+
+
 def test_archive_packs_a_bench_folder_that_unpacks_at_the_repository_root_and_reads_as_before(tmp_path):
     made = tmp_path / "made-elsewhere" / "s99-lc1"
     kept = made / "runs" / "leetcode" / "full" / "1-two_sum"
