@@ -16,26 +16,20 @@ import json
 import os
 import sys
 
-from bench.vote_accuracy import runs
-
-TRUSTED = ("statement", "user")
-
-
-def last_tests(run):
-    """The tests of the run's last judged round, with their evidence."""
-    judged = [event for event in run["events"] if event["kind"] == "evidence"]
-    return judged[-1]["test_cases"] if judged else []
+from bench.vote_accuracy import last_round_tests, runs
+from core.cases import TestCase
 
 
-def one_sided(tests):
-    """(inputs beyond the trusted tests that count, their one output as JSON, the trusted tests' distinct
-    outputs) when those inputs give one output only; None otherwise or when there are none."""
-    beyond = [case for case in tests if (case.get("evidence") or {}).get("counted")
-              and case["evidence"]["source"] not in TRUSTED]
-    outputs = {json.dumps(case["expected"], sort_keys=True) for case in beyond}
+def one_sided(records):
+    """(the inputs beyond the trusted tests that back a claim, as core/verdict.lacks counts them; their one
+    output as JSON; the trusted tests' distinct outputs) when those inputs give one output only; None
+    otherwise or when there are none."""
+    tests = [TestCase.from_record(record) for record in records]
+    beyond = [case for case in tests if case.backs_a_claim and not case.trusted]
+    outputs = {json.dumps(case.expected, sort_keys=True) for case in beyond}
     if len(outputs) != 1:
         return None
-    given = {json.dumps(case["expected"], sort_keys=True) for case in tests if case.get("origin") in TRUSTED}
+    given = {json.dumps(case.expected, sort_keys=True) for case in tests if case.trusted}
     return len(beyond), outputs.pop(), len(given)
 
 
@@ -53,7 +47,7 @@ def main(argv=None):
                     continue
                 claims += 1
                 with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
-                    sided = one_sided(last_tests(json.load(f)))
+                    sided = one_sided(last_round_tests(json.load(f)))
                 if sided:
                     found.append((folder, row, *sided))
         except (OSError, ValueError, KeyError) as exc:

@@ -16,18 +16,16 @@ import os
 import sys
 
 from bench.vote_accuracy import runs
+from core.cases import TestCase, input_key
 from utils.yaml_answer import AnswerError, parse_tests_answer
 
 
-def key(value):
-    return json.dumps(value, sort_keys=True)
-
-
 def trusted_inputs(run):
-    """The inputs of the trusted tests (statement examples, the person's) the run started from."""
+    """The inputs of the trusted tests (statement examples, the person's) the run started from, as
+    GenerateTestCases compares a written test's input with them (TestCase.key)."""
     for event in run["events"]:
         if event["kind"] == "test_cases":
-            return {key(case["input"]) for case in event["test_cases"] if case.get("origin") in ("statement", "user")}
+            return {case.key for case in map(TestCase.from_record, event["test_cases"]) if case.trusted}
     return set()
 
 
@@ -41,7 +39,7 @@ def written_tests(run):
             tests = parse_tests_answer(call["answer"], max_tests=99)["test_cases"]
         except AnswerError:
             continue
-        lists.append([key(test["input"]) for test in tests])
+        lists.append([input_key(test["input"]) for test in tests])
     return lists
 
 
