@@ -86,6 +86,40 @@ def run_code_bindings(tree):
             and any(isinstance(target, ast.Name) and target.id == "run_code" for target in node.targets)]
 
 
+def entry_point(tree):
+    """What run_code is, in an answer that does not define it: (function name, None) for a top-level function,
+    (class name, method node) for a method of a class built with no arguments (LeetCode's `class Solution`, as
+    the model often answers; 22 of 1,717 code answers in the 2026-11-29 records were refused without it), or
+    None. The solution is a function no other function uses, the last such: helpers are used (8 of those
+    answers bound `dfs` or `is_palindrome`, the helper written after the solution, and lost a right program)."""
+    functions = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and _built_without_arguments(node)]
+    methods = [(cls, node) for cls in classes for node in cls.body
+               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
+               and not node.decorator_list and (node.args.posonlyargs or node.args.args)]
+    bodies = functions + [node for cls in tree.body if isinstance(cls, ast.ClassDef) for node in ast.walk(cls)
+                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+    def used(name, owner, method=False):  # a method is used as self.name or Class.name
+        return any(isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name)
+                   if method else isinstance(node, ast.Name) and node.id == name
+                   for body in bodies if body is not owner for node in ast.walk(body))
+
+    unused_functions = [(node.name, None) for node in functions if not used(node.name, node)]
+    unused_methods = [(cls.name, node) for cls, node in methods if not used(node.name, node, method=True)]
+    found = unused_functions or unused_methods or [(node.name, None) for node in functions] or \
+        [(cls.name, node) for cls, node in methods]
+    return found[-1] if found else None
+
+
+def _built_without_arguments(cls):
+    init = next((node for node in cls.body if isinstance(node, ast.FunctionDef) and node.name == "__init__"), None)
+    if init is None:
+        return not cls.bases  # a base class may want arguments
+    args = init.args
+    return len(args.args) - 1 <= len(args.defaults) and all(default is not None for default in args.kw_defaults)
+
+
 def _as_run(tree):
     """The tree with its solution named run_code: `def modp(...)` plus `run_code = modp` is the program
     `def run_code(...)` is."""

@@ -87,12 +87,58 @@ def test_code_without_any_function_is_rejected():
         parse_code_answer("function_code: |\n  x = 1\n  print(x)\n")
 
 
-def test_code_that_names_its_function_otherwise_gets_run_code_bound_to_the_last_function():
-    answer = parse_code_answer("function_code: |\n  def helper(x):\n      return x * 2\n"
-                               "  def has_close(x):\n      return helper(x) + 1\n")
+HELPER = "def helper(x):\n    return x * 2\n"
+SOLUTION = "def has_close(x):\n    return helper(x) + 1\n"
+
+
+@pytest.mark.parametrize("code", [HELPER + "\n" + SOLUTION, SOLUTION + "\n" + HELPER], ids=["helper first", "helper last"])
+def test_code_that_names_its_function_otherwise_gets_run_code_bound_to_the_function_no_other_uses(code):
+    # LeetCode 947 and 680: `remove_stones` then its helper `dfs`; binding the last function lost the program
+    answer = parse_code_answer(f"```python\n{code}```")
     namespace = {}
     exec(answer["function_code"], namespace)
     assert namespace["run_code"] is namespace["has_close"] and namespace["run_code"](3) == 7
+
+
+def test_a_recursive_solution_is_the_one_bound_though_it_calls_itself():
+    answer = parse_code_answer("```python\ndef fact(n):\n    return 1 if n < 2 else n * helper(fact(n - 1))\n\n"
+                               "def helper(x):\n    return x\n```")
+    assert answer["function_code"].rstrip().endswith("run_code = fact  # the answer named its function fact")
+
+
+LEETCODE_CLASS = """from typing import List
+
+class Solution:
+    def twoSum(self, nums: List[int], target: int, *, start: int = 0) -> List[int]:
+        self.calls = getattr(self, "calls", 0) + 1  # state kept on self: a new instance each call
+        seen = {}
+        for i, n in enumerate(nums[start:], start):
+            if target - n in seen:
+                return [seen[target - n], i, self.calls]
+            seen[n] = i
+
+    def _unused(self):
+        return None
+"""
+
+
+def test_leetcodes_class_solution_is_called_through_run_code_with_the_methods_parameter_names():
+    code = parse_code_answer(f"```python\n{LEETCODE_CLASS}```")["function_code"]
+    assert "def run_code(nums, target, *, start=0):" in code
+    results = run_batch(code, [{"nums": [2, 7, 11], "target": 9}, {"nums": [3, 2, 4], "target": 6},
+                               {"nums": [3, 3], "targt": 6}])
+    assert [r["value"] for r in results[:2]] == [[0, 1, 1], [1, 2, 1]]
+    assert results[2]["error_type"] == "TypeError" and "targt" in results[2]["message"]
+
+
+@pytest.mark.parametrize("code", [
+    "class Solution:\n    def __init__(self, size):\n        self.size = size\n\n    def solve(self, x):\n        return x\n",
+    "class Solution:\n    def _solve(self, x):\n        return x\n",
+    "class Solution:\n    @staticmethod\n    def solve(x):\n        return x\n",
+], ids=["built with arguments", "private method only", "static method"])
+def test_a_class_run_code_cannot_be_made_from_is_refused(code):
+    with pytest.raises(AnswerError, match="named run_code"):
+        parse_code_answer(f"```python\n{code}```")
 
 
 def test_repaired_code_given_back_is_not_bound_twice_and_stays_one_program():

@@ -14,6 +14,7 @@ back and ask again. Values must be plain data (what JSON can hold), because they
 as JSON and into the exported pytest file as Python literals.
 """
 import ast
+import copy
 import importlib
 import json
 import keyword
@@ -21,7 +22,7 @@ import re
 
 import yaml
 
-from core.source_code import run_code_bindings
+from core.source_code import entry_point, run_code_bindings
 from core.vocabulary import Word
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -219,11 +220,29 @@ def check_function_code(code, function="run_code"):
     # tried in docs/benchmarks.md) copies it, its run_code line and all
     if "run_code" in functions or (functions and run_code_bindings(tree)):
         return code.rstrip() + "\n"
-    if not functions:
+    entry = entry_point(tree)
+    if entry is None:
         raise AnswerError(f"function_code must define a top-level function named {function}.")
     # Given a statement's own function name, the small model keeps it, even when told to write run_code
-    # (docs/benchmarks.md, "Problem sets"): the last function defined is the solution.
-    return f"{code.rstrip()}\n\n\nrun_code = {functions[-1]}  # the answer named its function {functions[-1]}\n"
+    # (docs/benchmarks.md, "Problem sets"), or answers with LeetCode's class Solution
+    name, method = entry
+    if method is None:
+        return f"{code.rstrip()}\n\n\nrun_code = {name}  # the answer named its function {name}\n"
+    return f"{code.rstrip()}\n\n\n{method_caller(name, method)}"
+
+
+def method_caller(class_name, method):
+    """`def run_code(<the method's parameters but self>)` calling the method on a new instance (a new one each
+    call: a method may keep state on self), so that run_code's parameters are named as the method names them."""
+    args = copy.deepcopy(method.args)
+    del (args.posonlyargs or args.args)[0]  # self
+    for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+        if arg is not None:
+            arg.annotation = None
+    passed = [arg.arg for arg in args.posonlyargs + args.args] + ([f"*{args.vararg.arg}"] if args.vararg else []) + \
+        [f"{arg.arg}={arg.arg}" for arg in args.kwonlyargs] + ([f"**{args.kwarg.arg}"] if args.kwarg else [])
+    return (f"def run_code({ast.unparse(args)}):  # the answer wrote a method of class {class_name}\n"
+            f"    return {class_name}().{method.name}({', '.join(passed)})\n")
 
 
 # Names the small model uses without importing them, and where they come from. A statement's signature says
