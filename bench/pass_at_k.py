@@ -4,7 +4,8 @@ For each problem, `--samples` candidates are asked exactly as ImplementFunction 
 examples shown, one request, no retry), at each temperature of `--temperatures` and in each `--formats`
 (python: one fenced code block, as the flow asks candidates; yaml: {reasoning, function_code}, as it
 asked them until 60da0dd; plan: the python block opening with the plan as comments; terse: the python
-block with no comments or docstrings), each with its own
+block with no comments or docstrings; plain: the python request under a short system message that says nothing of
+YAML or tests, the statement after it), each with its own
 sampling seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox.
 Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
 et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens
@@ -55,7 +56,12 @@ def implement_terse_request(test_cases):
 
 FOLLOW_UPS = ("hinted", "again")
 REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request,
-            "terse": implement_terse_request}
+            "terse": implement_terse_request, "plain": implement_request}
+# the flow's system message tells every call to answer in YAML and explains test cases, and a candidate's request
+# then asks for a python block instead: does a small model write better code without that preamble?
+PLAIN_SYSTEM = ("You are an expert Python programmer. Write the solution as one Python function named run_code with "
+                "the parameters of the problem's function signature; it returns the answer. Use only the Python "
+                "standard library.\n\nThe problem:\n")
 CODE_TOKENS = 900  # as ImplementFunction asks
 
 
@@ -70,6 +76,8 @@ def sample(problem, fmt, temperature, k, model, isolation):
 def asked(problem, examples, request, config, line, isolation):
     """The line of one request asked as ImplementFunction asks it (one call, no retry), with its answer judged."""
     messages = conversation(problem_context(problem.statement), request)
+    if line["format"] == "plain":
+        messages[0]["content"] = PLAIN_SYSTEM + problem_context(problem.statement) + "\n"
     started = time.monotonic()
     try:
         reply = call_llm(messages, config, watch=watch_code())
