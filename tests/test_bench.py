@@ -1022,3 +1022,19 @@ def test_archive_packs_a_bench_folder_that_unpacks_at_the_repository_root_and_re
     missing = subprocess.run([sys.executable, "-m", "bench.archive", str(tmp_path / "nope"), "--to", str(tmp_path)],
                              cwd=ROOT, capture_output=True, text=True)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no results.jsonl" in missing.stderr
+
+
+def test_pass_at_k_plain_format_asks_the_python_request_under_a_system_message_without_yaml(stub, tmp_path):
+    python_block = "```python\n" + a.GOOD_FUNCTION.replace("\n  ", "\n").lstrip() + "```"
+    stub.route("code", python_block, python_block)
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "bench.pass_at_k", "--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM),
+                             "--samples", "1", "--temperatures", "0.7", "--formats", "python,plain", "--out", str(out)],
+                            capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert [(s["format"], s["hidden_pass"]) for s in samples] == [("python", True), ("plain", True)]
+    python, plain = stub.requests
+    assert "YAML" in python["messages"][0]["content"] and "YAML" not in plain["messages"][0]["content"]
+    assert plain["messages"][0]["content"].endswith(python["messages"][0]["content"].split("The problem:\n", 1)[1])
+    assert plain["messages"][1:] == python["messages"][1:] and plain["seed"] == python["seed"], "only the system differs"
