@@ -46,7 +46,7 @@ def program_key(code):
     """A text equal for programs that differ only in bound names, docstrings, annotations and layout; the code
     itself when it does not parse."""
     try:
-        tree = _returns_as_expressions(_values_in_place(_as_run(_reachable(parsed(code)))))
+        tree = _returns_as_expressions(_values_in_place(_as_run(_reachable(_infinities(parsed(code))))))
     except (SyntaxError, ValueError):
         return code
     # run_code is called by keyword: its parameters' names are part of what it does
@@ -135,6 +135,37 @@ def _as_run(tree):
         elif isinstance(node, ast.Name) and node.id == name:
             node.id = "run_code"
     return tree
+
+
+class _Infinities(ast.NodeTransformer):
+    """`float('-inf')`, `-float('inf')`, `float("-infinity")` and `-math.inf` as one constant: LeetCode 768's false
+    success of 2026-12-01 rested on a majority of two candidates, one program with its running maximum started at
+    `float('-inf')` in one and `-float('inf')` in the other."""
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "float" and len(node.args) == 1 and not node.keywords:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and \
+                    arg.value.strip().lower().lstrip("+-") in ("inf", "infinity"):
+                return ast.Constant(float(arg.value))
+        return node
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id == "math" and node.attr == "inf":
+            return ast.Constant(float("inf"))
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant) and \
+                isinstance(node.operand.value, float) and node.operand.value in (float("inf"), float("-inf")):
+            return ast.Constant(-node.operand.value if isinstance(node.op, ast.USub) else node.operand.value)
+        return node
+
+
+def _infinities(tree):
+    return _Infinities().visit(tree)
 
 
 def _reachable(tree):

@@ -32,6 +32,19 @@ def test_programs_that_differ_only_in_names_and_layout_are_one_program(other):
     assert other != base and program_key(other) == program_key(base)
 
 
+RUNNING_MAX = ("def run_code(arr):\n    chunks, top = 0, float('-inf')\n    for x in arr:\n        top = max(top, x)\n"
+               "        chunks += x == top\n    return chunks\n")
+
+
+@pytest.mark.parametrize("spelling", ["-float('inf')", 'float("-Infinity")', "-math.inf", "float(' -inf ')"])
+def test_an_infinity_spelled_another_way_is_one_program(spelling):
+    # LeetCode 768's false success (2026-12-01): a majority of two, one program with its maximum started each way
+    other = "import math\n" + RUNNING_MAX.replace("float('-inf')", spelling)
+    assert program_key(other) == program_key("import math\n" + RUNNING_MAX)
+    assert program_key(RUNNING_MAX.replace("float('-inf')", "float('inf')")) != program_key(RUNNING_MAX)
+    assert program_key(RUNNING_MAX.replace("float('-inf')", "-float('nan')")) != program_key(RUNNING_MAX)
+
+
 TWO_PROGRAMS = [
     pytest.param(LOOP.replace("enumerate(nums)", "reversed(list(enumerate(nums)))"), id="a builtin changed"),
     pytest.param(LOOP.replace("(nums, target)", "(numbers, target)").replace("nums)", "numbers)"),
