@@ -97,7 +97,9 @@ def entry_point(tree):
     methods = [(cls, node) for cls in classes for node in cls.body
                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
                and not node.decorator_list and (node.args.posonlyargs or node.args.args)]
-    bodies = functions + [node for cls in tree.body if isinstance(cls, ast.ClassDef) for node in ast.walk(cls)
+    # a function's or method's own body, nested functions included, as for top-level functions: a method whose inner
+    # helper calls it again is not "used" by that helper
+    bodies = functions + [node for cls in tree.body if isinstance(cls, ast.ClassDef) for node in cls.body
                           if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
     def used(name, owner, method=False):  # a method is used as self.name or Class.name

@@ -131,6 +131,13 @@ def test_leetcodes_class_solution_is_called_through_run_code_with_the_methods_pa
     assert results[2]["error_type"] == "TypeError" and "targt" in results[2]["message"]
 
 
+def test_a_method_that_calls_itself_from_an_inner_function_is_still_the_one_bound():
+    code = ("class Solution:\n    def count(self, n):\n        def go(k):\n            return 0 if k == 0 else self.count(k - 1) + 1\n"
+            "        return self.step(go(n))\n\n    def step(self, x):\n        return x + 1\n")
+    bound = parse_code_answer(f"```python\n{code}```")["function_code"]
+    assert "return Solution().count(n)" in bound and run_batch(bound, [{"n": 3}])[0]["value"] == 7
+
+
 @pytest.mark.parametrize("code", [
     "class Solution:\n    def __init__(self, size):\n        self.size = size\n\n    def solve(self, x):\n        return x\n",
     "class Solution:\n    def _solve(self, x):\n        return x\n",
