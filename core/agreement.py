@@ -15,6 +15,13 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
                    does not weigh against it, nor against the oracle's side: where it named another value
                    the programs were right on 38 of 38 inputs with a known answer, the guess on none
                    (bench.vote_accuracy, docs/benchmarks.md)
+  witness          one program alone passes every trusted test (no valid oracle) and answered; a program that
+                   fails a trusted test (a candidate, the oracle) returns its output here and on every other
+                   untrusted input both answer (a consistent witness). Two programs, one known wrong elsewhere:
+                   over the 23 unconfirmed runs of the records it would have claimed 3, all right; agreement
+                   on some inputs only (not on every one) would have claimed 11, 2 of them wrong
+                   (python -m bench.witnesses, docs/benchmarks.md). Like a majority, the guess weighs nothing
+                   against it
   guess            no majority: the outputs tie (the oracle's counts as one more), or one program voted,
                    and the model's guess matches exactly one of the largest outputs
   disputed         none of the above: the test is left out of the verdict, and the record says so
@@ -73,6 +80,9 @@ def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True, accepts
         (lambda case, value: outputs_match(value, case.expected, comparison))
     qualified = {vid: outputs for vid, outputs in voters.items() if _passes(outputs, tests, trusted, right)}
     oracle_ok = oracle is not None and _passes(oracle, tests, trusted, right)
+    witnesses = [] if oracle_ok or len(qualified) != 1 else _witnesses(
+        tests, next(iter(qualified.values())), [outputs for vid, outputs in voters.items() if vid not in qualified]
+        + ([oracle] if oracle is not None else []), comparison)
     settled = []
     for i, case in enumerate(tests):
         if case.trusted:
@@ -84,8 +94,21 @@ def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True, accepts
             voting = list(qualified.values()) + ([oracle] if oracle_ok else [])
             settled.append(_rejected(case, i, programs, voting) or
                            (_settle_by_checker(case, i, voting, right, one_answer) if accepts else
-                            _settle_one(case, i, qualified, oracle if oracle_ok else None, comparison)))
+                            _settle_one(case, i, qualified, oracle if oracle_ok else None, comparison, witnesses)))
     return settled
+
+
+def _witnesses(tests, alone, others, comparison):
+    """The programs among `others` (failing a trusted test) that return what `alone` returns on every untrusted
+    input both answer, one at least."""
+    def answered(outputs, i):
+        return outputs is not None and outputs[i] is not None and outputs[i]["ok"]
+    found = []
+    for outputs in others:
+        both = [i for i, case in enumerate(tests) if not case.trusted and answered(outputs, i) and answered(alone, i)]
+        if both and all(outputs_match(outputs[i]["value"], alone[i]["value"], comparison) for i in both):
+            found.append(outputs)
+    return found
 
 
 def _rejected(case, i, programs, voting):
@@ -114,7 +137,7 @@ def _settle_by_checker(case, i, voting, right, one_answer):
     return Evidence(unsettled, voters=len(values)), None if case.is_variant else case.model_guess
 
 
-def _settle_one(case, i, qualified, oracle, comparison):
+def _settle_one(case, i, qualified, oracle, comparison, witnesses=()):
     values = [outputs[i]["value"] for outputs in qualified.values() if outputs[i] is not None and outputs[i]["ok"]]
     oracle_value = [oracle[i]["value"]] if oracle is not None and oracle[i] is not None and oracle[i]["ok"] else []
     clusters = _clusters(values, comparison)
@@ -137,6 +160,9 @@ def _settle_one(case, i, qualified, oracle, comparison):
     if biggest >= 2 and biggest * 2 > len(values) and sum(len(m) == biggest for _, m in clusters) == 1:
         value = next(value for value, members in clusters if len(members) == biggest)
         return Evidence(Source.MAJORITY, agree=biggest, voters=len(values)), value
+    agreeing = [outputs for outputs in witnesses if outputs[i] is not None and outputs[i]["ok"]] if len(values) == 1 else []
+    if agreeing:  # consistent witnesses: where they answer, they return the lone program's value
+        return Evidence(Source.WITNESS, agree=len(agreeing) + 1, voters=len(agreeing) + 1), values[0]
     if case.is_variant:  # no guess to break a tie: programs that differ dispute it, one program alone cannot
         differ = len(_clusters(values + oracle_value, comparison)) > 1
         return Evidence(Source.DISPUTED if differ else Source.UNCHECKED, voters=len(values) + len(oracle_value)), None
@@ -215,6 +241,7 @@ def describe(evidence):
     return {Source.STATEMENT: "from the problem statement", Source.USER: "from the user",
             Source.ORACLE: f"agreed by the oracle and {agree - 1} of {voters - 1} candidates",
             Source.MAJORITY: f"agreed by {agree} of {voters} candidates",
+            Source.WITNESS: f"the one candidate passing the examples and {agree - 1} program{'s' * (agree > 2)} failing one",
             Source.GUESS: f"{agree} of {voters} candidates and the model's own guess",
             Source.SOLUTION_GUESS: "only the solution and the model's own guess (no independent program answered)",
             Source.MODEL: "the model's own expected value", Source.DISPUTED: "disputed: no agreement, left out",
@@ -234,6 +261,7 @@ def summary(tests):
              f"{count[Source.USER]} of yours" if count[Source.USER] else "",
              f"{count[Source.ORACLE]} confirmed by the oracle and a candidate" if count[Source.ORACLE] else "",
              f"{count[Source.MAJORITY]} by a majority of candidates" if count[Source.MAJORITY] else "",
+             f"{count[Source.WITNESS]} by the code and a program failing an example" if count[Source.WITNESS] else "",
              f"{count[Source.CHECKER]} accepted by the checker" if count[Source.CHECKER] else "",
              f"{count[Source.GUESS]} by a candidate and the model's guess" if count[Source.GUESS] else "",
              f"{count[Source.SOLUTION_GUESS]} only by the solution and the model's guess" if count[Source.SOLUTION_GUESS] else "",

@@ -35,6 +35,7 @@ class Source(Word):
     USER = "user"
     ORACLE = "oracle"                  # the valid oracle and a candidate agree
     MAJORITY = "majority"              # a clear majority of the candidates that pass the trusted tests
+    WITNESS = "witness"                # the one program passing the trusted tests, and one failing them that agrees
     CHECKER = "checker"                # several answers are right: the checker accepts an independent program's
     GUESS = "guess"                    # a tie that the model's guess breaks
     SOLUTION_GUESS = "solution_guess"  # no program answered; the claimed code returns the guess
@@ -56,12 +57,12 @@ class Source(Word):
     @property
     def backs_a_claim(self):
         """Evidence beyond the statement's examples: programs settled it, or the person wrote it."""
-        return self in (Source.ORACLE, Source.MAJORITY, Source.CHECKER, Source.USER)
+        return self in (Source.ORACLE, Source.MAJORITY, Source.WITNESS, Source.CHECKER, Source.USER)
 
     @property
     def by_programs(self):
         """Settled by programs agreeing: the model's word alone may not change it."""
-        return self in (Source.ORACLE, Source.MAJORITY, Source.CHECKER)
+        return self in (Source.ORACLE, Source.MAJORITY, Source.WITNESS, Source.CHECKER)
 
 
 class Author(Word):

@@ -211,3 +211,29 @@ def test_the_summary_says_how_many_counted_tests_are_variants():
     evidence = judged("statement", "oracle") + judged("oracle", "oracle", origin="variant")
     assert summary(evidence) == ("1 statement example + 3 confirmed by the oracle and a candidate, "
                                              "2 of these variant inputs")
+
+
+# a witness: the one program passing the example (ok(2) there) and programs failing it (ok(0) there)
+WITNESS_TESTS = [EXAMPLE, model_test(99, "guessed"), VARIANT]
+
+
+def test_a_program_failing_the_example_that_agrees_everywhere_else_settles_the_lone_programs_value_over_the_guess():
+    found = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(0), ok(7), ok(8)]}, oracle=[ok(0), ok(7), raised()])
+    assert [(e["source"], e["expected"], e["agree"], e["voters"]) for e in found[1:]] == [
+        ("witness", 7, 3, 3), ("witness", 8, 2, 2)]  # the invalid oracle raised on the variant: it does not answer there
+    assert describe(Evidence.from_record(found[1])) == "the one candidate passing the examples and 2 programs failing one"
+    assert Evidence.from_record(found[1]).backs_a_claim
+    assert summary([replace(t, evidence=Evidence.from_record(e)) for t, e in zip(WITNESS_TESTS, found)]).startswith(
+        "1 statement example + 2 by the code and a program failing an example")
+
+
+def test_a_failing_program_that_differs_from_the_lone_program_anywhere_is_no_witness_even_where_they_agree():
+    found = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(0), ok(7), ok(9)]})
+    assert [(e["source"], e["counted"]) for e in found[1:]] == [("disputed", False), ("unchecked", False)]
+
+
+def test_no_witness_when_two_programs_pass_the_examples_or_the_oracle_is_valid():
+    two = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(2), ok(6), ok(9)], 3: [ok(0), ok(7), ok(8)]})
+    assert [e["source"] for e in two[1:]] == ["disputed", "disputed"]
+    valid_oracle = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(0), ok(7), ok(8)]}, oracle=[ok(2), ok(6), ok(9)])
+    assert [e["source"] for e in valid_oracle[1:]] == ["disputed", "disputed"]

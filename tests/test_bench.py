@@ -1038,3 +1038,37 @@ def test_pass_at_k_plain_format_asks_the_python_request_under_a_system_message_w
     assert "YAML" in python["messages"][0]["content"] and "YAML" not in plain["messages"][0]["content"]
     assert plain["messages"][0]["content"].endswith(python["messages"][0]["content"].split("The problem:\n", 1)[1])
     assert plain["messages"][1:] == python["messages"][1:] and plain["seed"] == python["seed"], "only the system differs"
+
+
+def test_witnesses_counts_the_unconfirmed_runs_a_program_failing_an_example_would_have_claimed(tmp_path):
+    def case(name, a, expected, source, origin, voters=0):
+        return {"name": name, "input": {"a": a}, "expected": expected, "origin": origin,
+                "evidence": {"source": source, "agree": 0, "voters": voters, "counted": source == "statement"}}
+
+    def run(name, hidden, witness):
+        run_dir = tmp_path / "runs" / "humaneval" / "full" / name
+        run_dir.mkdir(parents=True)
+        tests = [case("e1", 1, True, "statement", "statement"), case("e2", -1, True, "statement", "statement"),
+                 case("t1", 8, False, "disputed", "model", voters=1), case("v1", 2, None, "unchecked", "variant", 1)]
+        code = "def run_code(a):\n    r = round(abs(a) ** (1 / 3))\n    return r ** 3 == abs(a)\n"
+        attempts = [{"id": 1, "source": "implement", "check": "ok", "code": code},
+                    {"id": 2, "source": "oracle", "check": "ok", "code": witness},
+                    {"id": 3, "source": "implement", "check": "ok", "code": code.replace("r ** 3", "r*r*r")}]
+        (run_dir / "run.json").write_text(json.dumps({"events": [{"kind": "evidence", "test_cases": tests}],
+                                                      "final": {"attempt": 1, "attempts": attempts, "function_code": code}}))
+        return {"id": name, "dataset": "humaneval", "strategy": "full", "run_dir": str(run_dir),
+                "status": "unconfirmed", "hidden_pass": hidden}
+
+    # the oracle fails the example -1; in the first run it returns the code's value on both open inputs (8 and 2),
+    # in the second only on 8 (it calls 2 a cube); candidate 3 is candidate 1 written again: no witness
+    rows = [run("HumanEval_77", True, "def run_code(a):\n    return a >= 0 and round(a ** (1 / 3)) ** 3 == a\n"),
+            run("HumanEval_78", False, "def run_code(a):\n    return a in (1, 2, 8)\n")]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = subprocess.run([sys.executable, "-m", "bench.witnesses", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert re.search(r"unconfirmed runs\s+2\s+1\s+1\n", out)
+    assert re.search(r"claimed, any witness\s+2\s+1\s+1\n", out)
+    assert re.search(r"claimed, consistent witness\s+1\s+1\s+0\n", out)
+    missing = subprocess.run([sys.executable, "-m", "bench.witnesses", str(tmp_path / "nope")], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "cannot read" in missing.stderr

@@ -30,6 +30,7 @@ def test_a_misspelt_member_or_value_is_an_error_not_a_silent_mismatch():
 def test_what_counts_and_what_programs_settled():
     assert [s for s in Source if not s.counted] == [Source.DISPUTED, Source.UNCHECKED, Source.REJECTED,
                                                     Source.BROKEN_PROMISE]
-    assert [s for s in Source if s.by_programs] == [Source.ORACLE, Source.MAJORITY, Source.CHECKER]
-    assert [s for s in Source if s.backs_a_claim] == [Source.USER, Source.ORACLE, Source.MAJORITY, Source.CHECKER]
+    assert [s for s in Source if s.by_programs] == [Source.ORACLE, Source.MAJORITY, Source.WITNESS, Source.CHECKER]
+    assert [s for s in Source if s.backs_a_claim] == [Source.USER, Source.ORACLE, Source.MAJORITY, Source.WITNESS,
+                                                         Source.CHECKER]
     assert [o for o in Origin if o.trusted] == [Origin.STATEMENT, Origin.USER]
