@@ -120,8 +120,9 @@ def unconfirmed_message(state):
                    "add a worked example to the problem, or --tests FILE")
     elif UNBACKED in lacks:
         why.append("only the statement's examples back this code: no input beyond them was settled by independent "
-                   "programs (an oracle, a majority, a checker, or the only program to answer returning the model's own "
-                   "expected value); add tests of your own with --tests FILE")
+                   "programs (an oracle, a majority, a checker, a program failing an example that agrees everywhere "
+                   "else, or the only program to answer returning the model's own expected value); add tests of your "
+                   "own with --tests FILE")
     if TOO_SLOW in lacks:
         why.append("a judge's test at the stated bounds would time out: a faster algorithm is needed there")
     if UNCHECKED in lacks:

@@ -470,8 +470,9 @@ def test_a_revision_that_returns_the_models_guess_where_no_other_program_answere
     assert shared["message"] == (
         "not confirmed: attempt 2 passes all 3 tests that count (1 statement example + 2 only by the solution and the "
         "model's guess), but only the statement's examples back this code: no input beyond them was settled by "
-        "independent programs (an oracle, a majority, a checker, or the only program to answer returning the model's own "
-        "expected value); add tests of your own with --tests FILE")
+        "independent programs (an oracle, a majority, a checker, a program failing an example that agrees everywhere "
+        "else, or the only program to answer returning the model's own expected value); add tests of your own with "
+        "--tests FILE")
     solved = shared["attempts"].get(shared["current"])
     assert solved.source == "revise" and (solved.passed, solved.total) == (3, 3)
 
