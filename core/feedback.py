@@ -123,6 +123,8 @@ def who_agreed(case):
         return f" (the oracle and {evidence.agree - 1} of {evidence.voters - 1} candidates returned it)"
     if evidence and evidence.source == Source.MAJORITY:
         return f" ({evidence.agree} of {evidence.voters} candidates returned it)"
+    if evidence and evidence.source == Source.WITNESS:
+        return " (the one candidate that passes the examples and a program that fails one returned it)"
     return ""
 
 

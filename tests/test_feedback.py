@@ -102,3 +102,9 @@ def test_a_test_left_out_of_the_verdict_is_never_counted_as_passed():
     from core.feedback import passed_count
     results = [{"passed": True, "counted": True}, {"passed": True, "counted": False}, {"passed": False}, {"passed": True}]
     assert passed_count(results) == 2
+
+
+def test_a_wrong_answer_on_a_value_a_witness_settled_says_who_returned_it():
+    witnessed = case("short", {"nums": [1, 2]}, [1, 2, 3], evidence={"source": "witness", "agree": 2, "voters": 2})
+    assert ("expected [1, 2, 3] (the one candidate that passes the examples and a program that fails one returned it)"
+            in failure_line(1, witnessed, result(actual="[1, 2, 4]"), CODE, 2))
