@@ -4,7 +4,8 @@
 helpers and their parameters, imports' aliases; not run_code's parameters, which are called by keyword),
 their docstrings, comments, annotations and layout, code that never runs (after a return), whether the
 solution is `def run_code` or another function bound to run_code, a value held in a local before it is used
-(`n = len(xs)`), or a choice written as `if c: return a` then `return b` rather than `return a if c else b`.
+(`n = len(xs)`), assignments that do not depend on each other written in another order (`count = 0` before or
+after `best = -inf`), or a choice written as `if c: return a` then `return b` rather than `return a if c else b`.
 Such programs return the same output on every input, so they are one voter, not two: a small model sampled
 several times often writes one function twice with a variable renamed, and two false successes on HumanEval
 seed 1 (/74, /140) rested on exactly that (docs/benchmarks.md); /74 again, later, on its sums held in locals. Names the program does not bind (builtins, modules, attributes) are kept:
@@ -46,7 +47,7 @@ def program_key(code):
     """A text equal for programs that differ only in bound names, docstrings, annotations and layout; the code
     itself when it does not parse."""
     try:
-        tree = _returns_as_expressions(_values_in_place(_as_run(_reachable(_infinities(parsed(code))))))
+        tree = _returns_as_expressions(_in_one_order(_values_in_place(_as_run(_reachable(_infinities(parsed(code)))))))
     except (SyntaxError, ValueError):
         return code
     # run_code is called by keyword: its parameters' names are part of what it does
@@ -183,6 +184,60 @@ def _reachable(tree):
                 if end is not None:
                     setattr(node, field, block[:end + 1])
     return tree
+
+
+def _in_one_order(tree):
+    """Consecutive assignments that do not depend on each other in one order, whatever order they were written in:
+    `chunks = 0; best = -inf` is `best = -inf; chunks = 0` (LeetCode 768's false success of 2026-12-01: a
+    majority of two candidates, one program with its two counters started in the other order). Only assignments
+    of a name from an expression that cannot change anything (constants, names, containers of them, arithmetic,
+    `len(...)`) that reads no name the others assign, and assigns none they read, are moved."""
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, field, _sorted_runs(block))
+    return tree
+
+
+def _sorted_runs(block):
+    out, run, assigned, read = [], [], set(), set()
+
+    def close():
+        out.extend(sorted(run, key=lambda statement: ast.dump(statement.value)))
+        run.clear(), assigned.clear(), read.clear()
+    for statement in block:
+        if not _plain_assignment(statement):
+            close()
+            out.append(statement)
+            continue
+        name = statement.targets[0].id
+        reads = {node.id for node in ast.walk(statement.value) if isinstance(node, ast.Name)}
+        if name in assigned or name in read or reads & assigned:
+            close()
+        run.append(statement)
+        assigned.add(name)
+        read.update(reads)
+    close()
+    return out
+
+
+_PURE = (ast.Constant, ast.Name, ast.Load, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.UnaryOp, ast.BinOp,
+         ast.unaryop, ast.operator)
+
+
+def _plain_assignment(statement):
+    """`name = <an expression that changes nothing>`."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)):
+        return False
+    for node in ast.walk(statement.value):
+        if isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1 and not node.keywords):
+                return False
+        elif not isinstance(node, _PURE):
+            return False
+    return True
 
 
 def _values_in_place(tree):

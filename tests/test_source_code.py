@@ -45,6 +45,29 @@ def test_an_infinity_spelled_another_way_is_one_program(spelling):
     assert program_key(RUNNING_MAX.replace("float('-inf')", "-float('nan')")) != program_key(RUNNING_MAX)
 
 
+STARTED = ("def run_code(arr):\n    chunks = 0\n    top = -float('inf')\n    n = len(arr)\n    for x in arr:\n"
+           "        top = max(top, x)\n        chunks += x == top\n    return chunks + n\n")
+
+
+def test_counters_started_in_another_order_are_one_program():
+    # LeetCode 768's false success (2026-12-01, live): a majority of two, one program with its counters started each way
+    moved = STARTED.replace("    chunks = 0\n    top = -float('inf')\n    n = len(arr)\n",
+                            "    n = len(arr)\n    top = float('-inf')\n    chunks = 0\n")
+    assert moved != STARTED and program_key(moved) == program_key(STARTED)
+
+
+@pytest.mark.parametrize("started", [
+    pytest.param("    top = -float('inf')\n    chunks = top\n", id="one reads what another assigns"),
+    pytest.param("    chunks = arr\n    arr = []\n", id="one assigns what another read"),
+    pytest.param("    chunks = arr.pop()\n    top = arr.pop()\n", id="a call that changes what the next one reads"),
+])
+def test_assignments_whose_order_matters_are_not_moved(started):
+    first, second = started.splitlines(keepends=True)
+    body = "    for x in arr:\n        top = max(top, x)\n    return chunks, top, arr\n"
+    assert program_key("def run_code(arr):\n" + first + second + body) != \
+        program_key("def run_code(arr):\n" + second + first + body)
+
+
 TWO_PROGRAMS = [
     pytest.param(LOOP.replace("enumerate(nums)", "reversed(list(enumerate(nums)))"), id="a builtin changed"),
     pytest.param(LOOP.replace("(nums, target)", "(numbers, target)").replace("nums)", "numbers)"),
