@@ -201,24 +201,21 @@ def _in_one_order(tree):
 
 
 def _sorted_runs(block):
+    """The block with each run of independent plain assignments sorted by what they assign (ties as written)."""
     out, run, assigned, read = [], [], set(), set()
-
-    def close():
-        out.extend(sorted(run, key=lambda statement: ast.dump(statement.value)))
-        run.clear(), assigned.clear(), read.clear()
-    for statement in block:
-        if not _plain_assignment(statement):
-            close()
+    for statement in block + [None]:
+        independent = statement is not None and _plain_assignment(statement)
+        name = statement.targets[0].id if independent else None
+        reads = {node.id for node in ast.walk(statement.value) if isinstance(node, ast.Name)} if independent else set()
+        if not independent or name in assigned or name in read or reads & assigned:
+            out.extend(sorted(run, key=lambda assignment: ast.dump(assignment.value)))
+            run, assigned, read = [], set(), set()
+        if independent:
+            run.append(statement)
+            assigned.add(name)
+            read |= reads
+        elif statement is not None:
             out.append(statement)
-            continue
-        name = statement.targets[0].id
-        reads = {node.id for node in ast.walk(statement.value) if isinstance(node, ast.Name)}
-        if name in assigned or name in read or reads & assigned:
-            close()
-        run.append(statement)
-        assigned.add(name)
-        read.update(reads)
-    close()
     return out
 
 
