@@ -177,13 +177,19 @@ def _reachable(tree):
     again with other versions after its `return`)."""
     ends = (ast.Return, ast.Raise, ast.Break, ast.Continue)
     for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                end = next((i for i, statement in enumerate(block) if isinstance(statement, ends)), None)
-                if end is not None:
-                    setattr(node, field, block[:end + 1])
+        for field, block in list(_blocks(node)):
+            end = next((i for i, statement in enumerate(block) if isinstance(statement, ends)), None)
+            if end is not None:
+                setattr(node, field, block[:end + 1])
     return tree
+
+
+def _blocks(node):
+    """(field, statements) for each block of statements the node holds: its body, else and finally."""
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            yield field, block
 
 
 def _in_one_order(tree):
@@ -193,10 +199,8 @@ def _in_one_order(tree):
     of a name from an expression that cannot change anything (constants, names, containers of them, arithmetic,
     `len(...)`) that reads no name the others assign, and assigns none they read, are moved."""
     for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                setattr(node, field, _sorted_runs(block))
+        for field, block in list(_blocks(node)):
+            setattr(node, field, _sorted_runs(block))
     return tree
 
 
@@ -323,10 +327,8 @@ def _returns_as_expressions(node):
     for child in ast.iter_child_nodes(node):
         if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
             _returns_as_expressions(child)
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(node, field, None)
-        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-            setattr(node, field, _joined_returns(block))
+    for field, block in list(_blocks(node)):
+        setattr(node, field, _joined_returns(block))
     return node
 
 
