@@ -32,7 +32,7 @@ from core.source_code import program_key
 from core.vocabulary import Source
 from utils.sandbox import best_isolation, run_batch
 
-VOTING_SOURCES = ("implement", "oracle", "revise")
+VOTING_SOURCES = ("implement", "oracle")  # independent programs; a revision votes with its parent
 READINGS = ("any witness", "consistent witness")
 
 
@@ -42,9 +42,9 @@ def witnesses(record, isolation):
     cases = [TestCase.from_record(case) for case in (evidence[-1]["test_cases"] if evidence else [])]
     comparison = comparison_of(record)
     trusted = [i for i, case in enumerate(cases) if case.trusted]
-    attempts = {a["id"]: a for a in record["final"]["attempts"]
-                if a.get("check") == "ok" and a.get("code") and a.get("source") in VOTING_SOURCES}
     claimed = record["final"]["attempt"]
+    attempts = {a["id"]: a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")
+                and (a.get("source") in VOTING_SOURCES or a["id"] == claimed)}
     if claimed not in attempts or not trusted:
         return {reading: False for reading in READINGS}, 0
     # what a witness may settle: an input nothing answered but the code (unchecked), or one where only
