@@ -12,7 +12,7 @@ example. A *witness* of the handed-over code is one of them that is not that cod
 
   any witness         an open input is settled when some witness returns the code's value there
   consistent witness  only by a witness that returns the code's value on every untrusted input both
-                      answer (the rule core/agreement.py adopted)
+                      answer and answers at least half of the code's (the rule core/agreement.py adopted)
 
 A run is claimed when no input stays disputed (programs that disagree, two voters or more, block it) and
 something backs the claim. Each unconfirmed run is read once per distinct (problem, handed-over code); the
@@ -68,8 +68,11 @@ def witnesses(record, isolation):
     failing = [aid for aid in attempts if aid != claimed and program_key(attempts[aid]["code"]) != key
                and not all(right(outputs[aid][i], i) for i in trusted)]
     untrusted = [i for i in range(len(cases)) if i not in trusted]
-    consistent = [aid for aid in failing if all(same(outputs[aid][i], i) for i in untrusted
-                                                if outputs[aid][i]["ok"] and mine[i]["ok"])]
+    answered = [i for i in untrusted if mine[i]["ok"]]
+    # as core/agreement._witnesses: the same value wherever both answer, on at least half of the code's answers
+    consistent = [aid for aid in failing
+                  if 2 * sum(outputs[aid][i]["ok"] for i in answered) >= len(answered)
+                  and all(same(outputs[aid][i], i) for i in answered if outputs[aid][i]["ok"])]
     found = {}
     for reading, who in (("any witness", failing), ("consistent witness", consistent)):
         settled = {i for i in open_ for aid in who if same(outputs[aid][i], i)}

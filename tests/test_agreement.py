@@ -220,8 +220,9 @@ WITNESS_TESTS = [EXAMPLE, model_test(99, "guessed"), VARIANT]
 def test_a_program_failing_the_example_that_agrees_everywhere_else_settles_the_lone_programs_value_over_the_guess():
     found = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(0), ok(7), ok(8)]}, oracle=[ok(0), ok(7), raised()])
     assert [(e["source"], e["expected"], e["agree"], e["voters"]) for e in found[1:]] == [
-        ("witness", 7, 3, 3), ("witness", 8, 2, 2)]  # the invalid oracle raised on the variant: it does not answer there
-    assert describe(Evidence.from_record(found[1])) == "the one candidate passing the examples and 2 programs failing one"
+        ("witness", 7, 3, 3), ("witness", 8, 2, 2)]  # the invalid oracle raised on the variant: no answer there
+    assert describe(Evidence.from_record(found[1])) == \
+        "the one candidate passing the examples and 2 programs failing one"
     assert Evidence.from_record(found[1]).backs_a_claim
     assert summary([replace(t, evidence=Evidence.from_record(e)) for t, e in zip(WITNESS_TESTS, found)]).startswith(
         "1 statement example + 2 by the code and a program failing an example")
@@ -235,5 +236,14 @@ def test_a_failing_program_that_differs_from_the_lone_program_anywhere_is_no_wit
 def test_no_witness_when_two_programs_pass_the_examples_or_the_oracle_is_valid():
     two = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(2), ok(6), ok(9)], 3: [ok(0), ok(7), ok(8)]})
     assert [e["source"] for e in two[1:]] == ["disputed", "disputed"]
-    valid_oracle = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(0), ok(7), ok(8)]}, oracle=[ok(2), ok(6), ok(9)])
+    valid_oracle = settle(WITNESS_TESTS, {1: [ok(2), ok(7), ok(8)], 2: [ok(0), ok(7), ok(8)]},
+                          oracle=[ok(2), ok(6), ok(9)])
     assert [e["source"] for e in valid_oracle[1:]] == ["disputed", "disputed"]
+
+
+def test_a_failing_program_that_raises_on_most_inputs_is_no_witness():
+    tests = WITNESS_TESTS + [replace(VARIANT, name=f"variant_{x}", input={"x": x}) for x in (7, 8)]
+    found = settle(tests, {1: [ok(2), ok(7), ok(8), ok(9), ok(10)], 2: [ok(0), ok(7), raised(), raised(), raised()]})
+    assert [e["source"] for e in found[1:]] == ["disputed", "unchecked", "unchecked", "unchecked"]
+    found = settle(tests, {1: [ok(2), ok(7), ok(8), ok(9), ok(10)], 2: [ok(0), ok(7), ok(8), raised(), raised()]})
+    assert [e["source"] for e in found[1:]] == ["witness", "witness", "unchecked", "unchecked"]
