@@ -12,7 +12,8 @@ example. A *witness* of the handed-over code is one of them that is not that cod
 
   any witness         an open input is settled when some witness returns the code's value there
   consistent witness  only by a witness that returns the code's value on every untrusted input both
-                      answer and answers at least half of the code's (the rule core/agreement.py adopted)
+                      answer and answers at least half of the code's (core/agreement.consistent_witnesses,
+                      the rule adopted)
 
 A run is claimed when no input stays disputed (programs that disagree, two voters or more, block it) and
 something backs the claim. Each unconfirmed run is read once per distinct (problem, handed-over code); the
@@ -26,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.claims import comparison_of, runs
+from core.agreement import consistent_witnesses
 from core.cases import TestCase
 from core.compare import outputs_match
 from core.source_code import program_key
@@ -65,20 +67,15 @@ def witnesses(record, isolation):
     def same(result, i):
         return result["ok"] and mine[i]["ok"] and outputs_match(result["value"], mine[i]["value"], comparison)
     key = program_key(attempts[claimed]["code"])
-    failing = [aid for aid in attempts if aid != claimed and program_key(attempts[aid]["code"]) != key
+    failing = [outputs[aid] for aid in attempts if aid != claimed and program_key(attempts[aid]["code"]) != key
                and not all(right(outputs[aid][i], i) for i in trusted)]
-    untrusted = [i for i in range(len(cases)) if i not in trusted]
-    answered = [i for i in untrusted if mine[i]["ok"]]
-    # as core/agreement._witnesses: the same value wherever both answer, on at least half of the code's answers
-    consistent = [aid for aid in failing
-                  if 2 * sum(outputs[aid][i]["ok"] for i in answered) >= len(answered)
-                  and all(same(outputs[aid][i], i) for i in answered if outputs[aid][i]["ok"])]
     found = {}
-    for reading, who in (("any witness", failing), ("consistent witness", consistent)):
-        settled = {i for i in open_ for aid in who if same(outputs[aid][i], i)}
+    for reading, who in (("any witness", failing),
+                         ("consistent witness", consistent_witnesses(cases, mine, failing, comparison))):
+        settled = {i for i in open_ for theirs in who if same(theirs[i], i)}
         disputed_left = any(cases[i].evidence.source == Source.DISPUTED and i not in settled for i in open_)
         found[reading] = not disputed_left and (backed or bool(settled))
-    return found, len({i for i in open_ for aid in failing if same(outputs[aid][i], i)})
+    return found, len({i for i in open_ for theirs in failing if same(theirs[i], i)})
 
 
 def main(argv=None):

@@ -80,7 +80,7 @@ def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True, accepts
         (lambda case, value: outputs_match(value, case.expected, comparison))
     qualified = {vid: outputs for vid, outputs in voters.items() if _passes(outputs, tests, trusted, right)}
     oracle_ok = oracle is not None and _passes(oracle, tests, trusted, right)
-    witnesses = [] if oracle_ok or len(qualified) != 1 else _witnesses(
+    witnesses = [] if oracle_ok or len(qualified) != 1 else consistent_witnesses(
         tests, next(iter(qualified.values())), [outputs for vid, outputs in voters.items() if vid not in qualified]
         + ([oracle] if oracle is not None else []), comparison)
     settled = []
@@ -98,7 +98,7 @@ def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True, accepts
     return settled
 
 
-def _witnesses(tests, alone, others, comparison):
+def consistent_witnesses(tests, alone, others, comparison):
     """The programs among `others` (failing a trusted test) that return what `alone` returns on every untrusted
     input both answer, and answer at least half of those `alone` answers: one that raises almost everywhere
     says little (HumanEval/93's, of 2026-12-01, answered 1 input of 14; the claims' witnesses 11 of 16 or more)."""

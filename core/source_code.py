@@ -234,7 +234,8 @@ def _plain_assignment(statement):
         return False
     for node in ast.walk(statement.value):
         if isinstance(node, ast.Call):
-            if not (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1 and not node.keywords):
+            if not (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
+                    and not node.keywords):
                 return False
         elif not isinstance(node, _PURE):
             return False
