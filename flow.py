@@ -4,7 +4,7 @@ from pocketflow import Flow
 from core.vocabulary import Action, RunStatus
 from nodes import (AskPerson, CheckCode, ExplainSolution, Finish, GenerateTestCases, ImplementFunction, InstallPackages,
                    JudgeRound, ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunChecker, RunTests,
-                   TimeLargestInput, TryEmptyInputs)
+                   TellApart, TimeLargestInput, TryEmptyInputs)
 from settings import Settings
 
 
@@ -14,7 +14,7 @@ def create_flow(settings=None):
     wants = settings or Settings()
     reflect, generate_tests, implement = ReflectOnProblem(), GenerateTestCases(), ImplementFunction()
     check_code, run_tests, run_checker, judge = CheckCode(), RunTests(), RunChecker(), JudgeRound()
-    empty_check, time_check = TryEmptyInputs(), TimeLargestInput()
+    tell_apart, empty_check, time_check = TellApart(), TryEmptyInputs(), TimeLargestInput()
     reflect_on_failure, revise = ReflectOnFailure(), Revise()
     solved, gave_up, model_failed = Finish(RunStatus.SOLVED), Finish(RunStatus.UNSOLVED), Finish(RunStatus.MODEL_FAILED)
     ask_person, review_tests, review_round = AskPerson(), ReviewWithPerson("tests"), ReviewWithPerson("round")
@@ -31,7 +31,9 @@ def create_flow(settings=None):
         generate_tests >> implement
     implement >> new_code
     install_packages >> check_code >> run_tests >> run_checker >> judge  # the checker judges outputs: several are right
-    judge - Action.SUCCESS >> empty_check  # a claim's last checks: an emptied list or string, for not raising,
+    judge - Action.SUCCESS >> tell_apart  # a claim's last checks: fresh inputs, for versions that differ,
+    tell_apart - Action.SUCCESS >> empty_check  # an emptied list or string, for not raising,
+    tell_apart - Action.RERUN >> run_tests  # (where they differ, those inputs join the tests: judged again)
     empty_check - Action.SUCCESS >> time_check  # and the statement's largest input, for time alone
     time_check - Action.SUCCESS >> solved
     time_check - Action.UNCONFIRMED >> unconfirmed  # no version passing the tests returns in time there

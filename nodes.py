@@ -32,10 +32,12 @@ from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_c
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
+from core.random_inputs import shaped_inputs, telling_apart
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
                           problem_context, reflect_request, revise_request, speed_note, validator_request,
                           write_tests_request)
+from core.source_code import program_key
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
@@ -743,6 +745,76 @@ def ask_rest_of_draw(shared, why):
     shared["attempts"].withdraw_claim()
     shared["services"].record.event("rest_of_draw", say=f"  {why}: asking the draw's other candidates first")
     return Action.REDRAW
+
+
+class TellApart(Step):
+    """A claim's first last check: small fresh inputs shaped like the run's (core/random_inputs.py) run on the
+    claim and on up to two other versions passing every counted test. Not the oracle: a brute force enumerates
+    in its own order, and differs from a right candidate on a fresh input with two answers, which the statement
+    may rule out in words only (a Two Sum without its promise); over the records it would have caught one more
+    false success (HumanEval/74) at no cost, a reading kept for more measurement. Where the claim and
+    one of them both return and differ, one of the two is wrong on an input no test had (LeetCode 947: a false
+    success beside a right candidate; S* picks between candidates the same way). Up to APART_TESTS such inputs
+    join the tests as variants and the round is judged again: their values are settled like every variant's
+    (the oracle or a majority, else disputed, and a dispute draws candidates before any claim). Each set of
+    versions is tried once; nothing to do with one program, with --variants 0, where several answers are right
+    (the checker judges those), or where one answer is promised and no checker finds the inputs that break
+    the promise."""
+    working = None  # a few sandbox starts; its line says what it found
+
+    def prep(self, shared):
+        settings = shared["services"].settings
+        if not settings.variants or not settings.agreement or shared["output_kind"].kind == OutputKind.ANY_VALID:
+            return None
+        if promises_one_answer(shared["problem"]) and shared["checker"] is None:
+            return None  # a fresh input may break the promise, and right programs differ there (Two Sum's two pairs)
+        versions = claim_then_others(shared, 2)
+        one_each = {}  # program -> its first version (the claim first): a program written again tells nothing apart
+        for attempt_id, code in versions:
+            one_each.setdefault(program_key(code), (attempt_id, code))
+        tried = sorted(attempt_id for attempt_id, _ in one_each.values())
+        if len(one_each) < 2 or tried in shared["told_apart"]:
+            return None
+        made = shaped_inputs([case.input for case in shared["test_cases"]], shared["problem"], APART_INPUTS,
+                             seed=(settings.seed or 0) + len(shared["told_apart"]))
+        return made and {"inputs": made, "versions": list(one_each.values()), "tried": tried,
+                         "comparison": shared["output_kind"].comparison, "limits": settings.limits,
+                         "isolation": settings.isolation, "packages": packages_path(shared),
+                         "sandboxes": shared["services"].sandboxes}
+
+    def exec(self, job):
+        """The indices of the inputs that tell the claim apart from another version, and what each returned there."""
+        if not job:
+            return [], []
+        ran = [run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"])
+               for _, code in job["versions"]]
+        apart = telling_apart(ran[0], ran[1:], job["comparison"])[:APART_TESTS]
+        return apart, [[results[i]["repr"] if results[i]["ok"] else results[i]["error_type"] for results in ran]
+                       for i in apart]
+
+    def post(self, shared, job, found):
+        if not job:
+            return Action.SUCCESS
+        apart, returned = found
+        shared["told_apart"].append(job["tried"])
+        ids = [attempt_id for attempt_id, _ in job["versions"]]
+        inputs = [job["inputs"][i] for i in apart]
+        say = None
+        if apart:
+            names = [f"apart_{len(shared['told_apart'])}_{k}" for k in range(1, len(apart) + 1)]
+            shared["test_cases"] = [*shared["test_cases"], *(TestCase(name, made, None, Origin.VARIANT)
+                                                             for name, made in zip(names, inputs))]
+            shared["attempts"].withdraw_claim()
+            say = (f"  attempt {ids[0]} and {'another version' if len(ids) == 2 else 'other versions'} passing the "
+                   f"same tests ({', '.join(map(str, ids[1:]))}) return different values on {plural(len(apart), 'fresh input')} "
+                   f"({'; '.join(shown(made) for made in inputs)}): judged again with them")
+        shared["services"].record.event("tell_apart", say=say, tried=len(job["inputs"]), versions=ids, inputs=inputs,
+                                        returned=returned)
+        return Action.RERUN if apart else Action.SUCCESS
+
+
+APART_INPUTS = 32  # fresh inputs a claim's versions run on: 128 found no run apart that 32 did not (bench.tell_apart)
+APART_TESTS = 4    # of those telling them apart, the ones that join the tests
 
 
 class TryEmptyInputs(Step):

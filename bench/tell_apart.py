@@ -1,0 +1,132 @@
+"""Would fresh random inputs have told apart the programs behind the recorded claims? Reads benchmark records,
+runs the recorded programs in the sandbox, prints numbers (the measurement behind core/random_inputs.py's use).
+
+    python -m bench.tell_apart bench-results/DIR [DIR ...]
+
+For each claimed run (read once per problem and claimed code), the versions that passed every counted test
+and are not the claim written again (core/source_code.program_key), and with --oracle the oracle when it
+passes the trusted tests, run beside the claim on inputs drawn
+like the run's own (core/random_inputs.shaped_inputs). An input where the claim and such a version both
+return and differ is one the run never tested and on which one of them is wrong. Each such input is then
+settled as the run would settle a variant (core/agreement.settle: the candidates that pass the trusted
+tests and the valid oracle vote; an input validator the run trusted drops what it rejects):
+
+  same         nothing tells the programs apart: the claim stands as it did
+  stands       every such input settled with the claim's value
+  against      some input settled with another value: the claim fails a counted test
+  open         some input disputed or unchecked, none against: the run would draw again, else end unconfirmed
+
+With the claimed code's hidden-test result beside it: a false success read `against` or `open` is caught,
+a right claim read so is a cost (a redraw, or a run unconfirmed).
+"""
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from bench.claims import comparison_of, runs
+from core.agreement import settle
+from core.cases import TestCase
+from core.compare import outputs_match
+from core.judges import VALIDATOR_SHIM
+from core.random_inputs import shaped_inputs
+from core.source_code import program_key
+from core.vocabulary import Origin, Source
+from utils.sandbox import best_isolation, run_batch
+
+READINGS = ("same", "stands", "against", "open")
+
+
+def told_apart(record, isolation, count=32, with_oracle=False):
+    """(reading, how many inputs told the claim apart from another version passing every counted test)."""
+    evidence = [e for e in record["events"] if e["kind"] == "evidence"]
+    cases = [TestCase.from_record(case) for case in (evidence[-1]["test_cases"] if evidence else [])]
+    claimed = record["final"]["attempt"]
+    attempts = {a["id"]: a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")}
+    if claimed not in attempts or not cases:
+        return "same", 0
+    comparison = comparison_of(record)
+    key = program_key(attempts[claimed]["code"])
+    keys = {key}
+    rivals = []
+    for a in attempts.values():
+        if a["source"] in ("implement", "revise") and a.get("total") and a.get("passed") == a.get("total") \
+                and program_key(a["code"]) not in keys:
+            keys.add(program_key(a["code"]))
+            rivals.append(a)
+    statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
+    trusted = [case for case in cases if case.trusted]
+    fresh = shaped_inputs([case.input for case in cases], statement, count)
+    inputs = [case.input for case in trusted] + fresh
+    outputs = {a["id"]: run_batch(a["code"], inputs, isolation=isolation) for a in attempts.values()
+               if a["source"] in ("implement", "oracle") or a in rivals or a["id"] == claimed}
+    oracle = next((a for a in attempts.values() if a["source"] == "oracle"), None)
+    if with_oracle and oracle and all(r["ok"] and outputs_match(r["value"], case.expected, comparison)
+                      for r, case in zip(outputs[oracle["id"]], trusted)):
+        rivals.append(oracle)  # where the valid oracle differs from the claim, one of them is wrong
+    mine, at = outputs[claimed], len(trusted)
+    apart = sorted({i for rival in rivals for i in range(at, len(inputs)) if mine[i]["ok"] and outputs[rival["id"]][i]["ok"]
+                    and not outputs_match(mine[i]["value"], outputs[rival["id"]][i]["value"], comparison)})
+    if not apart:
+        return "same", 0
+    tests = trusted + [TestCase(f"apart_{k}", inputs[i], None, Origin.VARIANT) for k, i in enumerate(apart, 1)]
+    kept = list(range(at)) + apart
+    voters = {aid: [results[i] for i in kept] for aid, results in outputs.items() if attempts[aid]["source"] == "implement"}
+    validator = next((a for a in reversed(list(attempts.values())) if a["source"] == "validator"), None)
+    judged = settle(tests, voters, [outputs[oracle["id"]][i] for i in kept] if oracle else None, comparison)
+    inputs = [case.input for case in tests]
+    if validator:  # trusted only when it accepts every trusted input, as core/judges.validator_in_use
+        says = run_batch(validator["code"] + VALIDATOR_SHIM, inputs, isolation=isolation)
+        if all(r["ok"] and r["value"] is True for r in says[:len(trusted)]):
+            judged = [(ev, value) if says[i]["ok"] and says[i]["value"] is not False else (None, None)
+                      for i, (ev, value) in enumerate(judged)]
+    readings = set()
+    for k, i in enumerate(apart):
+        ev, value = judged[at + k]
+        if ev is None or ev.source == Source.REJECTED:
+            continue
+        if ev.source in (Source.ORACLE, Source.MAJORITY, Source.WITNESS):
+            readings.add("stands" if outputs_match(mine[i]["value"], value, comparison) else "against")
+        else:
+            readings.add("open")
+    reading = "against" if "against" in readings else "open" if "open" in readings else "stands" if readings else "same"
+    return reading, len(apart)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.tell_apart", description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", metavar="DIR", help="benchmark output folders (each with results.jsonl)")
+    parser.add_argument("--count", type=int, default=32, help="inputs drawn per run (default 32, as nodes.TellApart)")
+    parser.add_argument("--oracle", action="store_true", help="the valid oracle is a version to tell apart too")
+    args = parser.parse_args(argv)
+    isolation = best_isolation()
+    seen, tally = set(), Counter()
+    print(f"{'run':<48} {'hidden':>6} {'apart':>5}  reading")
+    for folder in args.folders:
+        try:
+            if not (Path(folder) / "results.jsonl").exists():
+                raise OSError("no results.jsonl")
+            for row, kind in runs(folder):
+                if row["status"] != "solved":
+                    continue
+                record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
+                key = (row["dataset"], row["id"], program_key(record["final"].get("function_code") or ""))
+                if key in seen:
+                    continue
+                seen.add(key)
+                reading, apart = told_apart(record, isolation, args.count, args.oracle)
+                hidden = bool(row["hidden_pass"])
+                print(f"{Path(folder).name + ' ' + row['id'][:30]:<48} {str(hidden):>6} {apart:>5}  {reading}")
+                tally[reading, hidden] += 1
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"tell_apart: {folder}: cannot read its records ({exc})", file=sys.stderr)
+            return 2
+    print(f"\n{'reading':<10} {'right claims':>12} {'false successes':>16}")
+    for reading in READINGS:
+        print(f"{reading:<10} {tally[reading, True]:>12} {tally[reading, False]:>16}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
