@@ -38,7 +38,7 @@ from utils.sandbox import best_isolation, run_batch
 READINGS = ("same", "stands", "against", "open")
 
 
-def told_apart(record, isolation, count=32, with_oracle=False):
+def told_apart(record, isolation, count=64, with_oracle=False):
     """(reading, how many inputs told the claim apart from another version passing every counted test)."""
     evidence = [e for e in record["events"] if e["kind"] == "evidence"]
     cases = [TestCase.from_record(case) for case in (evidence[-1]["test_cases"] if evidence else [])]
@@ -57,7 +57,8 @@ def told_apart(record, isolation, count=32, with_oracle=False):
             rivals.append(a)
     statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
     trusted = [case for case in cases if case.trusted]
-    fresh = shaped_inputs([case.input for case in cases], statement, count)
+    seed = (record.get("settings") or {}).get("seed") or 0  # as the run's first TellApart draws them
+    fresh = shaped_inputs([case.input for case in cases], statement, count, seed=seed)
     inputs = [case.input for case in trusted] + fresh
     outputs = {a["id"]: run_batch(a["code"], inputs, isolation=isolation) for a in attempts.values()
                if a["source"] in ("implement", "oracle") or a in rivals or a["id"] == claimed}
@@ -97,7 +98,7 @@ def told_apart(record, isolation, count=32, with_oracle=False):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.tell_apart", description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", metavar="DIR", help="benchmark output folders (each with results.jsonl)")
-    parser.add_argument("--count", type=int, default=32, help="inputs drawn per run (default 32, as nodes.TellApart)")
+    parser.add_argument("--count", type=int, default=64, help="inputs drawn per run (default 64, as nodes.TellApart)")
     parser.add_argument("--oracle", action="store_true", help="the valid oracle is a version to tell apart too")
     args = parser.parse_args(argv)
     isolation = best_isolation()
