@@ -189,7 +189,9 @@ def judging_flags(parser):
                        help="take the model's own expected values as the truth, as codeloop did before (no agreement)")
     group.add_argument("--variants", type=int, default=Settings.variants, metavar="N",
                        help="inputs made by small changes to the tests' inputs (a number one larger, a list reversed), "
-                       f"run on every program and settled only by their agreement; 0 for none (default {Settings.variants})")
+                       "run on every program and settled only by their agreement; before a claim, 64 fresh inputs shaped like "
+                       "the tests' on the claim and other versions passing every test, those they differ on added as "
+                       f"variants; 0 for neither (default {Settings.variants})")
     group.add_argument("--model-tests", choices=MODEL_TESTS, default=Settings.model_tests,
                        help="when the model writes its own tests where the statement has examples: first (before any "
                        "code), when-needed (only once the first candidate and the oracle settle no claim on the examples "

@@ -1072,3 +1072,33 @@ def test_witnesses_counts_the_unconfirmed_runs_a_program_failing_an_example_woul
     missing = subprocess.run([sys.executable, "-m", "bench.witnesses", str(tmp_path / "nope")], cwd=ROOT,
                              capture_output=True, text=True)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "cannot read" in missing.stderr
+
+
+def test_tell_apart_counts_the_claims_fresh_inputs_would_have_split_and_how_they_would_settle(tmp_path):
+    either, plus = "def run_code(a, b):\n    return a or b\n", "def run_code(a, b):\n    return a + b\n"
+    summed = "def run_code(a, b):\n    return sum((a, b))\n"
+
+    def run(name, hidden, versions):
+        run_dir = tmp_path / "runs" / "humaneval" / "full" / name
+        run_dir.mkdir(parents=True)
+        tests = [{"name": f"e{k}", "input": given, "expected": sum(given.values()), "origin": "statement",
+                  "evidence": {"source": "statement", "agree": 0, "voters": 0, "counted": True}}
+                 for k, given in enumerate([{"a": 0, "b": 3}, {"a": 2, "b": 0}], 1)]
+        attempts = [{"id": k, "source": "implement", "check": "ok", "code": code, "passed": 2, "total": 2}
+                    for k, code in enumerate(versions, 1)]
+        (run_dir / "run.json").write_text(json.dumps({"problem": "Return a + b.", "settings": {"seed": 1},
+                                                      "events": [{"kind": "evidence", "test_cases": tests}],
+                                                      "final": {"attempt": 1, "attempts": attempts,
+                                                                "function_code": versions[0]}}))
+        return {"id": name, "dataset": "humaneval", "strategy": "full", "run_dir": str(run_dir),
+                "status": "solved", "hidden_pass": hidden}
+
+    # `a or b` claimed beside two programs that add: settled against it; beside one: disputed (open); `a + b`
+    # beside `b + a`, another program returning the same everywhere: nothing to tell apart
+    rows = [run("p1", False, [either, plus, summed]), run("p2", False, [either, plus]),
+            run("p3", True, [plus, "def run_code(a, b):\n    return b + a\n"])]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = subprocess.run([sys.executable, "-m", "bench.tell_apart", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert re.search(r"same\s+1\s+0\n", out) and re.search(r"against\s+0\s+1\n", out), out
+    assert re.search(r"open\s+0\s+1\n", out), out
