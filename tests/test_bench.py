@@ -1102,3 +1102,6 @@ def test_tell_apart_counts_the_claims_fresh_inputs_would_have_split_and_how_they
                          capture_output=True, text=True, check=True).stdout
     assert re.search(r"same\s+1\s+0\n", out) and re.search(r"against\s+0\s+1\n", out), out
     assert re.search(r"open\s+0\s+1\n", out), out
+    missing = subprocess.run([sys.executable, "-m", "bench.tell_apart", str(tmp_path / "nope"), str(tmp_path)], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and "cannot read" in missing.stderr and re.search(r"same\s+1\s+0\n", missing.stdout)
