@@ -32,11 +32,11 @@ from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_c
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.outcome import RunState, conclude, trusted_name
 from core.output_kind import OutputKind
-from core.random_inputs import shaped_inputs, telling_apart
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
                           problem_context, reflect_request, revise_request, speed_note, validator_request,
                           write_tests_request)
+from core.random_inputs import shaped_inputs, telling_apart
 from core.source_code import program_key
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
@@ -749,17 +749,17 @@ def ask_rest_of_draw(shared, why):
 
 class TellApart(Step):
     """A claim's first last check: small fresh inputs shaped like the run's (core/random_inputs.py) run on the
-    claim and on up to two other versions passing every counted test. Not the oracle: a brute force enumerates
-    in its own order, and differs from a right candidate on a fresh input with two answers, which the statement
-    may rule out in words only (a Two Sum without its promise); over the records it would have caught one more
-    false success (HumanEval/74) at no cost, a reading kept for more measurement. Where the claim and
-    one of them both return and differ, one of the two is wrong on an input no test had (LeetCode 947: a false
-    success beside a right candidate; S* picks between candidates the same way). Up to APART_TESTS such inputs
-    join the tests as variants and the round is judged again: their values are settled like every variant's
-    (the oracle or a majority, else disputed, and a dispute draws candidates before any claim). Each set of
-    versions is tried once; nothing to do with one program, with --variants 0, where several answers are right
-    (the checker judges those), or where one answer is promised and no checker finds the inputs that break
-    the promise."""
+    claim and on up to two other versions passing every counted test. Where the claim and one of them both
+    return and differ, one of the two is wrong on an input no test had (LeetCode 947: a false success beside a
+    right candidate; S* picks between candidates the same way). Up to APART_TESTS such inputs join the tests as
+    variants and the round is judged again: their values are settled like every variant's (the oracle or a
+    majority, else disputed, and a dispute draws candidates before any claim). Each set of versions is tried
+    once; nothing to do with one program, with --variants 0, where several answers are right (the checker
+    judges those), or where one answer is promised and no checker finds the inputs that break the promise.
+    Not the oracle: a brute force enumerates in its own order, and differs from a right candidate on a fresh
+    input with two answers that the statement may rule out in words only (a Two Sum without its promise); over
+    the records it would have caught one more false success (HumanEval/74) at no cost, a reading kept for more
+    measurement (python -m bench.tell_apart --oracle)."""
     working = None  # a few sandbox starts; its line says what it found
 
     def prep(self, shared):
