@@ -272,7 +272,8 @@ def new_store(problem, settings, record, progress=None):
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
             "test_cases": [], "output_kind": chosen(settings.output_kind, problem), "attempts": AttemptTree(),
             "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "draw_rest": 0, "tests_owed": False,
-            "too_slow": None, "told_apart": [], "lacks": None, "status": RunStatus.RUNNING, "message": ""}
+            "too_slow": None, "told_apart": [], "raised_fresh": {}, "lacks": None, "status": RunStatus.RUNNING,
+            "message": ""}
 
 
 def result_summary(shared, out_dir, files, usage):

@@ -617,7 +617,8 @@ class JudgeRound(Step):
                           iteration=shared["iteration"], disputes_drawn=shared["dispute_draws"], rules=Rules.of(settings),
                           rest_of_draw=shared["draw_rest"] > 0, affords_a_draw=affords_a_draw(shared),
                           trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]),
-                          tests_owed=shared["tests_owed"], tolerance=shared["output_kind"].tolerance)
+                          tests_owed=shared["tests_owed"], tolerance=shared["output_kind"].tolerance,
+                          raised_fresh=shared["raised_fresh"])
 
     def exec(self, facts):
         return judge_round(facts)
@@ -783,23 +784,35 @@ class TellApart(Step):
                          "sandboxes": shared["services"].sandboxes}
 
     def exec(self, job):
-        """The indices of the inputs that tell the claim apart from another version, and what each returned there."""
+        """The indices of the inputs that tell the claim apart from another version, what each version returned
+        there, and on how many inputs each raised where another returned."""
         if not job:
-            return [], []
+            return [], [], []
         ran = [run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"])
                for _, code in job["versions"]]
         apart = telling_apart(ran[0], ran[1:], job["comparison"])[:APART_TESTS]
+        raised = [sum(not mine[i]["ok"] and any(theirs[i]["ok"] for theirs in ran) for i in range(len(job["inputs"])))
+                  for mine in ran]
         return apart, [[results[i]["repr"] if results[i]["ok"] else results[i]["error_type"] for results in ran]
-                       for i in apart]
+                       for i in apart], raised
 
     def post(self, shared, job, found):
         if not job:
             return Action.SUCCESS
-        apart, returned = found
+        apart, returned, raised = found
         shared["told_apart"].append(job["tried"])
         ids = [attempt_id for attempt_id, _ in job["versions"]]
+        for attempt_id, count in zip(ids, raised):  # the verdict's tie-break between versions (core/verdict.py)
+            shared["raised_fresh"][attempt_id] = max(count, shared["raised_fresh"].get(attempt_id, 0))
         inputs = [job["inputs"][i] for i in apart]
         say = None
+        if not apart and min(raised) < raised[0]:  # they agree wherever both return: the one that raises less
+            last = ids[raised.index(min(raised))]
+            shared["attempts"].hand_over(last)
+            shared["current"] = last
+            say = (f"  attempt {ids[0]} raised on {plural(raised[0], 'fresh input')} where another version returned; "
+                   f"attempt {last}, passing the same tests and returning the same elsewhere, raised on {min(raised)} "
+                   "and is handed over instead")
         if apart:
             names = [f"apart_{len(shared['told_apart'])}_{k}" for k in range(1, len(apart) + 1)]
             shared["test_cases"] = [*shared["test_cases"], *(TestCase(name, made, None, Origin.VARIANT)
@@ -809,7 +822,7 @@ class TellApart(Step):
                    f"same tests ({', '.join(map(str, ids[1:]))}) return different values on {plural(len(apart), 'fresh input')} "
                    f"({'; '.join(shown(made) for made in inputs)}): judged again with them")
         shared["services"].record.event("tell_apart", say=say, tried=len(job["inputs"]), versions=ids, inputs=inputs,
-                                        returned=returned)
+                                        returned=returned, raised=raised)
         return Action.RERUN if apart else Action.SUCCESS
 
 

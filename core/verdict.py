@@ -98,6 +98,8 @@ class RoundFacts:
     rest_of_draw: bool = False   # the first draw asked only its first candidates (settings.first_draw); the rest wait
     tests_owed: bool = False     # the model's own tests are not asked yet (settings.model_tests "when-needed")
     tolerance: float = 0.0       # the statement's own for floats (core/output_kind.py)
+    raised_fresh: dict = field(default_factory=dict)  # attempt id -> fresh inputs it raised on where a version
+    # passing the same tests returned (nodes.TellApart): fewer is the better of versions tied on everything else
 
     @property
     def comparison(self):
@@ -203,8 +205,10 @@ def _judged(facts):
                        current=by_person[-1].id if by_person else None, **common)
     disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
     backing = backing_on(disputed, attempts, scores, tests, facts.comparison)
+    # on fresh inputs where one of two tied versions raises and the other returns, the input is valid (and the
+    # raiser wrong) or breaks a promise (and either may do anything): the one that returns is never the worse
     claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
-                                        scores[a.id].rank(len(a.lint or ()), a.id)))
+                                        -facts.raised_fresh.get(a.id, 0), scores[a.id].rank(len(a.lint or ()), a.id)))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
     if facts.owes_rest and set(lacking) & DRAWS_HELP:
         return rest_of_first_draw(tests, judged, claim.id, common)

@@ -115,3 +115,14 @@ def test_no_fresh_inputs_where_every_version_is_one_program_or_variants_are_off(
     stub.requests.clear()
     shared = run_sum(make_shared, stub, [EITHER, PLUS, SUMMED], variants=0)
     assert not events_of(shared, "tell_apart")
+
+
+def test_of_versions_that_agree_wherever_both_return_the_one_that_raises_on_fewer_fresh_inputs_is_handed_over(
+        make_shared, stub):
+    raises = "```python\ndef run_code(a, b):\n    if a > 1 and b > 1:\n        raise ValueError(a)\n    return b + a\n```"
+    shared = run_sum(make_shared, stub, [PLUS, SUMMED, raises])
+    assert shared["status"] == RunStatus.SOLVED, shared["message"]
+    [check] = events_of(shared, "tell_apart")
+    raiser = next(x.id for x in shared["attempts"] if "raise ValueError" in x.code)
+    assert check["versions"][0] == raiser and check["raised"][0] > 0 and min(check["raised"]) == 0, check
+    assert not check["inputs"] and "raise ValueError" not in handed_over(shared).code
