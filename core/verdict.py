@@ -205,10 +205,7 @@ def _judged(facts):
                        current=by_person[-1].id if by_person else None, **common)
     disputed = [i for i, case in enumerate(tests) if case.source == Source.DISPUTED]
     backing = backing_on(disputed, attempts, scores, tests, facts.comparison)
-    # on fresh inputs where one of two tied versions raises and the other returns, the input is valid (and the
-    # raiser wrong) or breaks a promise (and either may do anything): the one that returns is never the worse
-    claim = max(solving, key=lambda a: (scores[a.id].trusted_passed, scores[a.id].passed, backing(a),
-                                        -facts.raised_fresh.get(a.id, 0), scores[a.id].rank(len(a.lint or ()), a.id)))
+    claim = max(solving, key=lambda a: claim_order(a, scores[a.id], backing(a), facts.raised_fresh))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
     if facts.owes_rest and set(lacking) & DRAWS_HELP:
         return rest_of_first_draw(tests, judged, claim.id, common)
@@ -228,6 +225,14 @@ def _judged(facts):
     return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
                    disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
                    lacks=lacking, **common)
+
+
+def claim_order(attempt, score, backing, raised_fresh):
+    """Of the attempts passing every counted test, the claim is the greatest: most trusted tests, then tests, then
+    programs siding with it on the disputed inputs, then fewest fresh inputs raised on where a tied version returned
+    (nodes.TellApart: such an input is valid, and the raiser wrong, or breaks a promise, and neither is), then rank."""
+    return (score.trusted_passed, score.passed, backing, -raised_fresh.get(attempt.id, 0),
+            score.rank(len(attempt.lint or ()), attempt.id))
 
 
 def lacks(tests, disputed, facts, unjudged=0):
