@@ -18,6 +18,11 @@ tests and the valid oracle vote; an input validator the run trusted drops what i
 
 With the claimed code's hidden-test result beside it: a false success read `against` or `open` is caught,
 a right claim read so is a cost (a redraw, or a run unconfirmed).
+
+With --raises, the reading behind core/verdict.claim_order's tie-break instead: for each solved or unconfirmed
+run whose versions passing every counted test (one per program) raise on different numbers of fresh inputs
+where another returns, each such version with that number and whether it passes the hidden tests; then how
+often the one raising least passes them while another does not, and the reverse.
 """
 import argparse
 import json
@@ -26,6 +31,8 @@ from collections import Counter
 from pathlib import Path
 
 from bench.claims import comparison_of, runs
+from bench.hidden_tests import judge_hidden
+from bench.revise_yield import problems_of
 from core.agreement import settle
 from core.cases import TestCase
 from core.compare import outputs_match
@@ -48,13 +55,7 @@ def told_apart(record, isolation, count=64, with_oracle=False):
         return "same", 0
     comparison = comparison_of(record)
     key = program_key(attempts[claimed]["code"])
-    keys = {key}
-    rivals = []
-    for a in attempts.values():
-        if a["source"] in ("implement", "revise") and a.get("total") and a.get("passed") == a.get("total") \
-                and program_key(a["code"]) not in keys:
-            keys.add(program_key(a["code"]))
-            rivals.append(a)
+    rivals = [a for a in passing_versions(record) if program_key(a["code"]) != key]
     statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
     trusted = [case for case in cases if case.trusted]
     seed = (record.get("settings") or {}).get("seed") or 0  # as the run's first TellApart draws them
@@ -95,13 +96,74 @@ def told_apart(record, isolation, count=64, with_oracle=False):
     return reading, len(apart)
 
 
+def passing_versions(record):
+    """The run's versions (candidates, revisions) that passed every counted test, one per program."""
+    versions, keys = [], set()
+    for a in record["final"]["attempts"]:
+        if a["source"] in ("implement", "revise") and a.get("check") == "ok" and a.get("code") and a.get("total") \
+                and a.get("passed") == a.get("total") and program_key(a["code"]) not in keys:
+            keys.add(program_key(a["code"]))
+            versions.append(a)
+    return versions
+
+
+def raises(record, problem, isolation, count=64):
+    """[(version id, fresh inputs it raised on where another returned, passes the hidden tests)], or [] where
+    fewer than two versions pass every counted test or they all raise alike (nodes.TellApart's counts)."""
+    evidence = [e for e in record["events"] if e["kind"] == "evidence"]
+    cases = [TestCase.from_record(case) for case in (evidence[-1]["test_cases"] if evidence else [])]
+    versions = passing_versions(record)
+    if len(versions) < 2 or not cases:
+        return []
+    statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
+    fresh = shaped_inputs([case.input for case in cases], statement, count, (record.get("settings") or {}).get("seed") or 0)
+    ran = [run_batch(a["code"], fresh, isolation=isolation) for a in versions]
+    raised = [sum(not mine[i]["ok"] and any(theirs[i]["ok"] for theirs in ran) for i in range(len(fresh))) for mine in ran]
+    if len(set(raised)) == 1:
+        return []
+    return [(a["id"], n, judge_hidden(problem, a["code"], isolation)["passed"]) for a, n in zip(versions, raised)]
+
+
+def main_raises(folders, count, isolation):
+    seen, tally = set(), Counter()
+    for folder in folders:
+        for row, _ in runs(folder):
+            if row["status"] not in ("solved", "unconfirmed"):
+                continue
+            record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
+            key = (row["dataset"], row["id"], program_key(record["final"].get("function_code") or ""))
+            problem = problems_of(row["dataset"]).get(row["id"])
+            if key in seen or problem is None:
+                continue
+            seen.add(key)
+            found = raises(record, problem, isolation, count)
+            if found:
+                least = min(n for _, n, _ in found)
+                right = {hidden for _, n, hidden in found if n == least}, {hidden for _, n, hidden in found if n > least}
+                tally["least raising right, another wrong" if right == ({True}, {False}) else
+                      "least raising wrong, another right" if right == ({False}, {True}) else "alike"] += 1
+                print(f"{Path(folder).name} {row['id'][:30]} {row['status']}: "
+                      + ", ".join(f"{i} raised {n}, hidden {hidden}" for i, n, hidden in found))
+    for reading in ("least raising right, another wrong", "least raising wrong, another right", "alike"):
+        print(f"{reading:<36} {tally[reading]:>4}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.tell_apart", description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", metavar="DIR", help="benchmark output folders (each with results.jsonl)")
     parser.add_argument("--count", type=int, default=64, help="inputs drawn per run (default 64, as nodes.TellApart)")
     parser.add_argument("--oracle", action="store_true", help="the valid oracle is a version to tell apart too")
+    parser.add_argument("--raises", action="store_true", help="the versions that raise on different numbers of fresh "
+                        "inputs, and which pass the hidden tests")
     args = parser.parse_args(argv)
     isolation = best_isolation()
+    if args.raises:
+        try:
+            main_raises(args.folders, args.count, isolation)
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"tell_apart: cannot read the records ({exc})", file=sys.stderr)
+            return 2
+        return 0
     seen, tally, unreadable = set(), Counter(), False
     print(f"{'run':<48} {'hidden':>6} {'apart':>5}  reading")
     for folder in args.folders:

@@ -1105,3 +1105,28 @@ def test_tell_apart_counts_the_claims_fresh_inputs_would_have_split_and_how_they
     missing = subprocess.run([sys.executable, "-m", "bench.tell_apart", str(tmp_path / "nope"), str(tmp_path)], cwd=ROOT,
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "cannot read" in missing.stderr and re.search(r"same\s+1\s+0\n", missing.stdout)
+
+
+def test_tell_apart_raises_says_whether_the_version_raising_on_fewer_fresh_inputs_passes_the_hidden_tests(tmp_path):
+    plus = "def run_code(a, b):\n    return a + b\n"
+    raiser = "def run_code(a, b):\n    if a > 1 and b > 1:\n        raise ValueError(a)\n    return b + a\n"
+    dataset = tmp_path / "problems.jsonl"
+    dataset.write_text(json.dumps({"id": "p1", "statement": "Return a + b.",
+                                   "tests": [{"input": {"a": 2, "b": 3}, "expected": 5}]}) + "\n")
+    run_dir = tmp_path / "runs" / "p1"
+    run_dir.mkdir(parents=True)
+    tests = [{"name": f"e{k}", "input": given, "expected": sum(given.values()), "origin": "statement",
+              "evidence": {"source": "statement", "agree": 0, "voters": 0, "counted": True}}
+             for k, given in enumerate([{"a": 0, "b": 3}, {"a": 2, "b": 0}], 1)]
+    attempts = [{"id": k, "source": "implement", "check": "ok", "code": code, "passed": 2, "total": 2}
+                for k, code in enumerate([raiser, plus], 1)]
+    (run_dir / "run.json").write_text(json.dumps({"problem": "Return a + b.", "settings": {"seed": 1},
+                                                  "events": [{"kind": "evidence", "test_cases": tests}],
+                                                  "final": {"attempt": 1, "attempts": attempts, "function_code": raiser}}))
+    row = {"id": "p1", "dataset": str(dataset), "strategy": "full", "run_dir": str(run_dir), "status": "solved",
+           "hidden_pass": False}
+    (tmp_path / "results.jsonl").write_text(json.dumps(row) + "\n")
+    out = subprocess.run([sys.executable, "-m", "bench.tell_apart", "--raises", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert re.search(r"1 raised [1-9]\d*, hidden False, 2 raised 0, hidden True", out), out
+    assert re.search(r"least raising right, another wrong\s+1\n", out), out
