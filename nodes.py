@@ -36,7 +36,7 @@ from core.prompts import (answers_request, checker_request, clarify_request, cla
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
                           problem_context, reflect_request, revise_request, speed_note, validator_request,
                           write_tests_request)
-from core.random_inputs import shaped_inputs, telling_apart
+from core.random_inputs import raised_where_others_return, shaped_inputs, telling_apart
 from core.source_code import program_key
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
@@ -791,10 +791,8 @@ class TellApart(Step):
         ran = [run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"])
                for _, code in job["versions"]]
         apart = telling_apart(ran[0], ran[1:], job["comparison"])[:APART_TESTS]
-        raised = [sum(not mine[i]["ok"] and any(theirs[i]["ok"] for theirs in ran) for i in range(len(job["inputs"])))
-                  for mine in ran]
         return apart, [[results[i]["repr"] if results[i]["ok"] else results[i]["error_type"] for results in ran]
-                       for i in apart], raised
+                       for i in apart], raised_where_others_return(ran)
 
     def post(self, shared, job, found):
         if not job:

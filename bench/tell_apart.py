@@ -37,7 +37,7 @@ from core.agreement import settle
 from core.cases import TestCase
 from core.compare import outputs_match
 from core.judges import VALIDATOR_SHIM
-from core.random_inputs import shaped_inputs
+from core.random_inputs import raised_where_others_return, shaped_inputs
 from core.source_code import program_key
 from core.vocabulary import Origin, Source
 from utils.sandbox import best_isolation, run_batch
@@ -118,7 +118,7 @@ def raises(record, problem, isolation, count=64):
     statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
     fresh = shaped_inputs([case.input for case in cases], statement, count, (record.get("settings") or {}).get("seed") or 0)
     ran = [run_batch(a["code"], fresh, isolation=isolation) for a in versions]
-    raised = [sum(not mine[i]["ok"] and any(theirs[i]["ok"] for theirs in ran) for i in range(len(fresh))) for mine in ran]
+    raised = raised_where_others_return(ran)
     if len(set(raised)) == 1:
         return []
     return [(a["id"], n, judge_hidden(problem, a["code"], isolation)["passed"]) for a, n in zip(versions, raised)]

@@ -22,7 +22,7 @@ import sys
 from core.cases import input_key
 from core.compare import EXACT, outputs_match
 from core.constraints import violations
-from core.variants import _shared_properties
+from core.variants import is_sorted, shared_properties
 
 MAX_LENGTH = 8  # longer lists tell programs apart no better here, and a brute-force oracle may time out on them
 
@@ -35,7 +35,7 @@ def shaped_inputs(inputs, statement="", count=32, seed=0, tries=8):
         return []
     rng = random.Random(seed)
     ranges = {name: _ranges([given[name] for given in inputs if name in given]) for given in inputs for name in given}
-    kept = _shared_properties(inputs, statement)
+    kept = shared_properties(inputs, statement)
     seen = {input_key(given) for given in inputs}
     made = []
     for attempt in range(count * tries):
@@ -54,6 +54,12 @@ def telling_apart(mine, others, comparison=EXACT):
     input) both return and return different values (compared as the tests compare)."""
     return [i for i, result in enumerate(mine) if result["ok"] and any(
         theirs[i]["ok"] and not outputs_match(result["value"], theirs[i]["value"], comparison) for theirs in others)]
+
+
+def raised_where_others_return(ran):
+    """For each version's results (lists of sandbox results, one per input): on how many inputs it raised where
+    another version returned."""
+    return [sum(not mine[i]["ok"] and any(theirs[i]["ok"] for theirs in ran) for i in range(len(mine))) for mine in ran]
 
 
 def _ranges(values):
@@ -108,7 +114,7 @@ def _kept(value, properties):
     for holds in properties:
         if holds(value):
             continue
-        if holds.__name__ == "_is_sorted":
+        if holds is is_sorted:
             value = sorted(value)
         else:
             value = list({input_key(item): item for item in value}.values())

@@ -33,7 +33,7 @@ def variants(inputs, statement="", count=8, seed=0):
     some; a fixed seed makes a run repeatable."""
     rng = random.Random(seed)
     seen = {input_key(given) for given in inputs}
-    kept = _shared_properties(inputs, statement)
+    kept = shared_properties(inputs, statement)
     per_input = []
     for given in inputs:
         # an input holding an empty value is an edge case already: its neighbours mostly break a precondition
@@ -62,13 +62,13 @@ def variant_cases(inputs, statement="", count=8):
     return [TestCase(f"variant_{k}", made, None, Origin.VARIANT) for k, made in enumerate(variants(inputs, statement, count), 1)]
 
 
-def _shared_properties(inputs, statement):
+def shared_properties(inputs, statement):
     """argument name -> the properties its variants keep: sorted, or distinct items, when the statement
     promises that in words ("sorted in ascending order", "guaranteed to have unique elements") and every
     given list has it. Correct programs answer differently where such a promise breaks (HumanEval/109: a
     repeated value); a property only the given inputs share is not kept, as the model's inputs share
     what its code assumes (all sorted, where a two-pointer Two Sum needed them to be)."""
-    promised = [holds for holds, words in ((_is_sorted, SORTED), (_is_distinct, DISTINCT)) if words.search(statement)]
+    promised = [holds for holds, words in ((is_sorted, SORTED), (is_distinct, DISTINCT)) if words.search(statement)]
     properties = {}
     for name in {name for given in inputs for name in given}:
         lists = [given[name] for given in inputs if isinstance(given.get(name), list) and len(given[name]) > 1]
@@ -80,14 +80,14 @@ SORTED = re.compile(r"\bsorted\b|ascending|non-?decreasing|increasing order", re
 DISTINCT = re.compile(r"\bunique\b|\bdistinct\b", re.IGNORECASE)
 
 
-def _is_sorted(value):
+def is_sorted(value):
     try:
         return not isinstance(value, list) or value == sorted(value)
     except TypeError:
         return False
 
 
-def _is_distinct(value):
+def is_distinct(value):
     return not isinstance(value, list) or len({input_key(item) for item in value}) == len(value)
 
 

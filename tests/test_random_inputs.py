@@ -3,7 +3,7 @@ that differ on a fresh input are judged again with it, so the one that is wrong 
 import pytest
 
 from core.compare import Comparison
-from core.random_inputs import shaped_inputs, telling_apart
+from core.random_inputs import raised_where_others_return, shaped_inputs, telling_apart
 from core.vocabulary import RunStatus
 from tests import scripted_answers as a
 from tests.scripted_answers import events_of, handed_over
@@ -61,6 +61,11 @@ RAISED = {"ok": False, "value": None}
 ])
 def test_an_input_tells_versions_apart_only_where_both_return_different_values(mine, others, apart):
     assert telling_apart(mine, others, Comparison(any_order=True)) == apart
+
+
+def test_a_version_raising_counts_only_the_inputs_where_another_version_returned():
+    # the third input raises in both: it may break a promise, and says nothing of either
+    assert raised_where_others_return([[ok(1), RAISED, RAISED], [ok(1), ok(2), RAISED]]) == [1, 0]
 
 
 # Flow: a sum, where `a or b` passes both examples and every variant (variants never move a zero) and differs on
