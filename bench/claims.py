@@ -31,6 +31,7 @@ from pathlib import Path
 from core.agreement import confirmed_by_guess
 from core.cases import TestCase
 from core.compare import Comparison
+from core.source_code import program_key
 
 KINDS = ("no trusted test", "examples only", "settled", "solution+guess", "disputed")
 
@@ -93,6 +94,21 @@ def runs(folder):
             continue
         ended = row["status"] in ("solved", "unconfirmed") and record.exists()
         yield row, kind_of(json.loads(record.read_text())) if ended else None
+
+
+def distinct_runs(folder, wanted, seen):
+    """(results line, kind, run.json) for the folder's full runs that `wanted(row, kind)` keeps, each once per
+    (dataset, problem, handed-over program) over the calls that share `seen`. OSError without results.jsonl."""
+    if not (Path(folder) / "results.jsonl").exists():
+        raise OSError("no results.jsonl")
+    for row, kind in runs(folder):
+        if not wanted(row, kind):
+            continue
+        record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
+        key = (row["dataset"], row["id"], program_key(record["final"].get("function_code") or ""))
+        if key not in seen:
+            seen.add(key)
+            yield row, kind, record
 
 
 def main(folders):

@@ -25,12 +25,11 @@ where another returns, each such version with that number and whether it passes 
 often the one raising least passes them while another does not, and the reverse.
 """
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-from bench.claims import comparison_of, runs
+from bench.claims import comparison_of, distinct_runs
 from bench.hidden_tests import judge_hidden
 from bench.revise_yield import problems_of
 from core.agreement import settle
@@ -127,16 +126,9 @@ def raises(record, problem, isolation, count=64):
 def main_raises(folders, count, isolation):
     seen, tally = set(), Counter()
     for folder in folders:
-        for row, _ in runs(folder):
-            if row["status"] not in ("solved", "unconfirmed"):
-                continue
-            record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
-            key = (row["dataset"], row["id"], program_key(record["final"].get("function_code") or ""))
+        for row, _, record in distinct_runs(folder, lambda row, kind: row["status"] in ("solved", "unconfirmed"), seen):
             problem = problems_of(row["dataset"]).get(row["id"])
-            if key in seen or problem is None:
-                continue
-            seen.add(key)
-            found = raises(record, problem, isolation, count)
+            found = raises(record, problem, isolation, count) if problem is not None else []
             if found:
                 least = min(n for _, n, _ in found)
                 right = {hidden for _, n, hidden in found if n == least}, {hidden for _, n, hidden in found if n > least}
@@ -168,16 +160,7 @@ def main(argv=None):
     print(f"{'run':<48} {'hidden':>6} {'apart':>5}  reading")
     for folder in args.folders:
         try:
-            if not (Path(folder) / "results.jsonl").exists():
-                raise OSError("no results.jsonl")
-            for row, kind in runs(folder):
-                if row["status"] != "solved":
-                    continue
-                record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
-                key = (row["dataset"], row["id"], program_key(record["final"].get("function_code") or ""))
-                if key in seen:
-                    continue
-                seen.add(key)
+            for row, _, record in distinct_runs(folder, lambda row, kind: row["status"] == "solved", seen):
                 reading, apart = told_apart(record, isolation, args.count, args.oracle)
                 hidden = bool(row["hidden_pass"])
                 print(f"{Path(folder).name + ' ' + row['id'][:30]:<48} {str(hidden):>6} {apart:>5}  {reading}")

@@ -21,12 +21,11 @@ table says how many would be claimed, and how many of those pass the hidden test
 would be a false success).
 """
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-from bench.claims import comparison_of, runs
+from bench.claims import comparison_of, distinct_runs
 from core.agreement import consistent_witnesses
 from core.cases import TestCase
 from core.compare import outputs_match
@@ -87,16 +86,8 @@ def main(argv=None):
     print(f"{'run':<48} {'kind':<14} {'hidden':>6}  settled  " + "  ".join(READINGS))
     for folder in args.folders:
         try:
-            if not (Path(folder) / "results.jsonl").exists():
-                raise OSError("no results.jsonl")
-            for row, kind in runs(folder):
-                if row["status"] != "unconfirmed" or kind in (None, "no trusted test"):
-                    continue
-                record = json.loads((Path(row["run_dir"]) / "run.json").read_text())
-                key = (row["dataset"], row["id"], program_key(record["final"].get("function_code") or ""))
-                if key in seen:
-                    continue
-                seen.add(key)
+            wanted = lambda row, kind: row["status"] == "unconfirmed" and kind not in (None, "no trusted test")
+            for row, kind, record in distinct_runs(folder, wanted, seen):
                 claims, settled = witnesses(record, isolation)
                 hidden = bool(row["hidden_pass"])
                 print(f"{Path(folder).name + ' ' + row['id'][:30]:<48} {kind:<14} {str(hidden):>6}  {settled:>7}  "
