@@ -774,12 +774,14 @@ class TellApart(Step):
         for attempt_id, code in versions:
             one_each.setdefault(program_key(code), (attempt_id, code))
         tried = sorted(attempt_id for attempt_id, _ in one_each.values())
-        if len(one_each) < 2 or tried in shared["told_apart"]:
+        left = shared["services"].budget.seconds_left()  # within --time-limit: at most what is left, and not under 1 s
+        if len(one_each) < 2 or tried in shared["told_apart"] or (left is not None and left < 1):
             return None
+        limits = settings.limits if left is None else replace(settings.limits, batch_timeout=min(settings.limits.batch_timeout, left))
         made = shaped_inputs([case.input for case in shared["test_cases"]], shared["problem"], APART_INPUTS,
                              seed=(settings.seed or 0) + len(shared["told_apart"]))
         return made and {"inputs": made, "versions": list(one_each.values()), "tried": tried,
-                         "comparison": shared["output_kind"].comparison, "limits": settings.limits,
+                         "comparison": shared["output_kind"].comparison, "limits": limits,
                          "isolation": settings.isolation, "packages": packages_path(shared),
                          "sandboxes": shared["services"].sandboxes}
 

@@ -131,3 +131,11 @@ def test_of_versions_that_agree_wherever_both_return_the_one_that_raises_on_fewe
     raiser = next(x.id for x in shared["attempts"] if "raise ValueError" in x.code)
     assert check["versions"][0] == raiser and check["raised"][0] > 0 and min(check["raised"]) == 0, check
     assert not check["inputs"] and "raise ValueError" not in handed_over(shared).code
+
+
+def test_no_fresh_inputs_once_the_time_limit_leaves_less_than_a_second(make_shared, stub):
+    a.route_defaults(stub, candidates=[EITHER, PLUS, SUMMED], oracle=COUNTED)
+    shared = make_shared(SUM, model_tests="never", parallel=1, first_draw=None)
+    shared["services"].budget.seconds_left = lambda: 0.5  # as --time-limit near its end; the calls go on
+    run_flow(shared)
+    assert shared["status"] == RunStatus.SOLVED and not events_of(shared, "tell_apart"), shared["message"]
