@@ -36,7 +36,7 @@ from core.agreement import settle
 from core.cases import TestCase
 from core.compare import outputs_match
 from core.judges import VALIDATOR_SHIM
-from core.random_inputs import raised_where_others_return, shaped_inputs
+from core.random_inputs import raised_where_others_return, shaped_inputs, telling_apart
 from core.source_code import program_key
 from core.vocabulary import Origin, Source
 from utils.sandbox import best_isolation, run_batch
@@ -46,8 +46,7 @@ READINGS = ("same", "stands", "against", "open")
 
 def told_apart(record, isolation, count=64, with_oracle=False):
     """(reading, how many inputs told the claim apart from another version passing every counted test)."""
-    evidence = [e for e in record["events"] if e["kind"] == "evidence"]
-    cases = [TestCase.from_record(case) for case in (evidence[-1]["test_cases"] if evidence else [])]
+    cases, fresh = tests_and_fresh_inputs(record, count)
     claimed = record["final"]["attempt"]
     attempts = {a["id"]: a for a in record["final"]["attempts"] if a.get("check") == "ok" and a.get("code")}
     if claimed not in attempts or not cases:
@@ -55,10 +54,7 @@ def told_apart(record, isolation, count=64, with_oracle=False):
     comparison = comparison_of(record)
     key = program_key(attempts[claimed]["code"])
     rivals = [a for a in passing_versions(record) if program_key(a["code"]) != key]
-    statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
     trusted = [case for case in cases if case.trusted]
-    seed = (record.get("settings") or {}).get("seed") or 0  # as the run's first TellApart draws them
-    fresh = shaped_inputs([case.input for case in cases], statement, count, seed=seed)
     inputs = [case.input for case in trusted] + fresh
     outputs = {a["id"]: run_batch(a["code"], inputs, isolation=isolation) for a in attempts.values()
                if a["source"] in ("implement", "oracle") or a in rivals or a["id"] == claimed}
@@ -67,8 +63,7 @@ def told_apart(record, isolation, count=64, with_oracle=False):
                       for r, case in zip(outputs[oracle["id"]], trusted)):
         rivals.append(oracle)  # where the valid oracle differs from the claim, one of them is wrong
     mine, at = outputs[claimed], len(trusted)
-    apart = sorted({i for rival in rivals for i in range(at, len(inputs)) if mine[i]["ok"] and outputs[rival["id"]][i]["ok"]
-                    and not outputs_match(mine[i]["value"], outputs[rival["id"]][i]["value"], comparison)})
+    apart = [at + i for i in telling_apart(mine[at:], [outputs[rival["id"]][at:] for rival in rivals], comparison)]
     if not apart:
         return "same", 0
     tests = trusted + [TestCase(f"apart_{k}", inputs[i], None, Origin.VARIANT) for k, i in enumerate(apart, 1)]
@@ -95,6 +90,16 @@ def told_apart(record, isolation, count=64, with_oracle=False):
     return reading, len(apart)
 
 
+def tests_and_fresh_inputs(record, count):
+    """The run's last settled tests (core.cases.TestCase) and `count` fresh inputs drawn from their inputs with the
+    run's seed, as its first TellApart drew them."""
+    evidence = [e for e in record["events"] if e["kind"] == "evidence"]
+    cases = [TestCase.from_record(case) for case in (evidence[-1]["test_cases"] if evidence else [])]
+    statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
+    seed = (record.get("settings") or {}).get("seed") or 0
+    return cases, shaped_inputs([case.input for case in cases], statement, count, seed=seed)
+
+
 def passing_versions(record):
     """The run's versions (candidates, revisions) that passed every counted test, one per program."""
     versions, keys = [], set()
@@ -109,13 +114,10 @@ def passing_versions(record):
 def raises(record, problem, isolation, count=64):
     """[(version id, fresh inputs it raised on where another returned, passes the hidden tests)], or [] where
     fewer than two versions pass every counted test or they all raise alike (nodes.TellApart's counts)."""
-    evidence = [e for e in record["events"] if e["kind"] == "evidence"]
-    cases = [TestCase.from_record(case) for case in (evidence[-1]["test_cases"] if evidence else [])]
+    cases, fresh = tests_and_fresh_inputs(record, count)
     versions = passing_versions(record)
     if len(versions) < 2 or not cases:
         return []
-    statement = record["problem"] if isinstance(record["problem"], str) else record["problem"].get("statement", "")
-    fresh = shaped_inputs([case.input for case in cases], statement, count, (record.get("settings") or {}).get("seed") or 0)
     ran = [run_batch(a["code"], fresh, isolation=isolation) for a in versions]
     raised = raised_where_others_return(ran)
     if len(set(raised)) == 1:
@@ -124,20 +126,30 @@ def raises(record, problem, isolation, count=64):
 
 
 def main_raises(folders, count, isolation):
-    seen, tally = set(), Counter()
+    """The --raises reading; 2 when a folder could not be read (the others are read all the same), else 0."""
+    seen, tally, unreadable = set(), Counter(), False
     for folder in folders:
-        for row, _, record in distinct_runs(folder, lambda row, kind: row["status"] in ("solved", "unconfirmed"), seen):
-            problem = problems_of(row["dataset"]).get(row["id"])
-            found = raises(record, problem, isolation, count) if problem is not None else []
-            if found:
-                least = min(n for _, n, _ in found)
-                right = {hidden for _, n, hidden in found if n == least}, {hidden for _, n, hidden in found if n > least}
-                tally["least raising right, another wrong" if right == ({True}, {False}) else
-                      "least raising wrong, another right" if right == ({False}, {True}) else "alike"] += 1
-                print(f"{Path(folder).name} {row['id'][:30]} {row['status']}: "
-                      + ", ".join(f"{i} raised {n}, hidden {hidden}" for i, n, hidden in found))
+        try:
+            for row, _, record in distinct_runs(folder, lambda row, kind: row["status"] in ("solved", "unconfirmed"), seen):
+                problem = problems_of(row["dataset"]).get(row["id"])
+                found = raises(record, problem, isolation, count) if problem is not None else []
+                if found:
+                    tally[_least_raising(found)] += 1
+                    print(f"{Path(folder).name} {row['id'][:30]} {row['status']}: "
+                          + ", ".join(f"{i} raised {n}, hidden {hidden}" for i, n, hidden in found))
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"tell_apart: {folder}: cannot read its records ({exc})", file=sys.stderr)
+            unreadable = True
     for reading in ("least raising right, another wrong", "least raising wrong, another right", "alike"):
         print(f"{reading:<36} {tally[reading]:>4}")
+    return 2 if unreadable else 0
+
+
+def _least_raising(found):
+    least = min(n for _, n, _ in found)
+    right = {hidden for _, n, hidden in found if n == least}, {hidden for _, n, hidden in found if n > least}
+    return ("least raising right, another wrong" if right == ({True}, {False}) else
+            "least raising wrong, another right" if right == ({False}, {True}) else "alike")
 
 
 def main(argv=None):
@@ -150,12 +162,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     isolation = best_isolation()
     if args.raises:
-        try:
-            main_raises(args.folders, args.count, isolation)
-        except (OSError, ValueError, KeyError) as exc:
-            print(f"tell_apart: cannot read the records ({exc})", file=sys.stderr)
-            return 2
-        return 0
+        return main_raises(args.folders, args.count, isolation)
     seen, tally, unreadable = set(), Counter(), False
     print(f"{'run':<48} {'hidden':>6} {'apart':>5}  reading")
     for folder in args.folders:

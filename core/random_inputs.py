@@ -34,7 +34,7 @@ def shaped_inputs(inputs, statement="", count=32, seed=0, tries=8):
     if not inputs:
         return []
     rng = random.Random(seed)
-    ranges = {name: _ranges([given[name] for given in inputs if name in given]) for given in inputs for name in given}
+    ranges = {name: _ranges([given[name] for given in inputs if name in given]) for name in {n for g in inputs for n in g}}
     kept = shared_properties(inputs, statement)
     seen = {input_key(given) for given in inputs}
     made = []
