@@ -641,6 +641,11 @@ class JudgeRound(Step):
             record.event("evidence", say=f"  {plural(len(verdict.accepted), 'disputed input')} no other program "
                          "answered: the solution returns the model's guess on each, so they count",
                          test_cases=records(verdict.tests), dropped=[])
+        if verdict.lone:
+            shared["test_cases"] = verdict.tests
+            record.event("evidence", say=f"  {plural(len(verdict.lone), 'disputed input')} only this code answered "
+                         "(the model's guess differs), left out: independent programs back it on others",
+                         test_cases=records(verdict.tests), dropped=[])
         attempts.take(verdict)
         shared["iteration"], shared["lacks"], shared["checker"] = verdict.iteration, verdict.lacks, verdict.checker
         if verdict.given_up:

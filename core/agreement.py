@@ -250,7 +250,8 @@ def describe(evidence):
             Source.GUESS: f"{agree} of {voters} candidates and the model's own guess",
             Source.SOLUTION_GUESS: "only the solution and the model's own guess (no independent program answered)",
             Source.MODEL: "the model's own expected value", Source.DISPUTED: "disputed: no agreement, left out",
-            Source.UNCHECKED: "a variant input fewer than two programs answered: left out",
+            Source.UNCHECKED: "a variant input fewer than two programs answered, or an input only the claimed code "
+                              "answered where programs back it on others: left out",
             Source.REJECTED: "outside what the problem allows (programs raised on it, or none had an answer): dropped",
             Source.CHECKER: f"the checker accepts the output of {agree} of {voters} independent programs",
             Source.BROKEN_PROMISE: "breaks what the statement promises of its inputs: dropped"}[source]
@@ -274,7 +275,9 @@ def summary(tests):
     text = " + ".join(part for part in parts if part) or "no test"
     text += f", {variants} of these variant inputs" if variants else ""
     disputed = count[Source.DISPUTED]
-    return text + (f"; {disputed} disputed input{'s' * (disputed != 1)} left out" if disputed else "")
+    lone = sum(case.source == Source.UNCHECKED and not case.is_variant for case in tests)
+    return (text + (f"; {disputed} disputed input{'s' * (disputed != 1)} left out" if disputed else "")
+            + (f"; {lone} input{'s' * (lone != 1)} only this code answered left out" if lone else ""))
 
 
 if __name__ == "__main__":

@@ -28,9 +28,11 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     - Lacking what more programs may bring (agreement, evidence, a checker) and a draw left
       (`dispute_draws`, rounds and budget): draw more candidates first. A split vote is not among them:
       the dissenting program votes on whatever a draw brings.
-    - Inputs still disputed after the draws: when no independent program answered any of them and the
-      claimed code returns the model's guess on each, they count (`solution_guess`), as agreement but
-      not as evidence beyond the examples.
+    - Inputs still disputed after the draws: where independent programs back the claim on other inputs
+      (no program dissenting), one that only the claimed code answered, otherwise than the model's
+      guess, is left out (`unchecked`, as a variant one program answered; `lone`). When no independent
+      program answered any of the rest and the claimed code returns the model's guess on each, they
+      count (`solution_guess`), as agreement but not as evidence beyond the examples.
     - Anything still lacking: `unconfirmed`, saying what.
     - Before any of these, a first draw that asked only its first candidates (`rest_of_draw`) asks the
       rest: `redraw`, judged with them as one round.
@@ -133,6 +135,7 @@ class Verdict:
     draw_before_claim: bool = False  # the redraw looks for what a claim lacks: agreement, evidence, a checker
     solving: list = field(default_factory=list)    # ids of the attempts that pass every counted test
     accepted: list = field(default_factory=list)   # names of the inputs the solution's guesses settled
+    lone: list = field(default_factory=list)       # names of the disputed inputs only the claim answered, left out
     settled_tests: list = field(default_factory=list)  # the tests as execution settled them, before any guess accepted
     lacks: list = field(default_factory=list)      # what keeps a claim from success, in words
     checker: int | None = None    # the checker in use (several right answers), by attempt id
@@ -211,7 +214,13 @@ def _judged(facts):
         return rest_of_first_draw(tests, judged, claim.id, common)
     draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
                       and iteration < rules.max_iterations and facts.affords_a_draw)
-    accepted = []
+    accepted, lone = [], []
+    if disputed and not draw_first and backed_by_programs(tests):
+        mine = outputs_on(claim, tests)
+        lone = [i for i in disputed if tests[i].evidence.voters == 1 and mine[i] is not None and mine[i]["ok"]]
+        tests = [left_out_lone(case) if i in lone else case for i, case in enumerate(tests)]
+        disputed = [i for i in disputed if i not in lone]
+        lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
     if disputed and not draw_first:
         confirmed = confirmed_by_guess(outputs_on(claim, tests), tests, disputed, facts.comparison)
         if len(confirmed) == len(disputed):
@@ -224,7 +233,7 @@ def _judged(facts):
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
     return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
                    disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
-                   lacks=lacking, **common)
+                   lone=[tests[i].name for i in lone], lacks=lacking, **common)
 
 
 def claim_order(attempt, score, backing, raised_fresh):
@@ -417,6 +426,20 @@ def backing_on(indices, attempts, scores, tests, comparison):
         others = [outputs_on(a, tests) for key, a in one_each.items() if key != program_key(attempt.code)]
         return support(outputs_on(attempt, tests), others, indices, comparison)
     return backing
+
+
+def backed_by_programs(tests):
+    """Whether independent programs back the claim beyond the statement's examples: a counted input the oracle,
+    a majority, a witness or the checker settled with no program dissenting (or one of the person's tests)."""
+    return any(case.counted and case.source.backs_a_claim and not case.split for case in tests)
+
+
+def left_out_lone(case):
+    """A disputed input only the claimed code answered (its value differs from the model's guess), where
+    independent programs back the claim on others: left out, as a variant one program answered is. In the
+    records such a lone program was right on 29 of 37 inputs and the guess on 5, and every claim backed
+    elsewhere by programs passed the hidden tests (docs/benchmarks.md)."""
+    return replace(case, evidence=Evidence(Source.UNCHECKED, voters=case.evidence.voters))
 
 
 def with_solution_guess(case):

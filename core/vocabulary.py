@@ -41,7 +41,8 @@ class Source(Word):
     SOLUTION_GUESS = "solution_guess"  # no program answered; the claimed code returns the guess
     MODEL = "model"                    # the model's word, taken as it is (--model-expected)
     DISPUTED = "disputed"              # no agreement: left out
-    UNCHECKED = "unchecked"            # a variant fewer than two programs answered: left out
+    UNCHECKED = "unchecked"            # a variant fewer than two programs answered, or an input only the claim
+    # answered where programs back it elsewhere (core/verdict.left_out_lone): left out
     REJECTED = "rejected"              # outside what the problem allows: dropped
     BROKEN_PROMISE = "broken_promise"  # breaks what the statement promises of its inputs: dropped
 

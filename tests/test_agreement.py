@@ -142,6 +142,8 @@ def test_the_summary_says_how_strong_the_verdict_is():
     evidence = judged("statement", "statement", "oracle", "majority", "disputed")
     assert summary(evidence) == ("2 statement examples + 1 confirmed by the oracle and a candidate + 1 by a majority "
                                  "of candidates; 1 disputed input left out")
+    lone = judged("statement", "majority", "unchecked")  # a model's test only the claim answered (Verdict.lone)
+    assert summary(lone) == "1 statement example + 1 by a majority of candidates; 1 input only this code answered left out"
 
 
 def test_support_counts_the_other_programs_that_return_the_same_on_the_given_inputs():

@@ -1,8 +1,11 @@
 """utils/export.py: the exported pytest file passes exactly when the solution is right."""
 import subprocess
 import sys
+from dataclasses import replace
 
+from core.cases import Evidence
 from core.compare import Comparison
+from core.vocabulary import Source
 from tests.scripted_answers import case
 from utils.export import write_outputs
 
@@ -89,6 +92,10 @@ def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_o
     assert "variant_2" not in text, "a variant one program answered is neither tested nor disputed"
     result = run_pytest(tmp_path)
     assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout
+    only_mine = replace(cases[1], evidence=Evidence(Source.UNCHECKED, voters=1))  # core/verdict.left_out_lone
+    write_outputs(str(tmp_path), GOOD, [cases[0], only_mine])
+    assert "#   guessed: run_code(**{\"nums\": [5], \"target\": 5}); the model guessed [9]" in \
+        (tmp_path / "test_solution.py").read_text(), "an input only the code answered is listed, not tested"
 
 
 def test_an_example_the_code_answers_otherwise_with_no_checker_is_listed_not_tested(tmp_path):

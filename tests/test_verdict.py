@@ -354,6 +354,30 @@ def test_solution_guess_the_claimed_code_confirms_guesses_no_program_answered_bu
     assert sources(differs)[1] == ("t_5", "disputed", 9, False) and differs.action == "unconfirmed"
 
 
+def test_an_input_only_the_claim_answered_is_left_out_where_programs_back_it_on_others():
+    # HumanEval/67: two candidates agree beyond the examples; on a model test outside the promised format
+    # only the claim answers (the other raises), and not with the model's guess
+    lone = Round(ex(1, 2), t(3, 7), t(5, 11)).candidate(2, 7, 10).candidate(2, 7, RAISES)
+    assert lone.verdict().action == "redraw", "a draw may still bring a second program there"
+    verdict = lone.verdict(disputes_drawn=1)
+    assert outcome(verdict) == {"action": "success", "current": 1, "solved": 1}
+    assert sources(verdict)[2] == ("t_5", "unchecked", 11, False) and verdict.lone == ["t_5"]
+    assert verdict.disputed == [] and verdict.lacks == []
+
+
+@pytest.mark.parametrize("round_, why", [
+    (Round(ex(1, 2), t(3, 7), t(5, 11)).candidate(2, 7, 10).candidate(2, RAISES, RAISES),
+     "only the model's guess, one program returning it, backs it elsewhere (LeetCode 768)"),
+    (Round(ex(1, 2), t(3, 7), t(5, 11)).candidate(2, 7, 10).candidate(2, 7, 12),
+     "two programs answered the disputed input, and differ"),
+    (Round(ex(1, 2), t(4, 8), t(5, 11)).candidate(2, 8, 10).candidate(2, 8, RAISES).candidate(2, 9, RAISES),
+     "the programs that back it split elsewhere"),
+])
+def test_an_input_only_the_claim_answered_still_stops_a_claim_without_unanimous_programs_elsewhere(round_, why):
+    verdict = round_.verdict(disputes_drawn=1)
+    assert verdict.action == "unconfirmed" and verdict.lone == [], why
+
+
 def test_raising_on_a_disputed_written_input_counts_against_the_code_but_not_on_a_variant():
     written = Round(ex(1, 2), t(5, 13)).candidate(2, 10).candidate(2, 11).candidate(2, RAISES).verdict(disputes_drawn=1)
     assert [r["counted"] for r in written.judged[3]] == [True, True], "whatever value is right, raising is wrong"

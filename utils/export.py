@@ -80,13 +80,15 @@ def pytest_source(test_cases, comparison=compare.EXACT, checker=None, unjudged=(
     another and no checker could judge it: listed in a comment, not tested. `by_equality`: several answers
     are right and no checker judged them, which the file says at its head."""
     counted = [case for case in test_cases if case.counted and case.name not in unjudged]
-    disputed = [case for case in test_cases if case.source == Source.DISPUTED]
+    disputed = [case for case in test_cases if case.source == Source.DISPUTED
+                or case.source == Source.UNCHECKED and not case.is_variant]  # the latter only this code answered
     cases = "\n".join((f"    # {describe(case.evidence)}\n" if case.evidence else "") +
                       f"    pytest.param({pprint.pformat(case.input, width=10**6)}, "
                       f"{pprint.pformat(case.expected, width=10**6)}, id={case.name!r}),"
                       for case in counted)
     if disputed:
-        cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
+        cases += ("\n    # Disputed inputs (the programs disagreed, or only this code answered, so they were left out of "
+                  "the verdict):\n") + "\n".join(
             f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in disputed)
     if unjudged:
         cases += ("\n    # Several answers are right and no checker could judge them; the code returns another answer"
