@@ -11,11 +11,14 @@ Five readings of the benchmark folders given (their results.jsonl and each run's
 2. Split claims. For every run that ended solved, any input that some round settled by the oracle or a
    majority while a voter returned something else (its evidence: agree below voters), by source and
    size (`oracle 2/3`), with whether the claim passes the hidden tests.
-3. Disputes with the guess alone. For every HumanEval run, the model's tests its last round left disputed
-   with one voter (the one program that answered returned another value than the model's guess): the
-   hand-over and the canonical solution run on them, and per run whether the hand-over was right there,
-   the guess was, and the hand-over passes the hidden tests. Whether a claim could pass over such a
-   dispute is what this tells.
+3. Disputes with the guess alone. For every run whose problem has a known answer program (as in 4), the
+   model's tests its last round left disputed with one voter (the one program that answered returned
+   another value than the model's guess; from `b67bce0` such an input at a claim that programs back
+   elsewhere is `unchecked`): the hand-over and the answer program run on them, and per run whether the
+   hand-over was right there, the guess was, whether programs back the run's code on other inputs
+   (a counted input the oracle, a majority, a witness or the checker settled, none dissenting), and
+   whether the hand-over passes the hidden tests. Whether a claim could pass over such a dispute is
+   what this tells (core/verdict.left_out_lone).
 4. Programs against the guess. For every run whose problem has a known answer program (HumanEval: the
    canonical solution; LeetCode: the code a recorded run of the same problem handed over that passed the
    hidden tests, a stand-in checked on the set's 18-odd cases), the model's tests its last round settled
@@ -109,7 +112,7 @@ def vote(case):
 def guess_disputes(run, solution, isolation):
     """[(hand-over right, guess right)] on each model test the run's last round left disputed with one voter."""
     cases = [case for case in last_round_tests(run) if case["origin"] == "model"
-             and case["evidence"]["source"] == "disputed" and case["evidence"]["voters"] == 1]
+             and case["evidence"]["source"] in ("disputed", "unchecked") and case["evidence"]["voters"] == 1]
     if not cases or not run["final"].get("function_code"):
         return []
     inputs = [case["input"] for case in cases]
@@ -118,6 +121,12 @@ def guess_disputes(run, solution, isolation):
     return [(got["ok"] and outputs_match(got["value"], right["value"]),
              outputs_match(case["expected"], right["value"]))
             for case, right, got in zip(cases, truth, handed) if right["ok"]]
+
+
+def backed_elsewhere(run):
+    """Whether the run's last round has a counted input independent programs settled with none dissenting."""
+    return any(case["evidence"]["source"] in ("oracle", "majority", "witness", "checker")
+               and case["evidence"]["agree"] == case["evidence"]["voters"] for case in last_round_tests(run))
 
 
 def against_guess(run, solution, isolation):
@@ -184,10 +193,10 @@ def main(argv=None):
                 key = (size == answered, size, answered, oracle_in)
                 votes[key + (None,)] += 1
                 votes[key + (right,)] += 1
-            disputes = guess_disputes(run, solutions[row["id"]], isolation)
-            if disputes:
-                guessed.append((row["id"], run_dir, row["hidden_pass"], disputes))
         if row["id"] in answers:
+            disputes = guess_disputes(run, answers[row["id"]], isolation)
+            if disputes:
+                guessed.append((row["id"], run_dir, row["hidden_pass"], disputes, backed_elsewhere(run)))
             settled = against_guess(run, answers[row["id"]], isolation)
             if settled:
                 outvoted.append((row["id"], run_dir, row["hidden_pass"], settled))
@@ -204,13 +213,16 @@ def main(argv=None):
           f"{sum(not hidden for _, _, hidden, _ in split)} failing the hidden tests")
     for problem, run_dir, hidden, settled in split:
         print(f"  {problem} ({run_dir}): {', '.join(settled)}; hidden {'pass' if hidden else 'FAIL'}")
-    inputs = [pair for *_, disputes in guessed for pair in disputes]
+    inputs = [pair for *_, disputes, _ in guessed for pair in disputes]
+    backed = [hidden for _, _, hidden, _, elsewhere in guessed if elsewhere]
     print(f"inputs disputed between one program and the model's guess: {len(inputs)} in {len(guessed)} runs; "
           f"the hand-over right on {sum(p for p, _ in inputs)}, the guess on {sum(g for _, g in inputs)}; "
-          f"{sum(not hidden for _, _, hidden, _ in guessed)} of the runs hand over code failing the hidden tests")
-    for problem, run_dir, hidden, disputes in guessed:
+          f"{sum(not hidden for _, _, hidden, *_ in guessed)} of the runs hand over code failing the hidden tests; "
+          f"{backed.count(False)} of the {len(backed)} that programs back elsewhere")
+    for problem, run_dir, hidden, disputes, elsewhere in guessed:
         print(f"  {problem} ({run_dir}): hand-over right on {sum(p for p, _ in disputes)} of {len(disputes)}, "
-              f"guess on {sum(g for _, g in disputes)}; hidden {'pass' if hidden else 'FAIL'}")
+              f"guess on {sum(g for _, g in disputes)}; {'backed by programs elsewhere; ' * elsewhere}"
+              f"hidden {'pass' if hidden else 'FAIL'}")
     inputs = [row for *_, settled in outvoted for row in settled]
     print(f"inputs settled by programs against the model's guess: {len(inputs)} in {len(outvoted)} runs; "
           f"the programs right on {sum(p for _, p, _ in inputs)}, the guess on {sum(g for *_, g in inputs)}")

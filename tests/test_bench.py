@@ -761,8 +761,21 @@ def test_vote_accuracy_tells_who_was_right_where_one_program_and_the_models_gues
     out = vote_accuracy_on(tmp_path, attempts, [HAS_CLOSE_PAIR_EXAMPLE, disputed], "unconfirmed", {"function_code": code})
     # the adjacent-pairs program says False on [1.0, 3.0, 1.05]; 1.0 and 1.05 are closer than 0.1: the guess is right
     assert ("inputs disputed between one program and the model's guess: 1 in 1 runs; the hand-over right on 0, "
-            "the guess on 1; 1 of the runs hand over code failing the hidden tests") in out, out
+            "the guess on 1; 1 of the runs hand over code failing the hidden tests; 0 of the 0 that programs back "
+            "elsewhere") in out, out
     assert "HumanEval/0" in out and "hand-over right on 0 of 1, guess on 1; hidden FAIL" in out
+
+
+def test_vote_accuracy_says_whether_programs_back_elsewhere_a_run_with_such_a_dispute(tmp_path):
+    code = "def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for a, b in zip(numbers, numbers[1:]))\n"
+    attempts = [{"id": 1, "source": "implement", "check": "ok", "code": code, "trusted_passed": 1, "trusted_total": 1}]
+    lone = {"name": "t_1", "input": {"numbers": [1.0, 3.0, 1.05], "threshold": 0.1}, "expected": True,
+            "origin": "model", "evidence": {"source": "unchecked", "agree": 0, "voters": 1}}  # left out at a claim
+    settled = {"name": "t_2", "input": {"numbers": [1.0, 1.05], "threshold": 0.1}, "expected": True,
+               "origin": "model", "evidence": {"source": "majority", "agree": 2, "voters": 2}}
+    out = vote_accuracy_on(tmp_path, attempts, [HAS_CLOSE_PAIR_EXAMPLE, lone, settled], "solved", {"function_code": code})
+    assert "1 of the runs hand over code failing the hidden tests; 1 of the 1 that programs back elsewhere" in out, out
+    assert "guess on 1; backed by programs elsewhere; hidden FAIL" in out
 
 
 def test_vote_accuracy_says_who_was_right_where_programs_settled_an_input_against_the_models_guess(tmp_path):
