@@ -175,6 +175,20 @@ def split_settlements(run):
             if case["evidence"]["source"] in ("oracle", "majority") and case["evidence"]["agree"] < case["evidence"]["voters"]}
 
 
+def print_guess_disputes(guessed):
+    """The third reading: [(problem, run_dir, hidden pass, [(hand-over right, guess right)], backed elsewhere)]."""
+    inputs = [pair for *_, disputes, _ in guessed for pair in disputes]
+    backed = [hidden for _, _, hidden, _, elsewhere in guessed if elsewhere]
+    print(f"inputs disputed between one program and the model's guess: {len(inputs)} in {len(guessed)} runs; "
+          f"the hand-over right on {sum(p for p, _ in inputs)}, the guess on {sum(g for _, g in inputs)}; "
+          f"{sum(not hidden for _, _, hidden, *_ in guessed)} of the runs hand over code failing the hidden tests; "
+          f"{backed.count(False)} of the {len(backed)} that programs back elsewhere")
+    for problem, run_dir, hidden, disputes, elsewhere in guessed:
+        print(f"  {problem} ({run_dir}): hand-over right on {sum(p for p, _ in disputes)} of {len(disputes)}, "
+              f"guess on {sum(g for _, g in disputes)}; {'backed by programs elsewhere; ' * elsewhere}"
+              f"hidden {'pass' if hidden else 'FAIL'}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.vote_accuracy", description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", metavar="DIR")
@@ -213,16 +227,7 @@ def main(argv=None):
           f"{sum(not hidden for _, _, hidden, _ in split)} failing the hidden tests")
     for problem, run_dir, hidden, settled in split:
         print(f"  {problem} ({run_dir}): {', '.join(settled)}; hidden {'pass' if hidden else 'FAIL'}")
-    inputs = [pair for *_, disputes, _ in guessed for pair in disputes]
-    backed = [hidden for _, _, hidden, _, elsewhere in guessed if elsewhere]
-    print(f"inputs disputed between one program and the model's guess: {len(inputs)} in {len(guessed)} runs; "
-          f"the hand-over right on {sum(p for p, _ in inputs)}, the guess on {sum(g for _, g in inputs)}; "
-          f"{sum(not hidden for _, _, hidden, *_ in guessed)} of the runs hand over code failing the hidden tests; "
-          f"{backed.count(False)} of the {len(backed)} that programs back elsewhere")
-    for problem, run_dir, hidden, disputes, elsewhere in guessed:
-        print(f"  {problem} ({run_dir}): hand-over right on {sum(p for p, _ in disputes)} of {len(disputes)}, "
-              f"guess on {sum(g for _, g in disputes)}; {'backed by programs elsewhere; ' * elsewhere}"
-              f"hidden {'pass' if hidden else 'FAIL'}")
+    print_guess_disputes(guessed)
     inputs = [row for *_, settled in outvoted for row in settled]
     print(f"inputs settled by programs against the model's guess: {len(inputs)} in {len(outvoted)} runs; "
           f"the programs right on {sum(p for _, p, _ in inputs)}, the guess on {sum(g for *_, g in inputs)}")

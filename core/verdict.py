@@ -215,25 +215,20 @@ def _judged(facts):
     draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
                       and iteration < rules.max_iterations and facts.affords_a_draw)
     accepted, lone = [], []
-    if disputed and not draw_first and backed_by_programs(tests):
-        mine = outputs_on(claim, tests)
-        lone = [i for i in disputed if tests[i].evidence.voters == 1 and mine[i] is not None and mine[i]["ok"]]
-        tests = [left_out_lone(case) if i in lone else case for i, case in enumerate(tests)]
-        disputed = [i for i in disputed if i not in lone]
-        lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
     if disputed and not draw_first:
+        tests, disputed, lone = lone_left_out(claim, tests, disputed)
         confirmed = confirmed_by_guess(outputs_on(claim, tests), tests, disputed, facts.comparison)
-        if len(confirmed) == len(disputed):
+        if disputed and len(confirmed) == len(disputed):
             tests = [with_solution_guess(case) if i in confirmed else case for i, case in enumerate(tests)]
             accepted, disputed = [tests[i].name for i in confirmed], []
             judged = {**judged, **judge_all(attempts, tests, facts.comparison, checker,
                                             skip=lambda a: status[a.id] == AttemptStatus.REJECTED, unchecked=unchecked)}
-            lacking = lacks(tests, disputed, facts, Score.of(judged[claim.id], tests).unjudged)
+        lacking = lacks(tests, disputed, facts, Score.of(judged[claim.id], tests).unjudged)
     solved = None if lacking else claim.id
     action = Action.REDRAW if draw_first else Action.SUCCESS if solved else Action.UNCONFIRMED
     return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
                    disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
-                   lone=[tests[i].name for i in lone], lacks=lacking, **common)
+                   lone=lone, lacks=lacking, **common)
 
 
 def claim_order(attempt, score, backing, raised_fresh):
@@ -432,6 +427,17 @@ def backed_by_programs(tests):
     """Whether independent programs back the claim beyond the statement's examples: a counted input the oracle,
     a majority, a witness or the checker settled with no program dissenting (or one of the person's tests)."""
     return any(case.counted and case.source.backs_a_claim and not case.split for case in tests)
+
+
+def lone_left_out(claim, tests, disputed):
+    """(tests, disputed indices, names left out): where independent programs back the claim on other inputs,
+    each disputed input that only the claimed code answered is left out (left_out_lone)."""
+    if not backed_by_programs(tests):
+        return tests, disputed, []
+    mine = outputs_on(claim, tests)
+    lone = [i for i in disputed if tests[i].evidence.voters == 1 and mine[i] is not None and mine[i]["ok"]]
+    return ([left_out_lone(case) if i in lone else case for i, case in enumerate(tests)],
+            [i for i in disputed if i not in lone], [tests[i].name for i in lone])
 
 
 def left_out_lone(case):
