@@ -94,8 +94,9 @@ def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_o
     assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout
     only_mine = replace(cases[1], evidence=Evidence(Source.UNCHECKED, voters=1))  # core/verdict.left_out_lone
     write_outputs(str(tmp_path), GOOD, [cases[0], only_mine])
-    assert "#   guessed: run_code(**{\"nums\": [5], \"target\": 5}); the model guessed [9]" in \
-        (tmp_path / "test_solution.py").read_text(), "an input only the code answered is listed, not tested"
+    text = (tmp_path / "test_solution.py").read_text()
+    assert "# Inputs only this code answered, otherwise than the model guessed" in text and "# Disputed" not in text
+    assert "#   guessed: run_code(**{\"nums\": [5], \"target\": 5}); the model guessed [9]" in text, "listed, not tested"
 
 
 def test_an_example_the_code_answers_otherwise_with_no_checker_is_listed_not_tested(tmp_path):

@@ -74,22 +74,26 @@ def test_run_code(kwargs, expected):
 
 def pytest_source(test_cases, comparison=compare.EXACT, checker=None, unjudged=(), by_equality=False):
     """The tests as a pytest file: the tests the verdict counted, each under a comment saying where its
-    expected value came from; disputed inputs are listed in a comment, not tested. With a checker (several
-    right answers) the file carries its source and judges each output with it: `expected` is one right answer.
+    expected value came from; disputed inputs, and those only the code answered (Verdict.lone), are listed in
+    comments, not tested. With a checker (several right answers) the file carries its source and judges each
+    output with it: `expected` is one right answer.
     `unjudged`: names of examples whose given answer is one of several right ones, where the code returns
     another and no checker could judge it: listed in a comment, not tested. `by_equality`: several answers
     are right and no checker judged them, which the file says at its head."""
     counted = [case for case in test_cases if case.counted and case.name not in unjudged]
-    disputed = [case for case in test_cases if case.source == Source.DISPUTED
-                or case.source == Source.UNCHECKED and not case.is_variant]  # the latter only this code answered
+    disputed = [case for case in test_cases if case.source == Source.DISPUTED]
+    lone = [case for case in test_cases if case.source == Source.UNCHECKED and not case.is_variant]  # Verdict.lone
     cases = "\n".join((f"    # {describe(case.evidence)}\n" if case.evidence else "") +
                       f"    pytest.param({pprint.pformat(case.input, width=10**6)}, "
                       f"{pprint.pformat(case.expected, width=10**6)}, id={case.name!r}),"
                       for case in counted)
     if disputed:
-        cases += ("\n    # Disputed inputs (the programs disagreed, or only this code answered, so they were left out of "
-                  "the verdict):\n") + "\n".join(
+        cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
             f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in disputed)
+    if lone:
+        cases += ("\n    # Inputs only this code answered, otherwise than the model guessed (left out of the verdict; "
+                  "independent programs back it on the others):\n") + "\n".join(
+            f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in lone)
     if unjudged:
         cases += ("\n    # Several answers are right and no checker could judge them; the code returns another answer"
                   " than these examples give:\n" + "\n".join(f"    #   {case.name}: run_code(**{json.dumps(case.input)}); the "
