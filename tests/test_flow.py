@@ -503,6 +503,20 @@ def test_code_that_raises_on_a_disputed_input_where_others_return_a_value_fails_
     assert "nums[5]" not in handed_over(shared).code
 
 
+def test_an_input_only_the_claim_answers_is_left_out_where_programs_back_it_on_others(make_shared, stub):
+    stub.route("tests", a.TESTS_WITH_A_WRONG_ONE)  # the guess [1, 1] on [3, 3]
+    stub.route("code", a.GOOD_CODE, RAISES_ON_PAIRS, RAISES_ON_PAIRS)  # two programs; the second raises on [3, 3]
+    shared, said = make_shared(a.TWO_SUM, oracle=False, dispute_draws=0, model_tests="first"), []
+    shared["services"].record.echo = said.append
+    run_flow(shared)
+    assert shared["status"] == "solved", shared["message"]
+    assert [case.evidence.source for case in shared["test_cases"]] == ["statement", "majority", "unchecked"]
+    assert "1 input only this code answered left out" in shared["message"]
+    assert "nums[5]" not in handed_over(shared).code, "the code that raised there fails it"
+    assert any("1 disputed input only this code answered" in line for line in said)
+    assert events_of(shared, "evidence")[-1]["test_cases"][2]["evidence"]["source"] == "unchecked"
+
+
 def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_shared, stub):
     statement = a.TWO_SUM + "\n\nConstraints:\n- 2 <= nums.length <= 10^4\n- -10^9 <= nums[i] <= 10^9\n"
     too_short = a.TESTS.replace("    input: {nums: [3, 3], target: 6}", "    input: {nums: [3], target: 6}")
