@@ -12,7 +12,8 @@ Each run is one of four kinds:
                    settled by independent programs (oracle, majority, checker, or every program that
                    answered returning the model's guess) or written by the person:
                    what core/verdict.lacks calls "nothing beyond the statement's examples" (issue 27)
-  settled          nothing disputed: every model test was settled by execution (or a guess broke a tie)
+  settled          nothing disputed: every model test was settled by execution (or a guess broke a tie), or
+                   only the handed-over code answered it where programs back the code elsewhere (b67bce0)
   solution+guess   every disputed input had no independent voter and the code returns the model's guess
                    there (what RunTests.accept_guesses claims on; an earlier run ended unconfirmed on it)
   disputed         other programs answered some disputed input differently, or the code differs from the guess
@@ -32,6 +33,7 @@ from core.agreement import confirmed_by_guess
 from core.cases import TestCase
 from core.compare import Comparison
 from core.source_code import program_key
+from core.verdict import backed_by_programs
 
 KINDS = ("no trusted test", "examples only", "settled", "solution+guess", "disputed")
 
@@ -57,14 +59,21 @@ def _kind(record):
         return "no trusted test"
     if "solution_guess" in sources and "disputed" not in sources:
         return "solution+guess"
+    tests = [TestCase.from_record(case) for case in cases]
+    outputs = [_recorded(result) for result in results]  # what the handed-over code returned (its repr)
     left = [i for i, source in enumerate(sources) if source == "disputed"]
+    if handed_over_source(record) == "implement" and backed_by_programs(tests):  # core/verdict.lone_left_out
+        left = [i for i in left if not (tests[i].evidence.voters == 1 and outputs[i]["ok"])]
     if not left:
         return "settled"
-    # the rule RunTests applies, on what the handed-over code returned (recorded as its repr)
-    outputs = [_recorded(result) for result in results]
-    echoed = len(confirmed_by_guess(outputs, [TestCase.from_record(case) for case in cases], left,
-                                    comparison_of(record))) == len(left)
+    echoed = len(confirmed_by_guess(outputs, tests, left, comparison_of(record))) == len(left)
     return "solution+guess" if echoed else "disputed"
+
+
+def handed_over_source(record):
+    """Which step wrote the handed-over code ("implement" where the record does not say)."""
+    final = record.get("final") or {}
+    return next((a["source"] for a in final.get("attempts") or () if a["id"] == final.get("attempt")), "implement")
 
 
 def comparison_of(record):

@@ -431,8 +431,9 @@ def backed_by_programs(tests):
 
 def lone_left_out(claim, tests, disputed):
     """(tests, disputed indices, names left out): where independent programs back the claim on other inputs,
-    each disputed input that only the claimed code answered is left out (left_out_lone)."""
-    if not backed_by_programs(tests):
+    each disputed input that only the claimed code answered is left out (left_out_lone). Only a candidate's
+    claim: a revision or the person's edit does not vote, so the one voter there may be another program."""
+    if claim.source != Author.IMPLEMENT or not backed_by_programs(tests):
         return tests, disputed, []
     mine = outputs_on(claim, tests)
     lone = [i for i in disputed if tests[i].evidence.voters == 1 and mine[i] is not None and mine[i]["ok"]]

@@ -375,6 +375,28 @@ def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp
     assert re.split(r"\s{2,}", today.splitlines()[-1].strip()) == [f"{tmp_path.name} p.jsonl", "6", "2", "1", "2"]
 
 
+def test_claims_reads_an_input_only_the_code_answered_as_left_out_where_programs_back_it_elsewhere(tmp_path):
+    rows = [claimed_run(tmp_path, name, "unconfirmed", True, 1, "3") for name in ("backed", "revised", "alone")]
+    for name, source in (("backed", "implement"), ("revised", "revise")):  # a majority settled another model test
+        record = json.loads((tmp_path / name / "run.json").read_text())
+        evidence, test_run = record["events"]
+        evidence["test_cases"].append({"name": "m", "input": {"x": 5}, "expected": 6, "origin": "model",
+                                       "evidence": {"source": "majority", "agree": 2, "voters": 2, "counted": True}})
+        test_run["results"].append({"passed": True, "actual": "6"})
+        record["final"] = {"attempt": 3, "attempts": [{"id": 3, "source": source}]}
+        (tmp_path / name / "run.json").write_text(json.dumps(record))
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    result = subprocess.run([sys.executable, "-m", "bench.claims", str(tmp_path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    kinds, today = result.stdout.split("\n\n")
+    table = [re.split(r"\s{2,}", line.strip()) for line in kinds.splitlines()[1:]]
+    # "backed": a candidate's code, programs back it on m: claimed today; "revised": a revision votes nowhere, so
+    # the one program that answered t is another; "alone": no program backs it elsewhere, so t stays disputed
+    assert table == [["settled", "unconfirmed", "1", "1"], ["disputed", "unconfirmed", "2", "2"]], kinds
+    assert re.split(r"\s{2,}", today.splitlines()[-1].strip()) == [f"{tmp_path.name} p.jsonl", "3", "1", "0", "2"]
+
+
 def recorded_claim(tmp_path, name, hidden_pass, candidate, oracle):
     """A claimed run (a statement example and two model tests, all settled) whose record holds its programs."""
     run_dir = tmp_path / name

@@ -372,6 +372,8 @@ def test_an_input_only_the_claim_answered_is_left_out_where_programs_back_it_on_
      "two programs answered the disputed input, and differ"),
     (Round(ex(1, 2), t(4, 8), t(5, 11)).candidate(2, 8, 10).candidate(2, 8, RAISES).candidate(2, 9, RAISES),
      "the programs that back it split elsewhere"),
+    (Round(ex(1, 2), t(3, 7), t(5, 11)).candidate(2, 7, 10).candidate(2, 7, RAISES).judged(True, True, False)
+     .revision(1, 2, 7, 12), "a revision votes nowhere: the one program that answered there is another"),
 ])
 def test_an_input_only_the_claim_answered_still_stops_a_claim_without_unanimous_programs_elsewhere(round_, why):
     verdict = round_.verdict(disputes_drawn=1)
