@@ -354,6 +354,16 @@ def claimed_run(tmp_path, name, status, hidden_pass, disputed, actual, example=T
     return {"dataset": "p.jsonl", "strategy": "full", "status": status, "hidden_pass": hidden_pass, "run_dir": str(run_dir)}
 
 
+def claims_read(tmp_path, rows):
+    """bench.claims on these results lines: its table of kinds (rows of cells) and its per-folder reading."""
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    result = subprocess.run([sys.executable, "-m", "bench.claims", str(tmp_path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    kinds, today = result.stdout.split("\n\n")
+    return [re.split(r"\s{2,}", line.strip()) for line in kinds.splitlines()[1:]], today
+
+
 def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp_path):
     rows = [claimed_run(tmp_path, "a", "solved", True, None, "2"),
             claimed_run(tmp_path, "b", "solved", False, None, "2"),
@@ -362,12 +372,7 @@ def test_claims_sorts_claimed_and_unconfirmed_runs_by_what_was_left_disputed(tmp
             claimed_run(tmp_path, "e", "unconfirmed", False, 1, "2"),  # another program answered
             claimed_run(tmp_path, "g", "solved", False, None, "2", example=False),
             {**claimed_run(tmp_path, "f", "solved", True, None, "2"), "strategy": "single-shot"}]
-    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
-    result = subprocess.run([sys.executable, "-m", "bench.claims", str(tmp_path)], cwd=ROOT, capture_output=True,
-                            text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    kinds, today = result.stdout.split("\n\n")
-    table = [re.split(r"\s{2,}", line.strip()) for line in kinds.splitlines()[1:]]
+    table, today = claims_read(tmp_path, rows)
     assert table == [["no trusted test", "solved", "1", "0"], ["examples only", "unconfirmed", "1", "1"],
                      ["settled", "solved", "2", "1"], ["disputed", "unconfirmed", "2", "1"]]
     # today's rules claim a and b (a majority settled their model test): b is wrong; c (the solution's guess is
@@ -385,15 +390,10 @@ def test_claims_reads_an_input_only_the_code_answered_as_left_out_where_programs
         test_run["results"].append({"passed": True, "actual": "6"})
         record["final"] = {"attempt": 3, "attempts": [{"id": 3, "source": source}]}
         (tmp_path / name / "run.json").write_text(json.dumps(record))
-    (tmp_path / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
-    result = subprocess.run([sys.executable, "-m", "bench.claims", str(tmp_path)], cwd=ROOT, capture_output=True,
-                            text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    kinds, today = result.stdout.split("\n\n")
-    table = [re.split(r"\s{2,}", line.strip()) for line in kinds.splitlines()[1:]]
+    table, today = claims_read(tmp_path, rows)
     # "backed": a candidate's code, programs back it on m: claimed today; "revised": a revision votes nowhere, so
     # the one program that answered t is another; "alone": no program backs it elsewhere, so t stays disputed
-    assert table == [["settled", "unconfirmed", "1", "1"], ["disputed", "unconfirmed", "2", "2"]], kinds
+    assert table == [["settled", "unconfirmed", "1", "1"], ["disputed", "unconfirmed", "2", "2"]], table
     assert re.split(r"\s{2,}", today.splitlines()[-1].strip()) == [f"{tmp_path.name} p.jsonl", "3", "1", "0", "2"]
 
 
