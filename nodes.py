@@ -636,16 +636,14 @@ class JudgeRound(Step):
                              dropped=[name for name, _ in verdict.dropped],
                              why_dropped={name: str(source) for name, source in verdict.dropped},
                              checker=verdict.checker, checkers_refused=verdict.refused)
-        if verdict.accepted:
-            shared["test_cases"] = verdict.tests
-            record.event("evidence", say=f"  {plural(len(verdict.accepted), 'disputed input')} no other program "
-                         "answered: the solution returns the model's guess on each, so they count",
-                         test_cases=records(verdict.tests), dropped=[])
-        if verdict.lone:
-            shared["test_cases"] = verdict.tests
-            record.event("evidence", say=f"  {plural(len(verdict.lone), 'disputed input')} only this code answered "
-                         "(the model's guess differs), left out: independent programs back it on others",
-                         test_cases=records(verdict.tests), dropped=[])
+        for names, why in ((verdict.accepted, "no other program answered: the solution returns the model's guess on "
+                                               "each, so they count"),
+                           (verdict.lone, "only this code answered (the model's guess differs), left out: independent "
+                                          "programs back it on others")):
+            if names:  # the claim settled these: the tests as it left them
+                shared["test_cases"] = verdict.tests
+                record.event("evidence", say=f"  {plural(len(names), 'disputed input')} {why}",
+                             test_cases=records(verdict.tests), dropped=[])
         attempts.take(verdict)
         shared["iteration"], shared["lacks"], shared["checker"] = verdict.iteration, verdict.lacks, verdict.checker
         if verdict.given_up:

@@ -33,7 +33,7 @@ from core.agreement import confirmed_by_guess
 from core.cases import TestCase
 from core.compare import Comparison
 from core.source_code import program_key
-from core.verdict import backed_by_programs
+from core.verdict import lone_inputs
 
 KINDS = ("no trusted test", "examples only", "settled", "solution+guess", "disputed")
 
@@ -62,8 +62,8 @@ def _kind(record):
     tests = [TestCase.from_record(case) for case in cases]
     outputs = [_recorded(result) for result in results]  # what the handed-over code returned (its repr)
     left = [i for i, source in enumerate(sources) if source == "disputed"]
-    if handed_over_source(record) == "implement" and backed_by_programs(tests):  # core/verdict.lone_left_out
-        left = [i for i in left if not (tests[i].evidence.voters == 1 and outputs[i]["ok"])]
+    lone = lone_inputs(handed_over_source(record), outputs, tests, left)  # left out by today's verdict
+    left = [i for i in left if i not in lone]
     if not left:
         return "settled"
     echoed = len(confirmed_by_guess(outputs, tests, left, comparison_of(record))) == len(left)

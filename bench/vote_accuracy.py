@@ -40,7 +40,9 @@ import os
 
 from bench.datasets import humaneval_rows
 from core.agreement import _clusters
+from core.cases import TestCase
 from core.compare import EXACT, outputs_match
+from core.verdict import backed_by_programs
 from utils.sandbox import Limits, best_isolation, run_batch
 
 LIMITS = Limits(test_timeout=2, batch_timeout=60)
@@ -124,9 +126,9 @@ def guess_disputes(run, solution, isolation):
 
 
 def backed_elsewhere(run):
-    """Whether the run's last round has a counted input independent programs settled with none dissenting."""
-    return any(case["evidence"]["source"] in ("oracle", "majority", "witness", "checker")
-               and case["evidence"]["agree"] == case["evidence"]["voters"] for case in last_round_tests(run))
+    """Whether the run's last round has a counted input independent programs settled with none dissenting (or a
+    test of the person's): core/verdict.backed_by_programs on the recorded tests."""
+    return backed_by_programs([TestCase.from_record(case) for case in last_round_tests(run)])
 
 
 def against_guess(run, solution, isolation):

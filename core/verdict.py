@@ -429,14 +429,19 @@ def backed_by_programs(tests):
     return any(case.counted and case.source.backs_a_claim and not case.split for case in tests)
 
 
+def lone_inputs(source, outputs, tests, disputed):
+    """The disputed indices only the claimed code answered, where independent programs back it on other inputs:
+    what left_out_lone leaves out (bench.claims reads records with it too). Only a candidate's claim: a revision
+    or the person's edit does not vote, so the one voter there may be another program. `outputs`: what the
+    claimed code returned on each test (sandbox results, None where it did not run)."""
+    if source != Author.IMPLEMENT or not backed_by_programs(tests):
+        return []
+    return [i for i in disputed if tests[i].evidence.voters == 1 and outputs[i] is not None and outputs[i]["ok"]]
+
+
 def lone_left_out(claim, tests, disputed):
-    """(tests, disputed indices, names left out): where independent programs back the claim on other inputs,
-    each disputed input that only the claimed code answered is left out (left_out_lone). Only a candidate's
-    claim: a revision or the person's edit does not vote, so the one voter there may be another program."""
-    if claim.source != Author.IMPLEMENT or not backed_by_programs(tests):
-        return tests, disputed, []
-    mine = outputs_on(claim, tests)
-    lone = [i for i in disputed if tests[i].evidence.voters == 1 and mine[i] is not None and mine[i]["ok"]]
+    """(tests, disputed indices, names left out): each input of lone_inputs left out (left_out_lone)."""
+    lone = lone_inputs(claim.source, outputs_on(claim, tests), tests, disputed)
     return ([left_out_lone(case) if i in lone else case for i, case in enumerate(tests)],
             [i for i in disputed if i not in lone], [tests[i].name for i in lone])
 

@@ -87,13 +87,12 @@ def pytest_source(test_cases, comparison=compare.EXACT, checker=None, unjudged=(
                       f"    pytest.param({pprint.pformat(case.input, width=10**6)}, "
                       f"{pprint.pformat(case.expected, width=10**6)}, id={case.name!r}),"
                       for case in counted)
-    if disputed:
-        cases += "\n    # Disputed inputs (the programs disagreed, so they were left out of the verdict):\n" + "\n".join(
-            f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in disputed)
-    if lone:
-        cases += ("\n    # Inputs only this code answered, otherwise than the model guessed (left out of the verdict; "
-                  "independent programs back it on the others):\n") + "\n".join(
-            f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in lone)
+    for listed, heading in ((disputed, "Disputed inputs (the programs disagreed, so they were left out of the verdict)"),
+                            (lone, "Inputs only this code answered, otherwise than the model guessed (left out of the "
+                                   "verdict; independent programs back it on the others)")):
+        if listed:
+            cases += f"\n    # {heading}:\n" + "\n".join(
+                f"    #   {case.name}: run_code(**{json.dumps(case.input)}); {_guessed(case)}" for case in listed)
     if unjudged:
         cases += ("\n    # Several answers are right and no checker could judge them; the code returns another answer"
                   " than these examples give:\n" + "\n".join(f"    #   {case.name}: run_code(**{json.dumps(case.input)}); the "
