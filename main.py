@@ -46,13 +46,14 @@ trust and agreement:
   settled by running candidates (--first-draw of them first) and an oracle (a brute-force program):
   the oracle siding with more candidates than any other output has, over half of the voters, else a
   clear majority of candidates, else (one candidate alone passing the examples) a program failing one
-  that returns that candidate's outputs on every other input, else the guess breaking a tie; otherwise
-  the input is disputed and left out, and the run ends unconfirmed. A value settled while a program
-  that passes the examples returned another (a split vote) judges the code but backs no claim:
-  unconfirmed too, with no draw. "Solved" also needs evidence beyond the statement's examples: an
-  input settled by independent programs (the oracle, a majority, a checker, such a program failing
-  an example) or one of your tests; without it the run draws more candidates once (the model's tests
-  and the first draw's others first), then ends unconfirmed.
+  that returns that candidate's outputs on every other input, else the guess where the one program that
+  answered returns it; otherwise (programs that differ) the input is disputed and left out, and the run
+  ends unconfirmed. A value settled while a program that passes the examples returned another (a
+  split vote) judges the code but backs no claim: unconfirmed too, with no draw. "Solved" also needs
+  evidence beyond the statement's examples: an input settled by independent programs (the oracle, a
+  majority, a checker, such a program failing an example) or one of your tests; without it the run
+  draws more candidates once (the model's tests and the first draw's others first), then ends
+  unconfirmed.
   --variants more inputs, each a given one changed a little (a number one larger, a list reversed),
   have no guess: the programs' agreement settles them, and programs that differ dispute them. An input
   that breaks what the statement promises ("exactly one solution", a constraint in words) is dropped,

@@ -58,7 +58,7 @@ strategy("model-tests", "the defaults before expected values came from execution
                                                                                          "model_tests_max": None}))
 strategy("full", "main.py's defaults: 3 candidates a draw (the first draw's first one with the oracle, the other two "
                  "only if these settle no claim), expected values settled by execution (oracle, majority, the model's "
-                 "guess as tie-breaker), up to four draws while no candidate passes the statement's examples (then the run "
+                 "guess where one program returns it), up to four draws while no candidate passes the statement's examples (then the run "
                  "ends), UCT revision of candidates that pass them")(looping({}))
 strategy("no-oracle", "full without the oracle: candidates' agreement alone settles expected values")(looping({"oracle": False}))
 strategy("no-lint", "full without ruff: no linter findings in the feedback or among the tie-breaks")(looping({"lint": False}))

@@ -1,6 +1,6 @@
 """python -m bench.vote_accuracy DIR... : how often a vote's largest output is right, and the claims split votes made.
 
-Five readings of the benchmark folders given (their results.jsonl and each run's run.json), no model:
+Six readings of the benchmark folders given (their results.jsonl and each run's run.json), no model:
 
 1. Votes. For every HumanEval run, the programs that voted at its end (candidates passing every trusted
    test, the valid oracle) run again in the sandbox on each input that is not a trusted test, and so does
@@ -29,6 +29,11 @@ Five readings of the benchmark folders given (their results.jsonl and each run's
    answer rewrote, by the evidence the test had in the round before (a guess a program returned:
    `guess, a program returned it`): whether the old value was right and whether the new one is. Whether
    the model may change such a value is what this tells (core/cases.TestCase.protected).
+6. Guesses settled. For every run whose problem has a known answer program, each model test some round settled
+   by the model's guess, once per problem and input: where programs that answered tied and the guess broke the
+   tie (agree below voters; records before 2026-12-01) and where every program that answered returned it
+   (uncontested), whether the guess was right. Whether the guess may break a tie is what this tells
+   (core/agreement._guess_alone).
 
     python -m bench.vote_accuracy bench-results
 """
@@ -161,6 +166,23 @@ def rewrites(run, solution, isolation):
     return rows
 
 
+def guesses_settled(run, problem, solution, isolation, seen):
+    """[(contested, right)] for each model test any round settled by the guess that `seen` (a set of (problem,
+    input, contested), updated) does not hold yet: contested where a program that answered returned another value."""
+    cases = {}
+    for event in run["events"]:
+        for case in event["test_cases"] if event["kind"] == "evidence" else ():
+            evidence = case["evidence"]
+            if case["origin"] == "model" and evidence["source"] == "guess":
+                key = (problem, json.dumps(case["input"], sort_keys=True), evidence["agree"] < evidence["voters"])
+                if key not in seen:
+                    seen.add(key)
+                    cases[key] = case
+    truth = run_batch(solution, [case["input"] for case in cases.values()], LIMITS, isolation) if cases else []
+    return [(key[2], outputs_match(case["expected"], right["value"]))
+            for (key, case), right in zip(cases.items(), truth) if right["ok"]]
+
+
 def passing_hand_overs(found):
     """problem id -> the code a recorded run handed over that passed the hidden tests (the first found): a
     program known to answer a set that ships no solution."""
@@ -201,6 +223,7 @@ def main(argv=None):
                  for row in humaneval_rows()}
     answers = {**passing_hand_overs(found), **solutions}  # HumanEval's own solution first
     votes, split, guessed, outvoted, rewritten = collections.Counter(), [], [], [], collections.Counter()
+    guesses, seen = [], set()
     for run_dir, row in sorted(found.items()):
         with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
             run = json.load(f)
@@ -218,6 +241,7 @@ def main(argv=None):
                 outvoted.append((row["id"], run_dir, row["hidden_pass"], settled))
             rewritten.update((evidence, old, new, row["id"])
                              for evidence, old, new in rewrites(run, answers[row["id"]], isolation))
+            guesses += guesses_settled(run, row["id"], answers[row["id"]], isolation, seen)
         settled = split_settlements(run) if row["status"] == "solved" else set()
         if settled:
             split.append((row["id"], run_dir, row["hidden_pass"], sorted(settled)))
@@ -244,6 +268,9 @@ def main(argv=None):
     for evidence, old, new, problem in sorted(rewritten, key=str):
         print(f"  {evidence}: {'right' if old else 'wrong'} -> {'right' if new else 'wrong'}: "
               f"{rewritten[evidence, old, new, problem]} ({problem})")
+    tied, alone = ([right for contested, right in guesses if contested is side] for side in (True, False))
+    print(f"model tests the guess settled, once per problem and input: a tie it broke, right on {sum(tied)} of "
+          f"{len(tied)}; every program that answered returned it, right on {sum(alone)} of {len(alone)}")
     return 0
 
 

@@ -9,7 +9,7 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   oracle           the oracle (a brute-force program the model wrote, valid when it passes every trusted
                    test) and at least one independent candidate return the same output, its candidates
                    outnumber those of every other output, and with the oracle they are over half of the
-                   voters (else the guess may settle it, as below, or it is disputed)
+                   voters (else it is disputed)
   majority         a clear majority of the candidates that pass every trusted test (at least 2, more
                    than half of those that returned a value) return the same output; the model's guess
                    does not weigh against it, nor against the oracle's side: where it named another value
@@ -22,8 +22,10 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
                    on some inputs only (not on every one) would have claimed 11, 2 of them wrong
                    (python -m bench.witnesses, docs/benchmarks.md). Like a majority, the guess weighs nothing
                    against it
-  guess            no majority: the outputs tie (the oracle's counts as one more), or one program voted,
-                   and the model's guess matches exactly one of the largest outputs
+  guess            one program answered (a candidate, or the oracle where the candidates raised) and it
+                   returns the model's guess: two readings of the statement agree. Programs that differ
+                   dispute an input, the guess on one side or not: a tie the guess broke was right on 4 of
+                   13 inputs in the records, an uncontested guess on 120 of 121 (bench.vote_accuracy)
   disputed         none of the above: the test is left out of the verdict, and the record says so
   solution_guess   a disputed input no independent program answered (voters 0: no candidate passed the
                    trusted tests, a revision solved) where the claimed code returns the model's guess:
@@ -156,7 +158,7 @@ def _settle_one(case, i, qualified, oracle, comparison, witnesses=()):
         if agreeing and agreeing > others and (agreeing + 1) * 2 > len(values) + 1:
             return Evidence(Source.ORACLE, agree=agreeing + 1, voters=len(values) + 1), oracle_value[0]
         if agreeing and not case.is_variant:
-            return _tie_broken_by_guess(case, values + oracle_value, comparison)
+            return Evidence(Source.DISPUTED, voters=len(values) + 1), case.model_guess
         if case.is_variant and values:  # candidates that agree with each other do not outvote the oracle here
             return Evidence(Source.DISPUTED, voters=len(values) + 1), None
     biggest = max((len(members) for _, members in clusters), default=0)
@@ -170,17 +172,18 @@ def _settle_one(case, i, qualified, oracle, comparison, witnesses=()):
     if case.is_variant:  # no guess to break a tie: programs that differ dispute it, one program alone cannot
         differ = len(_clusters(values + oracle_value, comparison)) > 1
         return Evidence(Source.DISPUTED if differ else Source.UNCHECKED, voters=len(values) + len(oracle_value)), None
-    return _tie_broken_by_guess(case, values + oracle_value, comparison)  # no majority: the oracle is one more voice
+    return _guess_alone(case, values + oracle_value, comparison)  # no majority: the oracle is one more voice
 
 
-def _tie_broken_by_guess(case, values, comparison):
-    """The largest clusters of `values` tie: the model's guess settles the input when it matches exactly one."""
+def _guess_alone(case, values, comparison):
+    """The model's guess settles a written test only where every program that answered returns it (one program,
+    as a rule: more that agree are a majority); programs that differ dispute it, as on a variant. A tie the guess
+    broke was right on 4 of 13 inputs in the records, an uncontested guess on 120 of 121 (python -m
+    bench.vote_accuracy bench-results, docs/benchmarks.md); counted, such ties failed HumanEval/140's right
+    versions in four records, which ended unsolved (disputed instead, one was handed over and passed)."""
     clusters = _clusters(values, comparison)
-    biggest = max((len(members) for _, members in clusters), default=0)
-    tied = [value for value, members in clusters if len(members) == biggest]
-    guessed = [value for value in tied if outputs_match(value, case.model_guess, comparison)]
-    if len(guessed) == 1:
-        return Evidence(Source.GUESS, agree=biggest, voters=len(values)), guessed[0]
+    if len(clusters) == 1 and outputs_match(clusters[0][0], case.model_guess, comparison):
+        return Evidence(Source.GUESS, agree=len(values), voters=len(values)), clusters[0][0]
     return Evidence(Source.DISPUTED, voters=len(values)), case.model_guess
 
 

@@ -32,9 +32,8 @@ class Evidence:
     @property
     def backs_a_claim(self):
         """Evidence beyond the statement's examples: programs settled it or the person wrote it, or every
-        program that answered returns the model's guess (uncontested; a tie the guess broke is not, a
-        program that passes the examples answered otherwise). TestCase.backs_a_claim adds where the guess
-        came from."""
+        program that answered returns the model's guess (uncontested: a tie the guess broke, in records
+        before 2026-12-01, is not). TestCase.backs_a_claim adds where the guess came from."""
         return self.source.backs_a_claim or (self.source == Source.GUESS and self.agree == self.voters > 0)
 
     @property

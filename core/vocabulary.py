@@ -37,7 +37,7 @@ class Source(Word):
     MAJORITY = "majority"              # a clear majority of the candidates that pass the trusted tests
     WITNESS = "witness"                # the one program passing the trusted tests, and one failing them that agrees
     CHECKER = "checker"                # several answers are right: the checker accepts an independent program's
-    GUESS = "guess"                    # a tie that the model's guess breaks
+    GUESS = "guess"                    # the one program that answered returns the model's guess
     SOLUTION_GUESS = "solution_guess"  # no program answered; the claimed code returns the guess
     MODEL = "model"                    # the model's word, taken as it is (--model-expected)
     DISPUTED = "disputed"              # no agreement: left out

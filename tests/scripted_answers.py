@@ -46,6 +46,13 @@ def run_code(nums, target):
                 return [i, j]
 ```"""
 
+# pairs the first number only: passes the example, raises (ValueError) on pair_at_the_end, where the oracle alone
+# answers, as the model guessed: a counted test it fails (programs that differ would dispute the input instead)
+FIRST_ONLY_CODE = """```python
+def run_code(nums, target):
+    return [0, nums.index(target - nums[0], 1)]
+```"""
+
 REVISE_CODE = f"""```yaml
 reasoning: The code reused an element; one pass with a map from value to index.
 function_code: |

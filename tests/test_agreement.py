@@ -77,15 +77,20 @@ def test_only_candidates_that_pass_the_trusted_tests_vote():
     assert settle([EXAMPLE, model_test(10)], voters)[-1]["source"] == "guess"
 
 
-def test_a_tie_is_broken_by_the_models_guess_and_only_by_it():
-    assert settled(model_test(11), [ok(10), ok(11)])["source"] == "guess"
-    assert settled(model_test(11), [ok(10), ok(11)])["expected"] == 11
+def test_a_tie_between_programs_is_disputed_whether_or_not_the_guess_matches_a_side():
+    # the guess breaking a tie was right on 4 of 13 inputs in the records (docs/benchmarks.md)
+    assert settled(model_test(11), [ok(10), ok(11)])["source"] == "disputed"
     assert settled(model_test(12), [ok(10), ok(11)])["source"] == "disputed"
+    alone = settled(model_test(11), [ok(11)])
+    assert (alone["source"], alone["agree"], alone["voters"], alone["expected"]) == ("guess", 1, 1, 11), \
+        "one program alone and the guess agree: two readings of the statement"
 
 
-def test_a_tie_between_the_oracle_and_a_candidate_is_broken_by_the_guess():
+def test_a_tie_between_the_oracle_and_a_candidate_is_disputed_though_the_guess_sides_with_the_oracle():
     evidence = settled(model_test([1, 2]), [ok([0, 0])], oracle=ok([1, 2]))
-    assert (evidence["source"], evidence["expected"]) == ("guess", [1, 2])
+    assert (evidence["source"], evidence["voters"]) == ("disputed", 2)
+    assert settled(model_test([1, 2]), [raised()], oracle=ok([1, 2]))["source"] == "guess", \
+        "where the candidate raised, the oracle alone answered, as the model guessed"
 
 
 def test_no_majority_among_three_different_answers_is_disputed():

@@ -800,6 +800,17 @@ def test_vote_accuracy_says_whether_programs_back_elsewhere_a_run_with_such_a_di
     assert "guess on 1; backed by programs elsewhere; hidden FAIL" in out
 
 
+def test_vote_accuracy_counts_how_often_the_guess_was_right_where_it_broke_a_tie_and_where_none_opposed_it(tmp_path):
+    # 1.0 and 1.05 are closer than 0.1: True is right on both inputs; each input counts once, at either evidence
+    tie = {"name": "t_1", "input": {"numbers": [1.0, 3.0, 1.05], "threshold": 0.1}, "expected": False, "origin": "model",
+           "evidence": {"source": "guess", "agree": 1, "voters": 2}}
+    alone = {"name": "t_2", "input": {"numbers": [1.0, 1.05], "threshold": 0.1}, "expected": True, "origin": "model",
+             "evidence": {"source": "guess", "agree": 1, "voters": 1}}
+    out = vote_accuracy_on(tmp_path, [], [HAS_CLOSE_PAIR_EXAMPLE, tie, alone, dict(alone, name="t_3")], "unconfirmed")
+    assert ("model tests the guess settled, once per problem and input: a tie it broke, right on 0 of 1; every "
+            "program that answered returned it, right on 1 of 1") in out, out
+
+
 def test_vote_accuracy_says_who_was_right_where_programs_settled_an_input_against_the_models_guess(tmp_path):
     """HumanEval's canonical solution judges one run; for a set without one, another run's hand-over that passed
     the hidden tests does."""

@@ -164,7 +164,7 @@ def test_main_in_a_pseudo_terminal(stub, tmp_path):
     """The person types at a real terminal: accept the tests, then finish after the failed round (the shipped
     defaults: three candidates and an oracle)."""
     stub.route("question", NO_QUESTION)
-    a.route_defaults(stub, candidates=[a.BUGGY_CODE])
+    a.route_defaults(stub, candidates=[a.FIRST_ONLY_CODE])
     leader, follower = pty.openpty()
     proc = subprocess.Popen([sys.executable, MAIN, "--interactive", a.TWO_SUM, "--out", str(tmp_path)],
                             stdin=follower, stdout=follower, stderr=follower, cwd=ROOT, env=cli_env(stub), close_fds=True)

@@ -9,7 +9,7 @@ SLOW = {"trickle": 0.05, "text": a.GOOD_CODE * 40}  # about two minutes of strea
 
 def test_at_the_time_limit_a_call_in_flight_is_cancelled_and_the_run_ends_with_its_best_verdict(stub, tmp_path):
     stub.route("tests", a.TESTS)
-    stub.route("code", *[a.BUGGY_CODE] * 3)  # one program; it and the oracle disagree: a revision is asked for
+    stub.route("code", *[a.FIRST_ONLY_CODE] * 3)  # one program, failing a test the oracle settled: a revision is asked for
     stub.route("oracle", a.BRUTE_FORCE)
     stub.route("revise", SLOW, SLOW, SLOW)
     out = tmp_path / "out"
@@ -17,7 +17,7 @@ def test_at_the_time_limit_a_call_in_flight_is_cancelled_and_the_run_ends_with_i
     assert result.returncode == 1, result.stderr
     record = json.loads((out / "run.json").read_text())
     assert record["status"] == "unsolved" and "(the time limit of 3 s ran out)" in record["message"]
-    assert "range(len(nums))" in (out / "solution.py").read_text(), "the best version is handed over"
+    assert "range(i + 1, len(nums))" in (out / "solution.py").read_text(), "the best version (the oracle) is handed over"
     revising = [end - start for kind, start, end in stub.timeline if kind == "revise"]
     assert revising and max(revising) < 40, "the revision's stream was closed, not written to the end"
 
