@@ -87,6 +87,31 @@ def run_code_bindings(tree):
             and any(isinstance(target, ast.Name) and target.id == "run_code" for target in node.targets)]
 
 
+def passed_on_to(tree):
+    """(run_code's def, the name of the function it hands its arguments to) where run_code only does that,
+    taking nothing but `**kwargs` (and `*args`): `def run_code(**kwargs): return f(**kwargs)`; else None. Called
+    by position, such a run_code raises (utils/code_checks.py refuses it), while `f`, which names its parameters,
+    is the same program for every caller: HumanEval/106's right candidate was refused so in the records, and
+    the false claim of another went through (LeetCode 947, 952 and 1155 had such answers too)."""
+    functions = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    run = functions.get("run_code")
+    if run is None or run.decorator_list or run.args.posonlyargs or run.args.args or run.args.kwonlyargs \
+            or run.args.kwarg is None:
+        return None
+    body = _without_docstring(run.body)
+    call = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions
+            and call.func.id != "run_code"):
+        return None
+    starred = [arg.value.id for arg in call.args if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name)]
+    spread = [kw.value.id for kw in call.keywords if kw.arg is None and isinstance(kw.value, ast.Name)]
+    if len(starred) != len(call.args) or starred != ([run.args.vararg.arg] if run.args.vararg else []) \
+            or len(spread) != len(call.keywords) or spread != [run.args.kwarg.arg]:
+        return None
+    target = functions[call.func.id].args
+    return (run, call.func.id) if target.posonlyargs or target.args else None
+
+
 def entry_point(tree):
     """What run_code is, in an answer that does not define it: (function name, None) for a top-level function,
     (class name, method node) for a method of a class built with no arguments (LeetCode's `class Solution`, as

@@ -118,6 +118,17 @@ def test_an_input_every_program_raises_on_is_rejected_but_a_timeout_is_no_verdic
     assert settled(model_test(1), [raised()])["source"] == "disputed", "one program alone is not every program"
 
 
+def test_an_input_every_program_passing_the_examples_raises_on_is_rejected_though_one_failing_them_answers():
+    # HumanEval/44: the programs that pass the examples raise on base 10 ("base numbers are less than 10"), one
+    # that fails them (it ignores the base) answers there: known wrong, it keeps no input in
+    voters = {1: [ok(2), raised()], 2: [ok(2), raised()], 3: [ok(9), ok(7)]}
+    assert settle([EXAMPLE, model_test(7)], voters)[-1]["source"] == "rejected"
+    assert settle([EXAMPLE, model_test(7)], {**voters, 2: [ok(2), ok(7)]})[-1]["source"] == "guess", \
+        "one program passing the examples answered"
+    assert settle([EXAMPLE, model_test(7)], {1: voters[1], 3: voters[3]})[-1]["source"] == "disputed", \
+        "one program alone is not every program"
+
+
 def test_float_answers_agree_within_the_tolerance():
     evidence = settled(model_test(0.5), [ok(0.1 + 0.2), ok(0.3), ok(0.3001)])
     assert evidence["source"] == "majority" and evidence["agree"] == 2

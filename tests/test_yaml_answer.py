@@ -2,6 +2,7 @@
 import pytest
 
 from core.source_code import program_key
+from utils.code_checks import unnamed_parameters
 from utils.sandbox import run_batch
 from utils.yaml_answer import (AnswerError, check_function_code, extract_yaml, parse_code_answer, parse_judge_answer,
                                parse_question_answer, parse_revise_answer, parse_tests_answer)
@@ -104,6 +105,29 @@ def test_a_recursive_solution_is_the_one_bound_though_it_calls_itself():
     answer = parse_code_answer("```python\ndef fact(n):\n    return 1 if n < 2 else n * helper(fact(n - 1))\n\n"
                                "def helper(x):\n    return x\n```")
     assert answer["function_code"].rstrip().endswith("run_code = fact  # the answer named its function fact")
+
+
+DOUBLES = "def f(n):\n    return [i * 2 for i in range(n)]\n"
+
+
+@pytest.mark.parametrize("wrapper", ["def run_code(**kwargs):\n    return f(**kwargs)\n",
+                                     'def run_code(*args, **kw):\n    """Calls f."""\n    return f(*args, **kw)\n'],
+                         ids=["keywords", "both, with a docstring"])
+def test_a_run_code_that_only_hands_its_arguments_on_is_the_function_it_calls(wrapper):
+    # HumanEval/106's right candidate was refused by the signature check: called by position, it raises
+    code = check_function_code(f"{DOUBLES}\n{wrapper}")
+    assert "def run_code" not in code
+    assert code.rstrip().endswith("run_code = f  # the answer's run_code passed its arguments on to f")
+    assert unnamed_parameters(code) == "" and program_key(code) == program_key(check_function_code(DOUBLES))
+
+
+@pytest.mark.parametrize("body", ["return f(kwargs)", "return f(**kwargs) + [1]", "print(kwargs)\n    return f(**kwargs)",
+                                  "return g(**kwargs)"])
+def test_a_run_code_that_does_more_than_hand_its_arguments_on_is_kept_as_written(body):
+    code = f"{DOUBLES}\ndef run_code(**kwargs):\n    {body}\n"
+    assert check_function_code(code).rstrip() == code.rstrip()
+    keywords_only = "def f(**kw):\n    return kw\n\ndef run_code(**kwargs):\n    return f(**kwargs)\n"
+    assert check_function_code(keywords_only).rstrip() == keywords_only.rstrip(), "f names no parameter either"
 
 
 LEETCODE_CLASS = """from typing import List

@@ -22,7 +22,7 @@ import re
 
 import yaml
 
-from core.source_code import entry_point, run_code_bindings
+from core.source_code import entry_point, passed_on_to, run_code_bindings
 from core.vocabulary import Word
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -214,6 +214,13 @@ def check_function_code(code, function="run_code"):
                           f"    {line}\n    {caret}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise AnswerError(f"function_code cannot be parsed: {exc}") from None
+    through = None if run_code_bindings(tree) else passed_on_to(tree)
+    if through:  # run_code bound to the function it only hands its arguments to, so that it names them
+        run, name = through
+        lines = code.splitlines()
+        code = "\n".join(lines[:run.lineno - 1] + lines[run.end_lineno:]).rstrip() + \
+            f"\n\n\nrun_code = {name}  # the answer's run_code passed its arguments on to {name}\n"
+        tree = ast.parse(code, filename="solution.py")
     code = with_missing_imports(code, tree)
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     # an answer that binds run_code already is not bound again: a model shown repaired code (Revise, or a draw
