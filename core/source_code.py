@@ -118,7 +118,11 @@ def entry_point(tree):
     the model often answers; 22 of 1,717 code answers in the 2026-11-29 records were refused without it), or
     None. The solution is a function no other function uses, the last such: helpers are used (8 of those
     answers bound `dfs` or `is_palindrome`, the helper written after the solution, and lost a right program)."""
-    functions = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    # a function that calls run_code is the answer's check of the solution, not the solution (LeetCode 995's
+    # `check_solution`, bound in a record of 2026-12-01), unless every one does
+    defined = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    functions = [node for node in defined if not any(isinstance(name, ast.Name) and name.id == "run_code"
+                                                    for name in ast.walk(node))] or defined
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and _built_without_arguments(node)]
     methods = [(cls, node) for cls in classes for node in cls.body
                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")

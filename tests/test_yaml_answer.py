@@ -104,7 +104,19 @@ def test_code_that_names_its_function_otherwise_gets_run_code_bound_to_the_funct
 def test_a_recursive_solution_is_the_one_bound_though_it_calls_itself():
     answer = parse_code_answer("```python\ndef fact(n):\n    return 1 if n < 2 else n * helper(fact(n - 1))\n\n"
                                "def helper(x):\n    return x\n```")
-    assert answer["function_code"].rstrip().endswith("run_code = fact  # the answer named its function fact")
+    assert "\n\n\nrun_code = fact  # the answer named its function fact\n\n\ndef helper(x):" in answer["function_code"]
+
+
+@pytest.mark.parametrize("usage", ["example_1 = run_code(**{'n': 3})\nassert example_1 == [0, 2, 4]\n",
+                                   "def check():\n    assert run_code(3) == [0, 2, 4]\n\ncheck()\n"],
+                         ids=["usage lines", "a check function called"])
+def test_run_code_is_bound_right_after_the_function_so_that_the_answers_own_usage_below_can_call_it(usage):
+    # 7 programs of the 2026-12-01 records raised NameError at load, run_code bound after their usage lines
+    from utils.code_checks import check_code
+    code = check_function_code(f"{DOUBLES}\n{usage}")
+    assert check_code(code, solution=True) is None
+    assert check_code(code.replace("example_1 == [0, 2, 4]", "example_1 == [1]").replace("== [0, 2, 4]", "== [1]"),
+                      solution=True)["error_type"] == "AssertionError", "the usage lines run, and judge"
 
 
 DOUBLES = "def f(n):\n    return [i * 2 for i in range(n)]\n"

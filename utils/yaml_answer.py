@@ -215,27 +215,35 @@ def check_function_code(code, function="run_code"):
     except (ValueError, RecursionError, MemoryError) as exc:
         raise AnswerError(f"function_code cannot be parsed: {exc}") from None
     through = None if run_code_bindings(tree) else passed_on_to(tree)
-    if through:  # run_code bound to the function it only hands its arguments to, so that it names them
+    if through:  # run_code bound, where its def was, to the function it only hands its arguments to: it names them
         run, name = through
         lines = code.splitlines()
-        code = "\n".join(lines[:run.lineno - 1] + lines[run.end_lineno:]).rstrip() + \
-            f"\n\n\nrun_code = {name}  # the answer's run_code passed its arguments on to {name}\n"
+        code = "\n".join(lines[:run.lineno - 1] + [f"run_code = {name}  # the answer's run_code passed its arguments "
+                                                     f"on to {name}"] + lines[run.end_lineno:]) + "\n"
         tree = ast.parse(code, filename="solution.py")
-    code = with_missing_imports(code, tree)
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     # an answer that binds run_code already is not bound again: a model shown repaired code (Revise, or a draw
     # tried in docs/benchmarks.md) copies it, its run_code line and all
     if "run_code" in functions or (functions and run_code_bindings(tree)):
-        return code.rstrip() + "\n"
+        return with_missing_imports(code, tree).rstrip() + "\n"
     entry = entry_point(tree)
     if entry is None:
         raise AnswerError(f"function_code must define a top-level function named {function}.")
     # Given a statement's own function name, the small model keeps it, even when told to write run_code
-    # (docs/benchmarks.md, "Problem sets"), or answers with LeetCode's class Solution
+    # (docs/benchmarks.md, "Problem sets"), or answers with LeetCode's class Solution. The binding goes right after
+    # the function or class: the model's own usage lines below it often call run_code (7 programs of the
+    # 2026-12-01 records raised NameError at load so, HumanEval/106's right candidate among them)
     name, method = entry
-    if method is None:
-        return f"{code.rstrip()}\n\n\nrun_code = {name}  # the answer named its function {name}\n"
-    return f"{code.rstrip()}\n\n\n{method_caller(name, method)}"
+    binding = f"run_code = {name}  # the answer named its function {name}" if method is None else \
+        method_caller(name, method).rstrip()
+    last = max(node.end_lineno for node in tree.body if getattr(node, "name", None) == name
+               and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    lines = code.rstrip().splitlines()
+    rest = lines[last:]
+    while rest and not rest[0].strip():
+        rest.pop(0)
+    code = "\n".join(lines[:last] + ["", "", binding] + (["", ""] + rest if rest else [])) + "\n"
+    return with_missing_imports(code, ast.parse(code, filename="solution.py"))
 
 
 def method_caller(class_name, method):
