@@ -111,7 +111,7 @@ def test_a_recursive_solution_is_the_one_bound_though_it_calls_itself():
                                    "def check():\n    assert run_code(3) == [0, 2, 4]\n\ncheck()\n"],
                          ids=["usage lines", "a check function called"])
 def test_run_code_is_bound_right_after_the_function_so_that_the_answers_own_usage_below_can_call_it(usage):
-    # 7 programs of the 2026-12-01 records raised NameError at load, run_code bound after their usage lines
+    # 5 programs of the 2026-12-01 records raised NameError at load, run_code bound after their usage lines
     from utils.code_checks import check_code
     code = check_function_code(f"{DOUBLES}\n{usage}")
     assert check_code(code, solution=True) is None

@@ -231,7 +231,7 @@ def check_function_code(code, function="run_code"):
         raise AnswerError(f"function_code must define a top-level function named {function}.")
     # Given a statement's own function name, the small model keeps it, even when told to write run_code
     # (docs/benchmarks.md, "Problem sets"), or answers with LeetCode's class Solution. The binding goes right after
-    # the function or class: the model's own usage lines below it often call run_code (7 programs of the
+    # the function or class: the model's own usage lines below it often call run_code (5 programs of the
     # 2026-12-01 records raised NameError at load so, HumanEval/106's right candidate among them)
     name, method = entry
     binding = f"run_code = {name}  # the answer named its function {name}" if method is None else \
