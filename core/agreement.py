@@ -120,17 +120,16 @@ def consistent_witnesses(tests, alone, others, comparison):
 def _rejected(case, i, programs, voting):
     """Evidence that drops the input, or None: every program that answers elsewhere raised here, or every
     voting program (two at least), or, for a variant, a voting program raised or none had an answer."""
-    # a program that raises on every input says nothing about this one (a missing module, a wrong signature)
-    results = [outputs[i] for outputs in programs if outputs is not None and outputs[i] is not None
-               and any(r is not None and r["ok"] for r in outputs)]
-    if len(results) >= 2 and all(not r["ok"] and not r.get("timed_out") for r in results):
-        return Evidence(Source.REJECTED, voters=len(results)), case.model_guess
-    answering = [outputs[i] for outputs in voting if outputs[i] is not None]
+    # a program that raises on every input says nothing about this one (a missing module, a wrong signature);
     # nor does one that fails a trusted test: where every program that passes them (two at least) raised, the
-    # input is outside what they allow (HumanEval/44's base 10, "base numbers are less than 10")
-    voted = [outputs[i] for outputs in voting if outputs[i] is not None and any(r is not None and r["ok"] for r in outputs)]
-    if len(voted) >= 2 and all(not r["ok"] and not r.get("timed_out") for r in voted):
-        return Evidence(Source.REJECTED, voters=len(voted)), case.model_guess
+    # input is outside what they allow, whatever a failing one did (HumanEval/44's base 10, "base numbers are
+    # less than 10")
+    for among in (programs, voting):
+        results = [outputs[i] for outputs in among if outputs is not None and outputs[i] is not None
+                   and any(r is not None and r["ok"] for r in outputs)]
+        if len(results) >= 2 and all(not r["ok"] and not r.get("timed_out") for r in results):
+            return Evidence(Source.REJECTED, voters=len(results)), case.model_guess
+    answering = [outputs[i] for outputs in voting if outputs[i] is not None]
     if case.is_variant and (any(not r["ok"] for r in answering) or _no_answer(answering)):
         return Evidence(Source.REJECTED, voters=len(answering)), None
     return None
