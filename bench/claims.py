@@ -12,8 +12,9 @@ Each run is one of four kinds:
                    settled by independent programs (oracle, majority, checker, or every program that
                    answered returning the model's guess) or written by the person:
                    what core/verdict.lacks calls "nothing beyond the statement's examples" (issue 27)
-  settled          nothing disputed: every model test was settled by execution (or a guess broke a tie), or
-                   only the handed-over code answered it where programs back the code elsewhere (b67bce0)
+  settled          nothing disputed: every model test was settled by execution (or, before 2026-12-01, a guess
+                   broke a tie), or only the handed-over code answered it where programs back the code
+                   elsewhere (b67bce0)
   solution+guess   every disputed input had no independent voter and the code returns the model's guess
                    there (what RunTests.accept_guesses claims on; an earlier run ended unconfirmed on it)
   disputed         other programs answered some disputed input differently, or the code differs from the guess

@@ -283,7 +283,7 @@ def summary(tests):
     text = " + ".join(part for part in parts if part) or "no test"
     text += f", {variants} of these variant inputs" if variants else ""
     disputed = count[Source.DISPUTED]
-    lone = sum(case.source == Source.UNCHECKED and not case.is_variant for case in tests)
+    lone = sum(case.lone for case in tests)
     return (text + (f"; {disputed} disputed input{'s' * (disputed != 1)} left out" if disputed else "")
             + (f"; {lone} input{'s' * (lone != 1)} only this code answered left out" if lone else ""))
 

@@ -87,6 +87,12 @@ class TestCase:
         return self.evidence.source if self.evidence else None
 
     @property
+    def lone(self):
+        """A written test left out because only the claimed code answered it (core/verdict.left_out_lone,
+        Verdict.lone): `unchecked` as a variant fewer than two programs answered is, but not a variant."""
+        return self.source == Source.UNCHECKED and not self.is_variant
+
+    @property
     def backs_a_claim(self):
         """Whether this test backs a claim beyond the statement's examples (Evidence.backs_a_claim). A guess
         does only as GenerateTestCases wrote it, before any code: candidates see only the statement's

@@ -82,7 +82,7 @@ def pytest_source(test_cases, comparison=compare.EXACT, checker=None, unjudged=(
     are right and no checker judged them, which the file says at its head."""
     counted = [case for case in test_cases if case.counted and case.name not in unjudged]
     disputed = [case for case in test_cases if case.source == Source.DISPUTED]
-    lone = [case for case in test_cases if case.source == Source.UNCHECKED and not case.is_variant]  # Verdict.lone
+    lone = [case for case in test_cases if case.lone]
     cases = "\n".join((f"    # {describe(case.evidence)}\n" if case.evidence else "") +
                       f"    pytest.param({pprint.pformat(case.input, width=10**6)}, "
                       f"{pprint.pformat(case.expected, width=10**6)}, id={case.name!r}),"
