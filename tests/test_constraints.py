@@ -31,6 +31,18 @@ FORMS = [  # (the constraint lines, an input that keeps them, an input that brea
     pytest.param(["1 <= nums[i] <= 106"], {"nums": [10**6]}, {"nums": [0]}, id="pasted 106"),
     pytest.param(["1 <= nums[i] <= 28"], {"nums": [200]}, {"nums": [257]}, id="pasted 2^8 (LeetCode 3011)"),
     pytest.param(["-228 <= nums1[i] <= 228"], {"nums1": [-2**28]}, {"nums1": [2**28 + 1]}, id="pasted -2^28 .. 2^28 (LeetCode 454)"),
+    # the promise in words LeetCode states most: a list's items (a string's characters) differ
+    pytest.param(["- All the values of nums are unique"], {"nums": [4, 6]}, {"nums": [1, 1, 1, 1]}, id="values of nums unique (952)"),
+    pytest.param(["All elements of candidates are distinct"], {"candidates": [2, 3]}, {"candidates": [2, 3, 2]}, id="elements distinct"),
+    pytest.param(["nums contains distinct values sorted in ascending order"], {"nums": [1, 2]}, {"nums": [1, 1]},
+                 id="contains distinct values"),
+    pytest.param(["All the given points are unique"], {"points": [[0, 0], [0, 1]]}, {"points": [[0, 1], [0, 1]]},
+                 id="points: items that are lists"),
+    pytest.param(["All the characters of jewels are unique"], {"jewels": "aA"}, {"jewels": "aAa"}, id="a string's characters"),
+    pytest.param(["All integers in nums1 and nums2 are unique"], {"nums1": [1], "nums2": [2, 3]}, {"nums1": [1], "nums2": [3, 3]},
+                 id="two names"),
+    pytest.param(["All the strings of wordList are unique"], {"word_list": ["a", "b"]}, {"word_list": ["a", "a"]},
+                 id="a name written in camel case"),
 ]
 
 
@@ -45,6 +57,10 @@ def test_each_stated_form_keeps_an_input_inside_and_names_the_line_an_input_outs
 def test_what_cannot_be_read_exactly_is_not_checked():
     assert broken(["- nums[i] != nums[i + 1]", "- 1 <= k <= the length of nums", "- All the values are unique."],
                   nums=[1, 1], k=99) == []
+    # an item's or a pair's promise, or one about a single value, is the input validator's (core/judges.py)
+    assert broken(["All the values of graph[u] are unique", "All the pairs (ui, vi) are distinct",
+                   "The largest element in nums is unique", "The input is generated such that the answer is unique"],
+                  graph=[[1, 1]], nums=[5, 5], edges=[[0, 1], [0, 1]]) == []
     assert violations("No constraints here: 1 <= n <= 3", {"n": 9}) == []
 
 
@@ -81,6 +97,13 @@ Constraints:
     assert violations(statement, {"n": 3, "head_id": 1, "manager": [1, -1, 1], "inform_time": [0, 2, 0]}) == []
     assert [v.line for v in violations(statement, {"n": 0, "head_id": 0, "manager": [], "inform_time": []})] == \
         ["1 <= n <= 10^5", "0 <= headID < n"], "the lines the examples keep are still checked"
+
+
+def test_a_promise_of_distinct_items_the_statements_own_example_breaks_is_not_checked():
+    # as any line an example breaks: read alone it does not say what the statement means
+    statement = "Count.\n\nExample 1:\nInput: nums = [3,3]\nOutput: 1\n\nConstraints:\n- All the values of nums are unique\n"
+    assert violations(statement, {"nums": [2, 2]}) == []
+    assert violations(statement.replace("[3,3]", "[3,4]"), {"nums": [2, 2]}) != []
 
 
 def test_a_lost_superscript_alone_never_drops_an_input_the_power_would_keep():

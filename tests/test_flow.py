@@ -531,6 +531,17 @@ def test_inputs_outside_the_stated_constraints_are_dropped_before_any_code(make_
     assert "; dropped as outside the stated constraints: duplicates (`2 <= nums.length <= 10^4`)" in said[1]
 
 
+def test_an_input_that_repeats_an_item_the_statement_promises_distinct_is_dropped(make_shared, stub):
+    a.route_defaults(stub)  # the model's third test is nums [3, 3]
+    shared, said = make_shared(a.TWO_SUM + "\n\nConstraints:\n- All the values of nums are unique.\n", model_tests="first"), []
+    shared["services"].record.echo = said.append
+    run_flow(shared)
+    assert [case.name for case in shared["test_cases"]] == ["example_1", "pair_at_the_end"]
+    assert events_of(shared, "test_cases")[0]["outside_constraints"] == [
+        "duplicates: nums repeats 3 (the line `All the values of nums are unique`)"]
+    assert "; dropped as outside the stated constraints: duplicates (`All the values of nums are unique`)" in said[1]
+
+
 def test_an_input_every_program_raises_on_is_dropped(make_shared, stub):
     strict = a.GOOD_CODE.replace("seen = {}", "if len(nums) > 4: raise ValueError('too long')\n    seen = {}")
     brute = a.BRUTE_FORCE.replace("for i in range", "if len(nums) > 4: raise ValueError('too long')\n    for i in range")
