@@ -236,8 +236,8 @@ def _broken(found, inputs):
     broken = []
     for constraint in found:
         if isinstance(constraint, Distinct):
-            broken += [Violation(f"{given[name]} repeats {_shown(repeated)} (the line `{constraint.line}`)", constraint.line)
-                       for name in constraint.names for repeated in [_repeated(by_name.get(name))] if repeated is not None]
+            broken += [Violation(f"{given[name]} repeats {_shown(item)} (the line `{constraint.line}`)", constraint.line)
+                       for name in constraint.names for item in _repeated(by_name.get(name))]
             continue
         for a in _values(constraint.left, by_name):
             for b in _values(constraint.right, by_name):
@@ -249,16 +249,14 @@ def _broken(found, inputs):
 
 
 def _repeated(value):
-    """The first item of a list (character of a string) that comes again, or None."""
-    if not isinstance(value, (list, str)):
-        return None
+    """[the first item of a list (character of a string) that comes again], or [] (an item may be None)."""
     seen = set()
-    for item in value:
+    for item in value if isinstance(value, (list, str)) else []:
         key = input_key(item)  # [1, 2] and [1, 2] repeat, as points do
         if key in seen:
-            return item
+            return [item]
         seen.add(key)
-    return None
+    return []
 
 
 def _holds(a, op, b):

@@ -41,6 +41,7 @@ FORMS = [  # (the constraint lines, an input that keeps them, an input that brea
     pytest.param(["All the characters of jewels are unique"], {"jewels": "aA"}, {"jewels": "aAa"}, id="a string's characters"),
     pytest.param(["All integers in nums1 and nums2 are unique"], {"nums1": [1], "nums2": [2, 3]}, {"nums1": [1], "nums2": [3, 3]},
                  id="two names"),
+    pytest.param(["All the values of nums are unique"], {"nums": [None, 1]}, {"nums": [None, None]}, id="an item that is None"),
     pytest.param(["All the strings of wordList are unique"], {"word_list": ["a", "b"]}, {"word_list": ["a", "a"]},
                  id="a name written in camel case"),
 ]
