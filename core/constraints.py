@@ -25,11 +25,12 @@ the value: a bound that reads like a lost power never drops a test on its own. N
 run_code's parameters whatever their case or underscores (maxPts is max_pts). What cannot be read
 exactly (words, "nums[i] != nums[i + 1]", unknown names) is not checked: a constraint is never guessed;
 nor is a line the statement's own examples break (read alone it does not say what the statement means).
-One promise in words is read too, the one LeetCode states most (72 of its 1,074 problems state it so): that a
-list's items, or a string's characters, differ ("All the values of nums are unique", "All elements of
-candidates are distinct", "nums contains distinct values"); a line about an item or a pair ("All the values of
-graph[u] are unique", "All the pairs (ui, vi) are distinct") is left to the input validator. Each violation
-names the line it breaks.
+Two promises in words about a whole list are read too, the two LeetCode states most: that its items (a
+string's characters) differ, 72 of its 1,074 problems ("All the values of nums are unique", "All elements of
+candidates are distinct", "nums contains distinct values"), and that they come in order, 22 ("nums is sorted in
+non-decreasing order", "stones is sorted in a strictly increasing order"); a line about an item or a pair ("All
+the values of graph[u] are unique", "All the pairs (ui, vi) are distinct", "nums[i] is sorted") is left to the
+input validator. Each violation names the line it breaks.
 
 Run alone:  python -m core.constraints STATEMENT_FILE '{"nums": [], "target": 3}'
 """
@@ -40,6 +41,7 @@ import operator
 import re
 import sys
 from dataclasses import dataclass
+from itertools import pairwise
 
 from core.cases import input_key
 from core.statement_examples import statement_examples
@@ -57,6 +59,9 @@ _NAMES = r"[A-Za-z_]\w*(?:(?:,\s*|,?\s+and\s+)[A-Za-z_]\w*)*"
 DISTINCT = re.compile(r"^all (?:the )?(?:given )?(?:(?:values|integers|numbers|elements|strings|words|characters|arrays|"
                       rf"pairs|points|positions) (?:of|in) )?(?P<names>{_NAMES}) are (?:all )?(?:unique|distinct)\b"
                       r"|^(?P<name>[A-Za-z_]\w*) (?:contains|has|consists of) (?:only )?(?:unique|distinct)\b", re.IGNORECASE)
+# "ascending" and "non-decreasing" allow equal neighbours (LeetCode says "unique" on a line of its own where it means it)
+SORTED = re.compile(rf"^(?P<names>{_NAMES}) (?:both )?(?:is|are) (?:both )?(?:sorted )?in (?:a )?(?P<strictly>strictly )?"
+                    r"(?:ascending|increasing|non-?decreasing) order\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -76,9 +81,11 @@ class Constraint:
 
 
 @dataclass(frozen=True)
-class Distinct:
-    """The items of each named list (the characters of a string) differ from one another."""
+class Listed:
+    """A promise about the items of each named list (the characters of a string): they differ from one another
+    ("distinct"), or each is at least ("sorted") or more than ("strictly sorted") the one before."""
     names: tuple  # normalised, as Name.name
+    promise: str
     line: str
 
 
@@ -211,22 +218,23 @@ def checked_constraints(statement):
     """The constraints an input is checked against: those the statement's own examples keep. A line an example
     breaks is not read as the statement means it, so it is never checked: LeetCode 1376's `0 <= manager[i] < n`
     (the head's manager is -1, as another line and both examples say) dropped every right input of the model's."""
-    found = constraints(statement) + distinct_lines(statement)
+    found = constraints(statement) + listed_lines(statement)
     misread = {v.line for example in statement_examples(statement) for v in _broken(found, example.input)}
     return [c for c in found if c.line not in misread]
 
 
-def distinct_lines(statement):
-    """The Constraints lines that promise a list's items differ, as Distinct. Such a line also stays among the
-    input validator's promises (unread_lines): the model's validator may check it, but is not sure to (the
-    one for LeetCode 952 checked the bounds alone, and the model's [1, 1, 1, 1] stayed, disputed, in two runs
-    whose right code it left unconfirmed: docs/benchmarks.md)."""
+def listed_lines(statement):
+    """The Constraints lines that promise a list's items differ or come in order, as Listed. Such a line also
+    stays among the input validator's promises (unread_lines): the model's validator may check it, but is not
+    sure to (the one for LeetCode 952 checked the bounds alone, and the model's [1, 1, 1, 1] stayed, disputed, in
+    two runs whose right code it left unconfirmed: docs/benchmarks.md)."""
     found = []
     for line in constraint_lines(statement):
-        match = DISTINCT.search(line)
-        if match:
-            names = match.group("names") or match.group("name")
-            found.append(Distinct(tuple(normal_name(name) for name in re.split(r",\s*|,?\s+and\s+", names)), line))
+        distinct, ordered = DISTINCT.search(line), SORTED.search(line)
+        if distinct:
+            found.append(Listed(_names(distinct.group("names") or distinct.group("name")), "distinct", line))
+        if ordered:
+            found.append(Listed(_names(ordered.group("names")), "strictly sorted" if ordered.group("strictly") else "sorted", line))
     return found
 
 
@@ -235,9 +243,9 @@ def _broken(found, inputs):
     given = {normal_name(name): name for name in inputs}
     broken = []
     for constraint in found:
-        if isinstance(constraint, Distinct):
-            broken += [Violation(f"{given[name]} repeats {_shown(item)} (the line `{constraint.line}`)", constraint.line)
-                       for name in constraint.names for item in _repeated(by_name.get(name))]
+        if isinstance(constraint, Listed):
+            broken += [Violation(f"{given[name]} {what} (the line `{constraint.line}`)", constraint.line)
+                       for name in constraint.names for what in _unkept(constraint.promise, by_name.get(name))]
             continue
         for a in _values(constraint.left, by_name):
             for b in _values(constraint.right, by_name):
@@ -248,14 +256,28 @@ def _broken(found, inputs):
     return list(dict.fromkeys(broken))
 
 
-def _repeated(value):
-    """[the first item of a list (character of a string) that comes again], or [] (an item may be None)."""
-    seen = set()
-    for item in value if isinstance(value, (list, str)) else []:
-        key = input_key(item)  # [1, 2] and [1, 2] repeat, as points do
-        if key in seen:
-            return [item]
-        seen.add(key)
+def _names(text):
+    """("nums1", "nums2") of "nums1 and nums2", normalised."""
+    return tuple(normal_name(name) for name in re.split(r",\s*|,?\s+and\s+", text))
+
+
+def _unkept(promise, value):
+    """[how a list (a string) breaks the promise: "repeats 3", "has 5 before 3"], or [] where it keeps it."""
+    items = list(value) if isinstance(value, (list, str)) else []
+    if promise == "distinct":
+        seen = set()
+        for item in items:
+            key = input_key(item)  # [1, 2] and [1, 2] repeat, as points do
+            if key in seen:
+                return [f"repeats {_shown(item)}"]
+            seen.add(key)
+        return []
+    for before, after in pairwise(items):
+        try:
+            if after < before or (promise == "strictly sorted" and after == before):
+                return [f"has {_shown(before)} before {_shown(after)}"]
+        except TypeError:  # items that do not compare: the promise is not read for them
+            return []
     return []
 
 

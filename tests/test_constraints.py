@@ -44,6 +44,16 @@ FORMS = [  # (the constraint lines, an input that keeps them, an input that brea
     pytest.param(["All the values of nums are unique"], {"nums": [None, 1]}, {"nums": [None, None]}, id="an item that is None"),
     pytest.param(["All the strings of wordList are unique"], {"word_list": ["a", "b"]}, {"word_list": ["a", "a"]},
                  id="a name written in camel case"),
+    # and the second: they come in order
+    pytest.param(["nums is sorted in ascending order"], {"nums": [1, 1, 2]}, {"nums": [1, 3, 2]}, id="sorted, equal neighbours allowed"),
+    pytest.param(["numbers is sorted in non-decreasing order"], {"numbers": [-3, 0, 0]}, {"numbers": [0, -3]}, id="non-decreasing"),
+    pytest.param(["stones is sorted in a strictly increasing order"], {"stones": [0, 1, 3]}, {"stones": [0, 1, 1]},
+                 id="strictly increasing"),
+    pytest.param(["days is in strictly increasing order"], {"days": [1, 4]}, {"days": [4, 1]}, id="in strictly increasing order"),
+    pytest.param(["nums1 and nums2 both are sorted in non-decreasing order"], {"nums1": [1, 2], "nums2": [1]},
+                 {"nums1": [1, 2], "nums2": [2, 1]}, id="two lists sorted"),
+    pytest.param(["letters is sorted in non-decreasing order"], {"letters": ["c", "f", "j"]}, {"letters": ["f", "c"]},
+                 id="letters in order"),
 ]
 
 
@@ -60,8 +70,11 @@ def test_what_cannot_be_read_exactly_is_not_checked():
                   nums=[1, 1], k=99) == []
     # an item's or a pair's promise, or one about a single value, is the input validator's (core/judges.py)
     assert broken(["All the values of graph[u] are unique", "All the pairs (ui, vi) are distinct",
-                   "The largest element in nums is unique", "The input is generated such that the answer is unique"],
-                  graph=[[1, 1]], nums=[5, 5], edges=[[0, 1], [0, 1]]) == []
+                   "The largest element in nums is unique", "The input is generated such that the answer is unique",
+                   "nums[i] is sorted in ascending order", "intervals is sorted by starti in ascending order",
+                   "nums is sorted and rotated between 1 and n times"],
+                  graph=[[1, 1]], nums=[5, 5, 1], edges=[[0, 1], [0, 1]], intervals=[[3, 4], [1, 2]]) == []
+    assert broken(["nums is sorted in ascending order"], nums=[[1], "a"]) == [], "items that do not compare: not read"
     assert violations("No constraints here: 1 <= n <= 3", {"n": 9}) == []
 
 
