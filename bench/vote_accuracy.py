@@ -45,7 +45,7 @@ import os
 
 from bench.datasets import humaneval_rows
 from core.agreement import _clusters
-from core.cases import TestCase
+from core.cases import TestCase, input_key
 from core.compare import EXACT, outputs_match
 from core.verdict import backed_by_programs
 from utils.sandbox import Limits, best_isolation, run_batch
@@ -174,7 +174,7 @@ def guesses_settled(run, problem, solution, isolation, seen):
         for case in event["test_cases"] if event["kind"] == "evidence" else ():
             evidence = case["evidence"]
             if case["origin"] == "model" and evidence["source"] == "guess":
-                key = (problem, json.dumps(case["input"], sort_keys=True), evidence["agree"] < evidence["voters"])
+                key = (problem, input_key(case["input"]), evidence["agree"] < evidence["voters"])
                 if key not in seen:
                     seen.add(key)
                     cases[key] = case

@@ -55,7 +55,8 @@ LOST_POWER = re.compile(r"(?<![\d.])(?:10(?P<ten>[2-9]|1[0-8])|2(?P<two>8|10|12|
 # "times[i] = (u_i, v_i, w_i)", "points[i] = [x_i, y_i]" (subscripts as pasted: ui, vi, wi)
 ELEMENT = re.compile(r"\b(?P<array>[A-Za-z_]\w*)\[(?P<index>[a-z])\]\s*=\s*[\[(](?P<names>[^\])\n]*)[\])]")
 LOWER = {"<=": True, "≤": True, "<": True, ">=": False, "≥": False, ">": False}  # the right side bounds from above
-_NAMES = r"[A-Za-z_]\w*(?:(?:,\s*|,?\s+and\s+)[A-Za-z_]\w*)*"
+_AND = r",\s*|,?\s+and\s+"  # between the names of a line that speaks of several ("nums1 and nums2")
+_NAMES = rf"[A-Za-z_]\w*(?:(?:{_AND})[A-Za-z_]\w*)*"
 DISTINCT = re.compile(r"^all (?:the )?(?:given )?(?:(?:values|integers|numbers|elements|strings|words|characters|arrays|"
                       rf"pairs|points|positions) (?:of|in) )?(?P<names>{_NAMES}) are (?:all )?(?:unique|distinct)\b"
                       r"|^(?P<name>[A-Za-z_]\w*) (?:contains|has|consists of) (?:only )?(?:unique|distinct)\b", re.IGNORECASE)
@@ -258,7 +259,7 @@ def _broken(found, inputs):
 
 def _names(text):
     """("nums1", "nums2") of "nums1 and nums2", normalised."""
-    return tuple(normal_name(name) for name in re.split(r",\s*|,?\s+and\s+", text))
+    return tuple(normal_name(name) for name in re.split(_AND, text))
 
 
 def _unkept(promise, value):
