@@ -22,7 +22,7 @@ from pocketflow import BatchNode, Node
 
 from core.agreement import summary
 from core.budget import BudgetSpent
-from core.cases import TestCase, input_key, records, unique_names
+from core.cases import TestCase, input_key, records, trusted_name, unique_names
 from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
@@ -30,7 +30,7 @@ from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_c
                          input_promises, output_name, promised_only, promises_one_answer, validator_in_use,
                          wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
-from core.outcome import RunState, conclude, trusted_name
+from core.outcome import RunState, conclude
 from core.output_kind import OutputKind
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
@@ -451,12 +451,17 @@ class ImplementFunction(ModelStep):
                   for (author, _, _, shim), answer in zip(inputs["judges"], judged_by)}
         shared["current"] = attempts.with_code(candidates[0]["function_code"]).id
         lines = candidates[0]["function_code"].count("\n")
+        # a candidate repeating code already tried (the oracle's too) is no new program and no new vote
+        repeated = [attempts.with_code(answer["function_code"]).id for answer, attempt in zip(candidates, new) if not attempt]
         more = f"; {len(candidates)} candidates" if len(candidates) > 1 else ""
+        ids = sorted(set(repeated))
+        more += (f"{',' if more else ';'} {len(repeated)} repeating attempt{'s' * (len(ids) > 1)} "
+                 f"{', '.join(map(str, ids))}" if repeated else "")
         more += "".join(f"; {JUDGE_NAMES[author][0]}" if judge else f"; no usable {JUDGE_NAMES[author][1]}"
                         for author, judge in judges.items())
         shared["services"].record.event("function_code", say=f"  run_code written ({lines} lines{more})",
                                         reasoning=candidates[0]["reasoning"], function_code=candidates[0]["function_code"],
-                                        attempts=[a.id for a in new if a],
+                                        attempts=[a.id for a in new if a], repeated=repeated,
                                         **{str(author): judge and judge.id for author, judge in judges.items()})
         return Action.DEFAULT
 

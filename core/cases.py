@@ -164,6 +164,11 @@ def has_trusted(cases):
     return any(case.trusted for case in cases)
 
 
+def trusted_name(cases):
+    """What the trusted tests are called in messages: the statement's examples, unless the person added some."""
+    return "trusted tests" if any(case.origin == Origin.USER for case in cases) else "statement examples"
+
+
 def unique_names(cases):
     """The cases, a repeated name made unique by its position (names identify tests in feedback and ids)."""
     seen, named = set(), []

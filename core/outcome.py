@@ -10,7 +10,7 @@ by the oracle and a candidate"), what is still disputed, or what fails.
 from dataclasses import dataclass
 
 from core.agreement import summary
-from core.cases import has_trusted
+from core.cases import has_trusted, trusted_name
 from core.largest_input import TOO_SLOW
 from core.verdict import SPLIT, UNBACKED, UNCHECKED
 from core.vocabulary import Author, Origin, RunStatus, Source
@@ -90,8 +90,10 @@ def closing_message(status, state, kept):
     why = f" ({state.message})" if state.message and status == RunStatus.UNSOLVED else ""
     best = state.attempts.best()
     lacking = ("every test that counts" if best and best.scored.passes_trusted else f"the {trusted_name(state.tests)}")
-    version = (f"no candidate passes {lacking}, so the oracle (attempt {kept.id}, written to be plainly right rather "
-               "than fast) is handed over: it" if kept.source == Author.ORACLE else f"the best version (attempt {kept.id})")
+    said = why.startswith(" (no candidate passes")  # the draws ended saying so (core/verdict.hopeless_after)
+    version = (f"{'' if said else f'no candidate passes {lacking}, so '}the oracle (attempt {kept.id}, written to be "
+               "plainly right rather than fast) is handed over: it" if kept.source == Author.ORACLE else
+               f"the best version (attempt {kept.id})")
     return (f"{lead} after {state.iteration} iteration(s){why}: {version} "
             f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
 
@@ -133,8 +135,3 @@ def unconfirmed_message(state):
               f"fails no test, yet no test judged it: it answers {', '.join(current.unjudged_tests(state.tests))} "
               "otherwise than given")
     return f"not confirmed{stopped}: attempt {current.id} {passes}, but {'; '.join(why)}"
-
-
-def trusted_name(tests):
-    """What the trusted tests are called in messages: the statement's examples, unless the person added some."""
-    return "trusted tests" if any(case.origin == Origin.USER for case in tests) else "statement examples"

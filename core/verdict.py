@@ -50,7 +50,7 @@ Why each rule is there, measured: docs/benchmarks.md.
 from dataclasses import dataclass, field, replace
 
 from core.agreement import confirmed_by_guess, settle, support
-from core.cases import Evidence, has_trusted
+from core.cases import Evidence, has_trusted, trusted_name
 from core.compare import judge
 from core.judges import (answering, breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only,
                          returned_on, validator_in_use, wants_a_checker, wrong_outputs)
@@ -201,7 +201,7 @@ def _judged(facts):
                   Action.REDRAW if wants_fresh_candidates(attempts, common["passing"], tests, rules) else Action.FAILURE)
         if facts.owes_rest:  # before `exhausted` too: the short round is not counted, so --max-iterations 1 gets it
             return rest_of_first_draw(tests, judged, None, common)
-        hopeless = hopeless_after(attempts, scores, rules) if action == Action.FAILURE else ""
+        hopeless = hopeless_after(attempts, scores, rules, tests) if action == Action.FAILURE else ""
         by_person = [a for a in attempts if a.id in settled and a.source == Author.USER
                      and status[a.id] == AttemptStatus.KEPT]
         return Verdict(tests, judged=judged, action=Action.EXHAUSTED if hopeless else action, given_up=hopeless,
@@ -375,9 +375,9 @@ def rest_of_first_draw(tests, judged, current, common):
                    **{**common, "iteration": common["iteration"] - 1})
 
 
-def hopeless_after(attempts, scores, rules):
+def hopeless_after(attempts, scores, rules, tests):
     """Why to stop now rather than revise again, or "": `revise_rounds` revisions are spent and still no
-    version passes the trusted tests (docs/benchmarks.md: revisions rarely turn a failing version into a
+    candidate passes the trusted tests (the oracle may: it is not handed over as solving) (docs/benchmarks.md: revisions rarely turn a failing version into a
     passing one, and such a run spends most of its time on them). Only where the run drew fresh candidates
     instead: with agreement off (--model-expected) Revise is the one step that corrects the tests or the code."""
     if rules.revise_rounds is None or not rules.agreement:
@@ -388,7 +388,7 @@ def hopeless_after(attempts, scores, rules):
     if revisions < rules.revise_rounds or passing:
         return ""
     revised = f" and {plural(revisions, 'revision')}" if revisions else ""
-    return f"no version passes the statement's examples after {plural(draws, 'draw')} of candidates{revised}"
+    return f"no candidate passes the {trusted_name(tests)} after {plural(draws, 'draw')}{revised}"
 
 
 def plural(count, noun):

@@ -905,8 +905,25 @@ def test_with_the_shipped_defaults_a_problem_no_draw_gets_right_ends_after_four_
     assert (kinds.count("code"), kinds.count("oracle"), "revise" in kinds) == (12, 1, False), kinds
     assert "tests" not in kinds, "the model's tests wait for a candidate that passes the examples: none ever does"
     assert shared["status"] == "unsolved" and shared["iteration"] == 4
-    assert shared["message"].startswith("not solved after 4 iteration(s) (no version passes the statement's examples "
-                                        "after 4 draws of candidates): the best version"), shared["message"]
+    assert shared["message"].startswith("not solved after 4 iteration(s) (no candidate passes the statement examples "
+                                        "after 4 draws): the best version"), shared["message"]
+
+
+def test_a_candidate_repeating_the_oracles_code_is_named_in_the_record_and_adds_no_program(make_shared, stub):
+    # HumanEval/49 at two sampling seeds: a later draw wrote the oracle's program again; it was dropped unseen, and
+    # the record listed the draw's first answer beside the ids of the others
+    stub.route("tests", a.TESTS)  # never asked
+    stub.route("code", *[a.wrong_on_the_example(k) for k in range(3)], a.wrong_on_the_example(20),
+               *[a.wrong_on_the_example(k) for k in range(3, 12)])
+    stub.route("oracle", a.wrong_on_the_example(20))
+    shared = run_flow(make_shared(a.TWO_SUM, max_draws=2))
+    draws = events_of(shared, "function_code")
+    oracle = draws[0]["oracle"]
+    assert [d["repeated"] for d in draws] == [[], [oracle]], draws
+    assert len(draws[1]["attempts"]) == 2 and oracle not in draws[1]["attempts"]
+    assert len(shared["attempts"]) == 6, "three candidates, the oracle, then two new ones: the repeat adds none"
+    assert shared["message"].startswith("not solved after 2 iteration(s) (no candidate passes the statement examples "
+                                        "after 2 draws)"), shared["message"]
 
 
 def test_with_agreement_off_revise_is_the_remedy_and_runs_to_the_last_round(make_shared, stub):
@@ -925,7 +942,8 @@ def test_where_no_candidate_passes_the_example_the_oracle_that_does_is_handed_ov
     assert shared["status"] == "unsolved", "the oracle is no claim: only it backs its outputs"
     kept = handed_over(shared)
     assert kept.source == "oracle" and "for j in range(i + 1, len(nums))" in kept.code, kept.code
-    assert "no candidate passes the statement examples, so the oracle (attempt " in shared["message"]
+    assert "(no candidate passes the statement examples after 1 draw): the oracle (attempt " in shared["message"]
+    assert shared["message"].count("no candidate passes") == 1, "said once: " + shared["message"]
     assert "1 of 1 statement examples" in shared["message"], shared["message"]
 
 

@@ -203,7 +203,7 @@ def test_max_draws_ends_a_run_whose_candidates_never_pass_the_examples_after_tha
     assert result.returncode == 1 and kinds.count("code") == 6, (kinds, result.stderr)  # 3 candidates a draw
     record = json.loads((tmp_path / "run.json").read_text())
     assert record["status"] == "unsolved" and record["settings"]["max_draws"] == 2
-    assert "no version passes the statement's examples after 2 draws of candidates" in record["message"]
+    assert "no candidate passes the statement examples after 2 draws" in record["message"]
 
 
 def test_show_tree_prints_every_attempt_with_its_score(stub, tmp_path):

@@ -636,8 +636,14 @@ def test_with_a_limit_on_revisions_a_run_whose_versions_all_fail_the_examples_st
     round_ = Round(ex(1, 2), t(5, 9)).candidate(0, 9).judged(False, True).revision(1, 0, 8)
     verdict = round_.verdict(max_draws=1, revise_rounds=1)
     assert verdict.action == "exhausted"
-    assert verdict.given_up == "no version passes the statement's examples after 1 draw of candidates and 1 revision"
+    assert verdict.given_up == "no candidate passes the statement examples after 1 draw and 1 revision"
     assert round_.verdict(max_draws=1).action == "failure", "no limit: revise again"
+    oracle_passes = Round(ex(1, 2), t(5, 9)).candidate(0, 9).oracle(2, 9).judged(False, True).revision(1, 0, 8)\
+        .verdict(max_draws=1, revise_rounds=1)
+    assert oracle_passes.action == "exhausted", "the oracle is not handed over as solving: it does not end the search"
+    assert oracle_passes.given_up.startswith("no candidate passes the statement examples"), oracle_passes.given_up
+    yours = Round(mine(1, 2), t(5, 9)).candidate(0, 9).judged(False, True).revision(1, 0, 8)
+    assert yours.verdict(max_draws=1, revise_rounds=1).given_up.startswith("no candidate passes the trusted tests after")
     passing = Round(ex(1, 2), t(5, 9)).candidate(2, RAISES).oracle(2, 9).judged(True, False).revision(1, 2, 7)\
         .verdict(max_draws=1, revise_rounds=1)
     assert passing.action == "failure", "a version passes the examples: its counterexamples are worth a revision"
