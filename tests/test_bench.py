@@ -552,6 +552,32 @@ def test_missed_versions_lists_a_failing_hand_over_with_a_version_beside_it_that
         "runs failing the hidden tests: 2, with another version that passes them: 1"], result.stdout
 
 
+def test_candidate_rates_counts_per_problem_the_candidates_passing_the_examples_and_of_those_the_hidden_tests(
+        tmp_path):
+    right = ("def run_code(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers)"
+             " for b in numbers[i + 1:])\n")
+    wrong = "def run_code(numbers, threshold):\n    return False\n"
+    folders = []
+    for name, versions in (("a", [(wrong, 0), (right, 1), (wrong, 1), (right, 1, "oracle")]), ("b", [(wrong, 0)] * 3)):
+        run_dir = tmp_path / name / "run"
+        run_dir.mkdir(parents=True)
+        attempts = [{"id": k, "source": (more or ["implement"])[0], "code": code, "check": "ok", "trusted_passed": passed,
+                     "trusted_total": 1} for k, (code, passed, *more) in enumerate(versions, 1)]
+        (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts}}))
+        row = {"dataset": "humaneval", "id": "HumanEval/0", "strategy": "full", "hidden_pass": name == "a",
+               "run_dir": str(run_dir)}
+        (tmp_path / name / "results.jsonl").write_text(json.dumps(row) + "\n")
+        folders.append(tmp_path / name)
+    result = subprocess.run([sys.executable, "-m", "bench.candidate_rates", *map(str, folders), "--more", "2"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    # two runs, one right; six candidates (the oracle is none), two pass the example, one of them the hidden tests
+    assert result.stdout.splitlines()[1].split() == ["HumanEval/0", "2", "1", "6", "2", "1", "17%", "31%"], result.stdout
+    below = subprocess.run([sys.executable, "-m", "bench.candidate_rates", *map(str, folders), "--below", "0.1"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert below.stdout.splitlines()[1:] == [], "17% is not below 10%"
+
+
 def test_runaway_retry_asks_each_recorded_runaway_again_in_each_form_and_counts_usable_lists(stub, tmp_path):
     loop = "```yaml\nreasoning: Edge cases include " + ", ".join(f"n={n}, k={n + 1}" for n in range(80))
     first = [{"role": "system", "content": "rules"}, {"role": "user", "content": "Write 2 to 5 more test cases for run_code"
