@@ -377,9 +377,10 @@ def rest_of_first_draw(tests, judged, current, common):
 
 def hopeless_after(attempts, scores, rules, tests):
     """Why to stop now rather than revise again, or "": `revise_rounds` revisions are spent and still no
-    candidate passes the trusted tests (the oracle may: it is not handed over as solving) (docs/benchmarks.md: revisions rarely turn a failing version into a
-    passing one, and such a run spends most of its time on them). Only where the run drew fresh candidates
-    instead: with agreement off (--model-expected) Revise is the one step that corrects the tests or the code."""
+    candidate passes the trusted tests; the oracle may, but it solves nothing (docs/benchmarks.md: revisions
+    rarely turn a failing version into a passing one, and such a run spends most of its time on them). Only
+    where the run drew fresh candidates instead: with agreement off (--model-expected) Revise is the one step
+    that corrects the tests or the code."""
     if rules.revise_rounds is None or not rules.agreement:
         return ""
     revisions = len({a.round for a in attempts if a.source == Author.REVISE})
