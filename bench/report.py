@@ -15,10 +15,10 @@ COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("problems", "probl
            ("unconfirmed", "unconfirmed (hidden pass)"),
            ("model_failed", "model failed"), ("tokens_per_solved", "tokens per solved"),
            ("calls", "calls (mean)"), ("iterations", "iterations (mean)"), ("wall_median_s", "wall s (median)"),
-           ("wall_per_solved", "wall s per solved"), ("within", "solved and right within 60/120/300 s"), ("evidence", "evidence (trusted/oracle/majority/checker/guess/model/disputed)"),
+           ("wall_per_solved", "wall s per solved"), ("within", "solved and right within 60/120/300 s"), ("evidence", "evidence (trusted/oracle/majority/witness/checker/guess/model/disputed)"),
            ("oracle_pass", "oracle hidden pass"), ("runaways", "runaways (tokens)"), ("model_share", "time in model")]
 WITHIN_S = (60, 120, 300)  # a claim that holds, made within this many seconds
-EVIDENCE = ("trusted", "oracle", "majority", "checker", "guess", "model", "disputed")
+EVIDENCE = ("trusted", "oracle", "majority", "witness", "checker", "guess", "model", "disputed")
 
 
 def summarize(lines):

@@ -332,9 +332,10 @@ def test_the_evidence_column_counts_a_solution_agreeing_with_the_guess_as_guess(
     from bench.report import summarize
     line = {"dataset": "d", "strategy": "full", "hidden_pass": True, "prompt_tokens": 1, "completion_tokens": 1,
             "wall_s": 1.0, "self_pass": True, "status": "solved", "model_calls": 1, "iterations": 1, "model_s": 0.5,
-            "evidence": {"statement": 1, "user": 1, "majority": 2, "guess": 1, "solution_guess": 2, "disputed": 1}}
+            "evidence": {"statement": 1, "user": 1, "majority": 2, "witness": 4, "guess": 1, "solution_guess": 2,
+                         "disputed": 1}}
     [row] = summarize([line])
-    assert row["evidence"] == "2/0/2/0/3/0/1", "trusted/oracle/majority/checker/guess/model/disputed"
+    assert row["evidence"] == "2/0/2/4/0/3/0/1", "trusted/oracle/majority/witness/checker/guess/model/disputed"
 
 
 def claimed_run(tmp_path, name, status, hidden_pass, disputed, actual, example=True):
