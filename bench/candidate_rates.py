@@ -19,13 +19,9 @@ from bench.datasets import DatasetError
 from bench.hidden_tests import judge_hidden
 from bench.revise_yield import problems_of
 from bench.side_by_side import results
+from bench.vote_accuracy import passes_trusted
 from core.vocabulary import Author
 from utils.sandbox import best_isolation
-
-
-def passes_examples(attempt):
-    return bool(attempt.get("trusted_total")) and attempt.get("trusted_passed") == attempt["trusted_total"] \
-        and attempt.get("check") == "ok"
 
 
 def tally(folders, isolation):
@@ -46,7 +42,7 @@ def tally(folders, isolation):
                 if attempt.get("source") != Author.IMPLEMENT:
                     continue
                 count[2] += 1
-                if passes_examples(attempt):
+                if passes_trusted(attempt):
                     count[3] += 1
                     count[4] += bool(judge_hidden(problem, attempt["code"], isolation)["passed"])
     return counts

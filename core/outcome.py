@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from core.agreement import summary
 from core.cases import has_trusted, trusted_name
 from core.largest_input import TOO_SLOW
-from core.verdict import SPLIT, UNBACKED, UNCHECKED
+from core.verdict import NONE_PASSES, SPLIT, UNBACKED, UNCHECKED
 from core.vocabulary import Author, Origin, RunStatus, Source
 
 ORIGIN_MARKS = {Origin.STATEMENT: " (statement)", Origin.USER: " (yours)"}
@@ -90,8 +90,8 @@ def closing_message(status, state, kept):
     why = f" ({state.message})" if state.message and status == RunStatus.UNSOLVED else ""
     best = state.attempts.best()
     lacking = ("every test that counts" if best and best.scored.passes_trusted else f"the {trusted_name(state.tests)}")
-    said = why.startswith(" (no candidate passes")  # the draws ended saying so (core/verdict.hopeless_after)
-    version = (f"{'' if said else f'no candidate passes {lacking}, so '}the oracle (attempt {kept.id}, written to be "
+    said = why.startswith(f" ({NONE_PASSES}")  # the draws ended saying so (core/verdict.hopeless_after)
+    version = (f"{'' if said else f'{NONE_PASSES} {lacking}, so '}the oracle (attempt {kept.id}, written to be "
                "plainly right rather than fast) is handed over: it" if kept.source == Author.ORACLE else
                f"the best version (attempt {kept.id})")
     return (f"{lead} after {state.iteration} iteration(s){why}: {version} "

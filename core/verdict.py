@@ -66,6 +66,7 @@ JUDGES = (Author.CHECKER, Author.VALIDATOR)
 DISPUTED, UNTRUSTED, UNBACKED, UNCHECKED = ("inputs disputed", "no trusted test", "nothing beyond the statement's examples",
                                             "no checker")
 SPLIT = "inputs settled over a dissenting program"
+NONE_PASSES = "no candidate passes"  # how a run whose draws found none passing the trusted tests ends (hopeless_after)
 DRAWS_HELP = {DISPUTED, UNBACKED, UNCHECKED}  # more candidates, an oracle or a checker may bring these; not a trusted
 # test, nor an end to a split vote: the dissenting program keeps its vote whatever a draw brings
 
@@ -389,7 +390,7 @@ def hopeless_after(attempts, scores, rules, tests):
     if revisions < rules.revise_rounds or passing:
         return ""
     revised = f" and {plural(revisions, 'revision')}" if revisions else ""
-    return f"no candidate passes the {trusted_name(tests)} after {plural(draws, 'draw')}{revised}"
+    return f"{NONE_PASSES} the {trusted_name(tests)} after {plural(draws, 'draw')}{revised}"
 
 
 def plural(count, noun):
