@@ -5,7 +5,8 @@ examples shown, one request, no retry), at each temperature of `--temperatures` 
 (python: one fenced code block, as the flow asks candidates; yaml: {reasoning, function_code}, as it
 asked them until 60da0dd; plan: the python block opening with the plan as comments; terse: the python
 block with no comments or docstrings; plain: the python request under a short system message that says nothing of
-YAML or tests, the statement after it), each with its own
+YAML or tests, the statement after it; stub: the python request with the function to complete, the statement its
+docstring, as the flow asks it where core/statement_examples.docstring_stub gives one), each with its own
 sampling seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox.
 Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
 et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens
@@ -33,7 +34,7 @@ from bench.report import line_chart
 from core.compare import outputs_match
 from core.feedback import compact
 from core.prompts import conversation, implement_request, implement_yaml_request, problem_context
-from core.statement_examples import statement_examples
+from core.statement_examples import docstring_stub, statement_examples
 from utils.call_llm import ModelBackendError, call_llm
 from utils.runaway import watch_code
 from utils.sandbox import Limits, best_isolation, run_batch
@@ -56,7 +57,7 @@ def implement_terse_request(test_cases):
 
 FOLLOW_UPS = ("hinted", "again")
 REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request,
-            "terse": implement_terse_request, "plain": implement_request}
+            "terse": implement_terse_request, "plain": implement_request, "stub": implement_request}
 # the flow's system message tells every call to answer in YAML and explains test cases, and a candidate's request
 # then asks for a python block instead: does a small model write better code without that preamble?
 PLAIN_SYSTEM = ("You are an expert Python programmer. Write the solution as one Python function named run_code with "
@@ -70,7 +71,8 @@ def sample(problem, fmt, temperature, k, model, isolation):
     examples = statement_examples(problem.statement)
     config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature))
     line = {"id": problem.id, "format": fmt, "temperature": temperature, "k": k}
-    return asked(problem, examples, REQUESTS[fmt](examples), config, line, isolation)
+    request = implement_request(examples, stub=docstring_stub(problem.statement)) if fmt == "stub" else REQUESTS[fmt](examples)
+    return asked(problem, examples, request, config, line, isolation)
 
 
 def asked(problem, examples, request, config, line, isolation):
