@@ -38,7 +38,7 @@ from core.prompts import (answers_request, checker_request, clarify_request, cla
                           write_tests_request)
 from core.random_inputs import raised_where_others_return, shaped_inputs, telling_apart
 from core.source_code import program_key
-from core.statement_examples import docstring_stub, statement_examples
+from core.statement_examples import statement_examples
 from core.variants import variant_cases
 from core.verdict import RoundFacts, Rules, judge_round
 from core.vocabulary import Action, AttemptStatus, Author, Origin, RunStatus, Source
@@ -427,13 +427,12 @@ class ImplementFunction(ModelStep):
         rest = 0 if redraw else settings.samples - count  # what a short first draw still owes
         slow = shared["too_slow"]  # a claim's speed check failed: every later draw hears it
         return {**self.model_inputs(shared), "test_cases": visible, "judges": judges, "redraw": redraw, "count": count,
-                "rest": rest, "too_slow": slow and speed_note(shown(slow["input"]), slow["limit_s"]),
-                "stub": docstring_stub(shared["problem"])}
+                "rest": rest, "too_slow": slow and speed_note(shown(slow["input"]), slow["limit_s"])}
 
     def exec(self, inputs):
         """(candidates, the judges' answers, the draw's candidates still owed)."""
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
-        request, count, rest = implement_request(inputs["test_cases"], inputs["too_slow"], inputs["stub"]), inputs["count"], inputs["rest"]
+        request, count, rest = implement_request(inputs["test_cases"], inputs["too_slow"]), inputs["count"], inputs["rest"]
         try:
             return *self.ask_samples(inputs, request, parse_code_answer, extra, max_tokens=CODE_TOKENS,
                                      all_hot=inputs["redraw"], count=count), rest

@@ -6,7 +6,7 @@ examples shown, one request, no retry), at each temperature of `--temperatures` 
 asked them until 60da0dd; plan: the python block opening with the plan as comments; terse: the python
 block with no comments or docstrings; plain: the python request under a short system message that says nothing of
 YAML or tests, the statement after it; stub: the python request with the function to complete, the statement its
-docstring, as the flow asks it where core/statement_examples.docstring_stub gives one), each with its own
+docstring, where docstring_stub gives one), each with its own
 sampling seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox.
 Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
 et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens
@@ -21,6 +21,7 @@ a fresh draw that hears of a failure does better than one that does not (issue 2
 import argparse
 import json
 import math
+import re
 import statistics
 import sys
 import time
@@ -33,8 +34,8 @@ from bench.hidden_tests import judge_hidden
 from bench.report import line_chart
 from core.compare import outputs_match
 from core.feedback import compact
-from core.prompts import conversation, implement_request, implement_yaml_request, problem_context
-from core.statement_examples import docstring_stub, statement_examples
+from core.prompts import CODE_ANSWER, conversation, implement_request, implement_yaml_request, problem_context
+from core.statement_examples import LEETCODE, MARKUP, SIGNATURE, _signature, statement_examples
 from utils.call_llm import ModelBackendError, call_llm
 from utils.runaway import watch_code
 from utils.sandbox import Limits, best_isolation, run_batch
@@ -55,6 +56,34 @@ def implement_terse_request(test_cases):
     return implement_request(test_cases).replace("in one ```python block,", "in one ```python block with no comments or docstrings,")
 
 
+def docstring_stub(problem):
+    """The function the problem asks for, with the statement before its `def` line as the docstring, when the
+    statement is written as a docstring (no LeetCode Input:/Output: blocks); else "". The embedded model copies
+    the docstring and writes the body under it: pass@1 0.73 against 0.59 on HumanEval seed 2, 0.69 against 0.66
+    on seed 3, at 2.2 times the answer tokens; live on HumanEval seed 1 it solved as many (17 and 18 of 24 at
+    sampling seeds 6 and 1) in 1.7-1.8 times the time, so the flow does not ask it (docs/benchmarks.md, 2026-12-02)."""
+    text = problem or ""  # markup kept: its fences are the code given with the problem, left out below
+    signature = _signature(MARKUP.sub("", text))
+    if signature is None or LEETCODE.search(MARKUP.sub("", text)):
+        return ""
+    match = next(m for m in SIGNATURE.finditer(text) if m.group(1) == signature[0])
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    prose = re.sub(r"```.*?```", "", text[:line_start], flags=re.DOTALL).strip().replace('"""', "'''")
+    if not prose:  # the statement is the function already
+        return ""
+    line_end = text.find("\n", match.end())
+    first = text[match.start():None if line_end < 0 else line_end].strip().rstrip(":") + ":"
+    body = "\n".join(f"    {line}" if line.strip() else "" for line in prose.splitlines())
+    return f'```python\n{first}\n    """\n{body}\n    """\n```'
+
+
+def implement_stub_request(test_cases, statement):
+    """The candidate's request with the function to complete after its tests (the wording measured live)."""
+    stub = docstring_stub(statement)
+    complete = f"\n\nComplete this function and name it run_code (or set run_code to it):\n{stub}" if stub else ""
+    return implement_request(test_cases).replace(f"\n\n{CODE_ANSWER}", f"{complete}\n\n{CODE_ANSWER}")
+
+
 FOLLOW_UPS = ("hinted", "again")
 REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request,
             "terse": implement_terse_request, "plain": implement_request, "stub": implement_request}
@@ -71,7 +100,7 @@ def sample(problem, fmt, temperature, k, model, isolation):
     examples = statement_examples(problem.statement)
     config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature))
     line = {"id": problem.id, "format": fmt, "temperature": temperature, "k": k}
-    request = implement_request(examples, stub=docstring_stub(problem.statement)) if fmt == "stub" else REQUESTS[fmt](examples)
+    request = implement_stub_request(examples, problem.statement) if fmt == "stub" else REQUESTS[fmt](examples)
     return asked(problem, examples, request, config, line, isolation)
 
 

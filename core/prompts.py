@@ -95,19 +95,17 @@ CODE_ANSWER = (f"This time reply with the complete Python code of run_code in {P
                "after the block.")
 
 
-def implement_request(test_cases, too_slow="", stub=""):
+def implement_request(test_cases, too_slow=""):
     """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
     (bench/pass_at_k.py; docs/benchmarks.md): as often right at one sample (23 of 120 either way on
     LeetCode seed 2; pass@1 0.51 against 0.46 on HumanEval seed 2) in about half the time, with fewer
     unusable answers. Its samples of one problem are more alike (HumanEval seed 2 pass@4 0.62 against
     0.83), but reasoned later candidates (b1a1038) did not raise the scored sets' solve rate. Asked for no
     comments, it wrote 4-10% fewer tokens and was right less often (HumanEval seed 2 pass@4 0.67 against 0.79).
-    `too_slow` (speed_note) says that a program passing these tests was too slow at the stated bounds. `stub`
-    (core/statement_examples.docstring_stub) is the function to complete, the statement its docstring."""
+    `too_slow` (speed_note) says that a program passing these tests was too slow at the stated bounds."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     faster = f"\n\n{too_slow}" if too_slow else ""
-    complete = f"\n\nComplete this function and name it run_code (or set run_code to it):\n{stub}" if stub else ""
-    return f"""Implement run_code so that it solves the problem.{must_pass}{faster}{complete}
+    return f"""Implement run_code so that it solves the problem.{must_pass}{faster}
 
 {CODE_ANSWER}"""
 

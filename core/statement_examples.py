@@ -60,28 +60,6 @@ def statement_examples(problem):
     return cases
 
 
-def docstring_stub(problem):
-    """The function the problem asks for, with the statement before its `def` line as the docstring, when the
-    statement is written as a docstring (no LeetCode Input:/Output: blocks, whose long statements it slows); else
-    "". Shown in a candidate's request, the embedded model copies the docstring and writes the body under it:
-    HumanEval seed 2 (tuning), 96 samples each, pass@1 0.73 against 0.59, twice the answer tokens; on LeetCode
-    seed 2 the long statements doubled its time for no gain, and without the docstring copied nothing was gained
-    (docs/benchmarks.md, 2026-12-02)."""
-    text = problem or ""  # markup kept: its fences are the code given with the problem, left out below
-    signature = _signature(MARKUP.sub("", text))
-    if signature is None or LEETCODE.search(MARKUP.sub("", text)):
-        return ""
-    match = next(m for m in SIGNATURE.finditer(text) if m.group(1) == signature[0])
-    line_start = text.rfind("\n", 0, match.start()) + 1
-    prose = re.sub(r"```.*?```", "", text[:line_start], flags=re.DOTALL).strip().replace('"""', "'''")
-    if not prose:  # the statement is the function already
-        return ""
-    line_end = text.find("\n", match.end())
-    first = text[match.start():None if line_end < 0 else line_end].strip().rstrip(":") + ":"
-    body = "\n".join(f"    {line}" if line.strip() else "" for line in prose.splitlines())
-    return f'```python\n{first}\n    """\n{body}\n    """\n```'
-
-
 def _signature(text):
     """(function name, [parameter names], number of required parameters) of the `def` whose name the text
     calls most (the last one shown among equals), or None."""

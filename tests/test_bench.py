@@ -1203,3 +1203,20 @@ def test_tell_apart_raises_says_whether_the_version_raising_on_fewer_fresh_input
                          capture_output=True, text=True, check=True).stdout
     assert re.search(r"1 raised [1-9]\d*, hidden False, 2 raised 0, hidden True", out), out
     assert re.search(r"least raising right, another wrong\s+1\n", out), out
+
+
+def test_pass_at_k_stub_shows_a_docstring_style_statement_as_the_function_to_complete_and_no_leetcode_one():
+    from bench.pass_at_k import docstring_stub, implement_stub_request
+    docstring = ('Return 2^n modulo p (be aware of numerics).\n>>> modp(3, 5)\n3\nCode given: ```python\nimport math\n```\n\n'
+                 'Function signature: def modp(n: int, p: int) -> int\n\nWrite the solution as run_code.')
+    assert docstring_stub(docstring) == ('```python\ndef modp(n: int, p: int) -> int:\n    """\n'
+                                         '    Return 2^n modulo p (be aware of numerics).\n    >>> modp(3, 5)\n    3\n'
+                                         '    Code given:\n    """\n```')
+    request = implement_stub_request([], docstring)
+    assert request.startswith("Implement run_code") and "Complete this function and name it run_code" in request
+    assert request.index("def modp(n: int, p: int) -> int:") < request.index("This time reply with the complete Python code")
+    leetcode = "Add two numbers.\nExample 1:\nInput: a = 1, b = 2\nOutput: 3\n\nFunction signature: def add(a, b)"
+    assert docstring_stub(leetcode) == "" and "Complete this function" not in implement_stub_request([], leetcode)
+    assert docstring_stub("Return the sum of a list of numbers.") == "", "no def line, no function to complete"
+    assert docstring_stub('def add(a, b):\n    """Add them: add(1, 2) == 3"""') == "", "the statement is the function already"
+    assert '"""' not in docstring_stub('Quote """ here.\nadd(1, 2) == 3\ndef add(a, b)').split('"""')[1]

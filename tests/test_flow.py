@@ -1044,20 +1044,3 @@ def test_a_problem_without_examples_has_its_model_tests_asked_first(make_shared,
     a.route_defaults(stub)
     shared = run_flow(make_shared("Return the indices of two numbers in nums that add up to target.", **SHIPPED))
     assert kinds_asked(stub)[0] == "tests", "without a trusted test the model's tests are the only inputs"
-
-
-def test_a_docstring_style_problem_asks_candidates_to_complete_its_function_and_a_leetcode_one_does_not(make_shared, stub):
-    problem = a.SUM_OF_EVENS + "\n>>> sum_evens([1, 2, 4])\n6\n\nFunction signature: def sum_evens(nums: list[int]) -> int"
-    a.route_defaults(stub, tests=a.SUM_OF_EVENS_TESTS, candidates=[a.SUM_OF_EVENS_CODE], oracle=a.SUM_OF_EVENS_ORACLE)
-    shared = run_flow(make_shared(problem))
-    assert shared["status"] == "solved", shared["message"]
-    asked = [r["messages"][1]["content"] for r in stub.requests if r["messages"][1]["content"].startswith("Implement run_code")]
-    assert asked and all("Complete this function and name it run_code" in text and
-                         '```python\ndef sum_evens(nums: list[int]) -> int:\n    """\n    Return the sum of the even' in text
-                         for text in asked), asked[:1]
-    oracle = [r["messages"][1]["content"] for r in stub.requests if "brute force" in r["messages"][1]["content"]]
-    assert oracle and not any("Complete this function" in text for text in oracle), "the oracle is asked as before"
-    stub.requests.clear()
-    a.route_defaults(stub)
-    run_flow(make_shared(a.TWO_SUM))
-    assert candidate_requests(stub) and not any("Complete this function" in r["messages"][1]["content"] for r in stub.requests)

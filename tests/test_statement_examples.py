@@ -1,6 +1,6 @@
 """core/statement_examples.py: worked examples read as trusted tests, in each layout, without guessing."""
 from core.cases import records
-from core.statement_examples import docstring_stub, statement_examples
+from core.statement_examples import statement_examples
 
 
 def inputs_and_expected(text):
@@ -162,24 +162,3 @@ def test_an_assignment_then_return_with_working_lines_between():
 Function signature: def by_length(arr)"""
     assert inputs_and_expected(text) == [({"arr": [2, 1, 1]}, ["Two", "One", "One"]), ({"arr": []}, []),
                                          ({"arr": [1, -1]}, ["One"])]
-
-
-def test_a_docstring_style_statement_becomes_the_function_to_complete_and_a_leetcode_one_does_not():
-    docstring = '''Return 2^n modulo p (be aware of numerics).
->>> modp(3, 5)
-3
-Code given: ```python
-import math
-```
-
-Function signature: def modp(n: int, p: int) -> int
-
-Write the solution as run_code.'''
-    assert docstring_stub(docstring) == ('```python\ndef modp(n: int, p: int) -> int:\n    """\n'
-                                         '    Return 2^n modulo p (be aware of numerics).\n    >>> modp(3, 5)\n    3\n'
-                                         '    Code given:\n    """\n```')
-    leetcode = "Add two numbers.\nExample 1:\nInput: a = 1, b = 2\nOutput: 3\n\nFunction signature: def add(a, b)"
-    assert docstring_stub(leetcode) == "", "a LeetCode layout's long statement would be copied for no gain"
-    assert docstring_stub("Return the sum of a list of numbers.") == "", "no def line, no function to complete"
-    assert docstring_stub('def add(a, b):\n    """Add them: add(1, 2) == 3"""') == "", "the statement is the function already"
-    assert '"""' not in docstring_stub('Quote """ here.\nadd(1, 2) == 3\ndef add(a, b)').split('"""')[1]
