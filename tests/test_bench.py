@@ -1219,4 +1219,5 @@ def test_pass_at_k_stub_shows_a_docstring_style_statement_as_the_function_to_com
     assert docstring_stub(leetcode) == "" and "Complete this function" not in implement_stub_request([], leetcode)
     assert docstring_stub("Return the sum of a list of numbers.") == "", "no def line, no function to complete"
     assert docstring_stub('def add(a, b):\n    """Add them: add(1, 2) == 3"""') == "", "the statement is the function already"
-    assert '"""' not in docstring_stub('Quote """ here.\nadd(1, 2) == 3\ndef add(a, b)').split('"""')[1]
+    quoted = docstring_stub('Quote """ here.\nadd(1, 2) == 3\ndef add(a, b)')
+    assert quoted.count('"""') == 2 and "Quote ''' here." in quoted, "a triple quote in the statement would end the docstring"
