@@ -63,8 +63,9 @@ def docstring_stub(problem):
     on seed 3, at 2.2 times the answer tokens; live on HumanEval seed 1 it solved as many (17 and 18 of 24 at
     sampling seeds 6 and 1) in 1.7-1.8 times the time, so the flow does not ask it (docs/benchmarks.md, 2026-12-02)."""
     text = problem or ""  # markup kept: its fences are the code given with the problem, left out below
-    signature = _signature(MARKUP.sub("", text))
-    if signature is None or LEETCODE.search(MARKUP.sub("", text)):
+    plain = MARKUP.sub("", text)
+    signature = _signature(plain)
+    if signature is None or LEETCODE.search(plain):
         return ""
     match = next(m for m in SIGNATURE.finditer(text) if m.group(1) == signature[0])
     line_start = text.rfind("\n", 0, match.start()) + 1
@@ -86,7 +87,7 @@ def implement_stub_request(test_cases, statement):
 
 FOLLOW_UPS = ("hinted", "again")
 REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request,
-            "terse": implement_terse_request, "plain": implement_request, "stub": implement_request}
+            "terse": implement_terse_request, "plain": implement_request, "stub": implement_stub_request}  # stub: also the statement
 # the flow's system message tells every call to answer in YAML and explains test cases, and a candidate's request
 # then asks for a python block instead: does a small model write better code without that preamble?
 PLAIN_SYSTEM = ("You are an expert Python programmer. Write the solution as one Python function named run_code with "
@@ -100,7 +101,7 @@ def sample(problem, fmt, temperature, k, model, isolation):
     examples = statement_examples(problem.statement)
     config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature))
     line = {"id": problem.id, "format": fmt, "temperature": temperature, "k": k}
-    request = implement_stub_request(examples, problem.statement) if fmt == "stub" else REQUESTS[fmt](examples)
+    request = REQUESTS[fmt](examples, problem.statement) if fmt == "stub" else REQUESTS[fmt](examples)
     return asked(problem, examples, request, config, line, isolation)
 
 
