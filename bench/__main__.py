@@ -19,7 +19,7 @@ import app
 from app import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from bench import report
 from bench.datasets import DatasetError, load, select
-from bench.harness import Results, code_version, run_one
+from bench.harness import Results, code_version, judge_versions, run_one
 from bench.strategies import STRATEGIES
 from utils.call_llm import safe_url
 from utils.sandbox import best_isolation, kill_running_sandboxes
@@ -173,13 +173,20 @@ def summarize(args, results):
     if not lines:
         say("bench: no finished problems yet")
         return
+    if args.report_only and args.dataset:  # records made before the line held these: judged once, then kept
+        problems = {problem.id: problem for dataset in args.dataset for problem in load(dataset)[0]}
+        if judge_versions(lines, problems, best_isolation()):
+            results.rewrite()
     rows = report.summarize(lines)
+    difficulty_rows = report.by_difficulty(lines)
     setup = {k: ", ".join(dict.fromkeys(str(line.get(k)) for line in lines))
              for k in ("model", "server", "git_commit", "isolation", "workers")}
     setup["git_dirty"] = any(line.get("git_dirty") for line in lines)
     setup["commands"] = list(dict.fromkeys(line["command"] for line in lines))
-    path = report.write_report(args.out, rows, lines, setup)
+    path = report.write_report(args.out, rows, lines, setup, difficulty_rows)
     print(report.table(rows))
+    print()
+    print(report.table(difficulty_rows, columns=report.DIFFICULTY_COLUMNS))
     say(f"report: {path}")
 
 

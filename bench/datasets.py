@@ -38,6 +38,7 @@ class Problem:
     cases: list = field(default_factory=list)  # hidden: input/expected pairs
     setup: str = ""                # code the statement shows (HumanEval's helpers), defined before the solution
     entry_point: str = ""          # the statement's function name; the hidden check may call it by name
+    difficulty: str = ""           # easy, medium or hard where the set says (the report's rows per difficulty)
 
 
 def load(dataset):
@@ -151,7 +152,8 @@ def leetcode_problem(data):
     statement = (f"{data['problem_title']}\n\n{data['readme_description'].strip()}\n\n{examples}\n\n"
                  f"Constraints:\n{data.get('readme_constraints', '').strip()}\n\n"
                  f"Function signature: def {method['name']}{signature}\n\n{NAMING.format(method['name'])}")
-    return Problem(id=f"{data['problem_number']}-{data['problem_name']}", statement=statement, check=check)
+    return Problem(id=f"{data['problem_number']}-{data['problem_name']}", statement=statement, check=check,
+                   difficulty=str(data.get("difficulty", "")).lower())
 
 
 def pasted(statement):
@@ -250,14 +252,14 @@ def _jsonl_problem(row, where, seen):
     if cases and not (isinstance(cases, list) and all(isinstance(c, dict) and isinstance(c.get("input"), dict)
                                                       and "expected" in c for c in cases)):
         raise DatasetError(f"{where}: 'tests' must be a list of {{\"input\": {{...}}, \"expected\": ...}}")
-    for key in ("setup", "entry_point", "signature"):
+    for key in ("setup", "entry_point", "signature", "difficulty"):
         if not isinstance(row.get(key, ""), str):
             raise DatasetError(f"{where}: {key!r} must be a string")
     statement = row["statement"].strip()
     if row.get("signature"):
         statement += f"\n\nFunction signature: {row['signature'].strip()}"
     return Problem(id=row["id"], statement=statement, check=check, cases=cases, setup=row.get("setup", ""),
-                   entry_point=row.get("entry_point", ""))
+                   entry_point=row.get("entry_point", ""), difficulty=row.get("difficulty", "").lower())
 
 
 if __name__ == "__main__":  # python -m bench.datasets NAME FILE.jsonl: a set as --dataset FILE.jsonl reads it

@@ -20,6 +20,7 @@ from bench.hidden_tests import judge_hidden
 from bench.strategies import STRATEGIES
 from app import run_problem
 from utils.sandbox import best_isolation
+from utils.text_files import write_atomically
 
 # Outcomes that are the problem's result. "error" (a bug or a sandbox that would not start) and
 # "interrupted" are not: a rerun tries those problems again.
@@ -55,7 +56,7 @@ def _run_one(problem, strategy, model, isolation, run_dir, overrides):
     oracles = [a["code"] for a in final["attempts"] if a.get("source") == "oracle"]
     oracle_pass = judge_hidden(problem, oracles[-1], isolation)["passed"] if oracles else None
     usage = final["usage"]
-    return {"id": problem.id, "strategy": strategy, "status": final["status"],
+    return {"id": problem.id, "difficulty": problem.difficulty, "strategy": strategy, "status": final["status"],
             "hidden_pass": hidden["passed"], "hidden_error": hidden["error"],
             "hidden_cases_passed": hidden["cases_passed"], "hidden_cases_total": hidden["cases_total"],
             "self_pass": None if final["status"] == "untested" else final["status"] == "solved",
@@ -66,20 +67,58 @@ def _run_one(problem, strategy, model, isolation, run_dir, overrides):
             "evidence": dict(Counter((case.get("evidence") or {}).get("source", case.get("origin", "model"))
                                      for case in final["test_cases"])),
             "oracle_hidden_pass": oracle_pass, **runaways(run_dir),
+            "versions": versions_judged(problem, final["attempts"], isolation),
             "code": final["function_code"], "settings": settings.describe(),
             "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
+def versions_judged(problem, attempts, isolation):
+    """How many of the run's programs (candidates, revisions, the oracle; judges aside; each text once) pass the
+    hidden tests, of how many: where an unsolved run's failure lies. None right: no right program was ever
+    written (generation); some right but not handed over: selection."""
+    codes = {a["code"] for a in attempts if a.get("code") and a.get("source") not in JUDGES}
+    return {"right": sum(judge_hidden(problem, code, isolation)["passed"] for code in codes), "programs": len(codes)}
+
+
+JUDGES = ("checker", "validator")  # programs that judge outputs or inputs, not solutions
+
+
 def runaways(run_dir):
-    """Answers stopped as loops or cut at the token cap without anything salvaged, and their tokens."""
+    """Answers stopped as loops or cut at the token cap without anything salvaged, and their tokens; and
+    whether the time limit or a budget ended the run (a `budget_spent` event)."""
     try:
         with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
-            calls = json.load(f)["model_calls"]
+            record = json.load(f)
+        calls, events = record["model_calls"], record["events"]
     except (OSError, ValueError, KeyError):
-        return {"runaways": None, "runaway_tokens": None}
+        return {"runaways": None, "runaway_tokens": None, "ended_by_budget": None}
     lost = [c for c in calls if c.get("finish_reason") in ("length", "repetition") and not c.get("salvaged")]
     return {"runaways": len(lost),
-            "runaway_tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in lost)}
+            "runaway_tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in lost),
+            "ended_by_budget": any(event.get("kind") == "budget_spent" for event in events)}
+
+
+def judge_versions(lines, problems, isolation):
+    """Lines recorded before `versions` (or `difficulty`) was, with them filled in from each run's run.json
+    and the problem set: for `--report-only` on older records. Returns how many lines changed."""
+    changed = 0
+    for line in lines:
+        problem = problems.get(line["id"])
+        if problem is None:
+            continue
+        if "difficulty" not in line:
+            line["difficulty"], changed = problem.difficulty, changed + 1
+        if "versions" in line or not line.get("run_dir"):
+            continue
+        try:
+            with open(os.path.join(line["run_dir"], "run.json"), encoding="utf-8") as f:
+                record = json.load(f)
+        except (OSError, ValueError):
+            continue
+        line["versions"] = versions_judged(problem, (record.get("final") or {}).get("attempts", []), isolation)
+        line.update({key: value for key, value in runaways(line["run_dir"]).items() if key not in line})
+        changed += 1
+    return changed
 
 
 def run_one_elsewhere(problem, strategy, model, overrides=None):
@@ -146,6 +185,11 @@ class Results:
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
+
+    def rewrite(self):
+        """results.jsonl written anew from the lines in memory (after judge_versions), atomically."""
+        with self.lock:
+            write_atomically(self.path, "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines))
 
     def latest(self, datasets=None):
         """The last finished line per (dataset, strategy, problem): what the summary counts."""

@@ -212,6 +212,7 @@ def main(argv=None):
     parser.add_argument("--dataset", required=True)
     parser.add_argument("--seed", type=int)
     parser.add_argument("--limit", type=int)
+    parser.add_argument("--ids", metavar="ID,ID", help="only these problem ids (before --seed and --limit)")
     parser.add_argument("--temperatures", default="0.2,0.7,1.0")
     parser.add_argument("--formats", default="yaml,python")
     parser.add_argument("--samples", type=int, default=5)
@@ -220,7 +221,8 @@ def main(argv=None):
     parser.add_argument("--follow-ups", action="store_true",
                         help="after each python sample that returns a wrong value on an example, ask one hinted and one not")
     args = parser.parse_args(argv)
-    problems = select(load(args.dataset)[0], seed=args.seed, limit=args.limit)
+    ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
+    problems = select(load(args.dataset)[0], ids=ids, seed=args.seed, limit=args.limit)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "samples.jsonl"
@@ -254,8 +256,12 @@ def main(argv=None):
                     f.write(json.dumps(line) + "\n")
                 print(f"{problem.id} {kind} T={first['temperature']} #{first['k']}: examples {line['examples_pass']}, "
                       f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
-    firsts = [line for line in lines if line["format"] not in FOLLOW_UPS]  # the follow-ups have no pass@k of their own
+    firsts = [line for line in lines if line["format"] not in FOLLOW_UPS and line["id"] in by_id]  # follow-ups: no pass@k
     summary(firsts, args.samples)
+    difficulties = dict.fromkeys(problem.difficulty for problem in problems if problem.difficulty)
+    for difficulty in difficulties if len(difficulties) > 1 else ():
+        print(f"\n{difficulty}:")
+        summary([line for line in firsts if by_id[line["id"]].difficulty == difficulty], args.samples)
     follow_up_summary(lines)
     if args.plot:
         Path(args.plot).write_text(plot(firsts, args.samples, f"pass@k, {args.dataset} seed {args.seed}, {len(problems)} problems"))

@@ -3,6 +3,7 @@
 The charts are plain SVG written here, so the report needs no plotting package and renders wherever
 markdown shows images.
 """
+import math
 import os
 import statistics
 from collections import Counter
@@ -60,6 +61,60 @@ def summarize(lines):
     return rows
 
 
+FAILURES = ("generation", "selection", "time")
+
+
+def failure_kind(line):
+    """Where an unsolved run (hidden tests failed) went wrong: no program it wrote passes the hidden tests
+    (generation), one did but another was handed over (selection), or none did and the run's time or budget
+    ended it first (time). None for a run the hidden tests pass, or one whose programs were not judged."""
+    if line["hidden_pass"] or not line.get("versions"):
+        return None
+    if line["versions"]["right"]:
+        return "selection"
+    return "time" if line.get("ended_by_budget") else "generation"
+
+
+def by_difficulty(lines):
+    """One row per (dataset, strategy, difficulty), the difficulties in the order easy, medium, hard, then
+    any other, with an "all" row after them: what issue 76's table reports."""
+    groups = {}
+    for line in lines:
+        for difficulty in (line.get("difficulty") or "-", "all"):
+            groups.setdefault((line["dataset"], line["strategy"], difficulty), []).append(line)
+    order = {"easy": 0, "medium": 1, "hard": 2, "all": 9}
+    rows = []
+    for (dataset, strategy, difficulty), group in sorted(groups.items(), key=lambda item: (
+            item[0][0], item[0][1], order.get(item[0][2], 5))):
+        walls = sorted(line["wall_s"] for line in group)
+        unsolved = [line["wall_s"] for line in group if not (line["status"] == "solved")]
+        kinds = Counter(failure_kind(line) for line in group)
+        rows.append({
+            "dataset": dataset, "strategy": strategy, "difficulty": difficulty, "problems": len(group),
+            "solved": sum(line["hidden_pass"] for line in group),
+            "claims": sum(line["self_pass"] is True for line in group),
+            "false_successes": sum(line["self_pass"] is True and not line["hidden_pass"] for line in group),
+            "missed": sum(line["self_pass"] is False and line["hidden_pass"] for line in group),
+            "wall_median_s": statistics.median(walls), "wall_p90_s": percentile(walls, 0.9),
+            "unsolved_median_s": statistics.median(unsolved) if unsolved else None,
+            "failures": "/".join(str(kinds[kind]) for kind in FAILURES)
+            if any(line.get("versions") for line in group) else None})
+    return rows
+
+
+DIFFICULTY_COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("difficulty", "difficulty"),
+                      ("problems", "problems"), ("solved", "hidden pass"), ("claims", "claims"),
+                      ("false_successes", "false successes"), ("missed", "correct but not trusted"),
+                      ("wall_median_s", "wall s (median)"), ("wall_p90_s", "wall s (90th percentile)"),
+                      ("unsolved_median_s", "wall s of runs not solved (median)"),
+                      ("failures", "failed: generation/selection/time")]
+
+
+def percentile(ordered, share):
+    """The value below which `share` of the sorted values lie (nearest rank)."""
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
 def wilson(successes, trials, z=1.96):
     """The 95% Wilson score interval of a proportion, as (low, high)."""
     if not trials:
@@ -97,9 +152,9 @@ def cell(key, value):
     return str(value)
 
 
-def table(rows, markdown=False):
-    header = [title for _, title in COLUMNS]
-    body = [[cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
+def table(rows, markdown=False, columns=COLUMNS):
+    header = [title for _, title in columns]
+    body = [[cell(key, row[key]) for key, _ in columns] for row in rows]
     if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in body])
@@ -170,7 +225,7 @@ CHARTS = [("solve_rate.svg", "Solve rate on hidden tests", "solve_rate", "{:.0%}
           ("iterations.svg", "Iterations (rounds of RunTests), mean", "iterations", "{:.2f}")]
 
 
-def write_report(out_dir, rows, lines, setup):
+def write_report(out_dir, rows, lines, setup, difficulty_rows=()):
     """report.md (and its SVG charts) in out_dir; returns the report's path."""
     labels = [f"{row['dataset']} / {row['strategy']}" for row in rows]
     images = []
@@ -192,6 +247,10 @@ def write_report(out_dir, rows, lines, setup):
         f"- sandbox: {setup.get('isolation')}; workers: {setup.get('workers')}",
         "- commands:", *[f"  - `{command}`" for command in setup.get("commands", [])], "",
         "## Summary", "", table(rows, markdown=True), "",
+        *(["## By difficulty", "", table(difficulty_rows, markdown=True, columns=DIFFICULTY_COLUMNS), "",
+           "- *failed*: runs the hidden tests fail, by where: no program the run wrote passes them (generation),",
+           "  one did but was not handed over (selection), none did and the time or budget ended the run (time).", ""]
+          if difficulty_rows else []),
         "- *false successes*: the run said every one of its own tests passed, the hidden tests disagree.",
         "- *correct but not trusted*: the hidden tests pass, but the run ended without its own tests passing.",
         "- *unconfirmed*: the run's code passed every test that counts, but the programs disagreed on some",

@@ -13,6 +13,7 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
+from textwrap import dedent
 from xml.etree import ElementTree
 
 import pytest
@@ -281,6 +282,56 @@ def test_report_only_rewrites_the_report_without_running(stub, tmp_path):
     (out / "report.md").unlink()
     result = bench("--report-only", "--out", str(out))
     assert result.returncode == 0 and (out / "report.md").is_file() and "single-shot" in result.stdout
+
+
+def test_a_run_line_counts_its_programs_passing_the_hidden_tests_and_the_report_shows_rows_per_difficulty(stub, tmp_path):
+    a.route_defaults(stub, tests=TESTS_ALL_0_1, candidates=[ALWAYS_0_1], oracle=ALWAYS_0_1.replace("[0, 1]", "[0, 0 + 1]"))
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", {**TWO_SUM, "difficulty": "Easy"}), "--out", str(out),
+                   stub=stub)
+    assert result.returncode == 0, result.stderr
+    [line] = lines(out)
+    assert line["difficulty"] == "easy" and line["ended_by_budget"] is False
+    assert line["versions"] == {"right": 0, "programs": 2}  # the candidate and the oracle, both wrong: generation
+    report = (out / "report.md").read_text()
+    assert "## By difficulty" in report
+    assert "| p.jsonl | full | easy | 1 | 0 | 1 | 1 | 0 |" in report and "| 1/0/0 |" in report
+
+
+def old_line(problem_id, run_dir, hidden_pass=False, status="unsolved"):
+    """A results line as the bench wrote it before `versions` and `difficulty` were recorded."""
+    return {"dataset": "p.jsonl", "id": problem_id, "strategy": "full", "status": status, "hidden_pass": hidden_pass,
+            "self_pass": status == "solved", "run_dir": str(run_dir), "model_calls": 2, "prompt_tokens": 10,
+            "completion_tokens": 5, "iterations": 1, "wall_s": 100.0, "model_s": 90.0, "command": "python -m bench",
+            "model": "m", "server": "s", "git_commit": "c", "isolation": "process", "workers": 1}
+
+
+def test_report_only_judges_the_programs_of_older_records_once_and_splits_their_failures(tmp_path):
+    right = dedent(a.GOOD_FUNCTION)
+    wrong = "def run_code(nums, target):\n    return [0, 1]\n"
+    out = tmp_path / "out"
+    out.mkdir()
+    written = []
+    for name, versions, ended in (("selection", [wrong, right], []), ("generation", [wrong], []),
+                                  ("time", [wrong], [{"kind": "budget_spent"}])):
+        run_dir = tmp_path / name
+        run_dir.mkdir()
+        attempts = [{"id": k, "source": "implement", "code": code} for k, code in enumerate(versions, 1)]
+        (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts}, "model_calls": [], "events": ended}))
+        written.append(old_line(name, run_dir))
+    (out / "results.jsonl").write_text("".join(json.dumps(line) + "\n" for line in written))
+    problems = [{**TWO_SUM, "id": name, "difficulty": level} for name, level in
+                (("selection", "Easy"), ("generation", "Easy"), ("time", "Medium"))]
+    result = bench("--report-only", "--dataset", write_jsonl(tmp_path / "p.jsonl", *problems), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    judged = {line["id"]: line for line in lines(out)}  # kept in results.jsonl: the next report judges nothing again
+    assert judged["selection"]["versions"] == {"right": 1, "programs": 2} and judged["selection"]["difficulty"] == "easy"
+    assert judged["generation"]["versions"] == {"right": 0, "programs": 1}
+    assert judged["time"]["ended_by_budget"] is True and judged["time"]["difficulty"] == "medium"
+    report = (out / "report.md").read_text()
+    assert re.search(r"\| p.jsonl \| full \| easy \| 2 \| 0 \|.*\| 1/1/0 \|", report), report
+    assert re.search(r"\| p.jsonl \| full \| medium \| 1 \| 0 \|.*\| 0/0/1 \|", report)
+    assert re.search(r"\| p.jsonl \| full \| all \| 3 \| 0 \|.*\| 1/1/1 \|", report)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
