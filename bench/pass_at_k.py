@@ -6,7 +6,8 @@ examples shown, one request, no retry), at each temperature of `--temperatures` 
 asked them until 60da0dd; plan: the python block opening with the plan as comments; terse: the python
 block with no comments or docstrings; plain: the python request under a short system message that says nothing of
 YAML or tests, the statement after it; stub: the python request with the function to complete, the statement its
-docstring, where docstring_stub gives one), each with its own
+docstring, where docstring_stub gives one; bare: the python request with no tests listed, as single-shot asks;
+worked: the python block after the first example worked by hand), each with its own
 sampling seed. Each sample is judged on the statement's examples and on the hidden tests in the sandbox.
 Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
 et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens
@@ -34,7 +35,7 @@ from bench.hidden_tests import judge_hidden
 from bench.report import line_chart
 from core.compare import outputs_match
 from core.feedback import compact
-from core.prompts import CODE_ANSWER, conversation, implement_request, implement_yaml_request, problem_context
+from core.prompts import CODE_ANSWER, PYTHON_BLOCK, conversation, implement_request, implement_yaml_request, problem_context
 from core.statement_examples import LEETCODE, MARKUP, SIGNATURE, _signature, statement_examples
 from utils.call_llm import ModelBackendError, call_llm
 from utils.runaway import watch_code
@@ -85,8 +86,24 @@ def implement_stub_request(test_cases, statement):
     return implement_request(test_cases).replace(f"\n\n{CODE_ANSWER}", f"{complete}\n\n{CODE_ANSWER}")
 
 
+def implement_bare_request(test_cases):
+    """The request with no tests listed, as the single-shot strategy asks it (its first draw has no tests yet): the
+    statement shows the examples already; does listing them again change what a greedy answer is?"""
+    return implement_request([])
+
+
+def implement_worked_request(test_cases):
+    """The python block after the statement's first example worked by hand: a small model that misreads a new
+    problem may see its misreading while it works the example (issue 76's candidate, measured here first)."""
+    return implement_request(test_cases).replace(
+        f"\n\n{CODE_ANSWER}", "\n\nFirst work the first example by hand, following the statement's rules exactly: "
+        "its input, each step, its output, in a few short lines. Then write the complete Python code of run_code in "
+        f"{PYTHON_BLOCK}, and nothing after the block.")
+
+
 FOLLOW_UPS = ("hinted", "again")
 REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request,
+            "bare": implement_bare_request, "worked": implement_worked_request,
             "terse": implement_terse_request, "plain": implement_request, "stub": implement_stub_request}  # stub: also the statement
 # the flow's system message tells every call to answer in YAML and explains test cases, and a candidate's request
 # then asks for a python block instead: does a small model write better code without that preamble?
@@ -94,12 +111,14 @@ PLAIN_SYSTEM = ("You are an expert Python programmer. Write the solution as one 
                 "the parameters of the problem's function signature; it returns the answer. Use only the Python "
                 "standard library.\n\nThe problem:\n")
 CODE_TOKENS = 900  # as ImplementFunction asks
+WORKED_TOKENS = 1400  # the example's working comes first
 
 
 def sample(problem, fmt, temperature, k, model, isolation):
     """One fresh candidate, judged: a line of samples.jsonl."""
     examples = statement_examples(problem.statement)
-    config = replace(model, temperature=temperature, max_tokens=CODE_TOKENS, seed=1000 * k + round(100 * temperature))
+    config = replace(model, temperature=temperature, max_tokens=WORKED_TOKENS if fmt == "worked" else CODE_TOKENS,
+                     seed=1000 * k + round(100 * temperature))
     line = {"id": problem.id, "format": fmt, "temperature": temperature, "k": k}
     request = REQUESTS[fmt](examples, problem.statement) if fmt == "stub" else REQUESTS[fmt](examples)
     return asked(problem, examples, request, config, line, isolation)

@@ -1009,6 +1009,17 @@ def test_pass_at_k_terse_format_asks_the_flows_python_block_without_comments():
     assert terse.replace(" with no comments or docstrings", "") == python
 
 
+def test_pass_at_k_bare_lists_no_tests_and_worked_asks_the_first_example_worked_before_the_code():
+    from bench.pass_at_k import REQUESTS
+    from core.cases import TestCase
+    examples = [TestCase("example_1", {"nums": [2, 7], "target": 9}, [0, 1], origin="statement")]
+    bare, worked, python = REQUESTS["bare"](examples), REQUESTS["worked"](examples), REQUESTS["python"](examples)
+    assert "nums" not in bare and "It must pass" not in bare and bare.startswith("Implement run_code")
+    assert "It must pass these tests" in worked and "work the first example by hand" in worked
+    assert worked.index("work the first example") < worked.index("```python block") and "not YAML" not in worked
+    assert worked.split("\n\nFirst work")[0] == python.split("\n\nThis time")[0]
+
+
 def test_reference_speed_retimes_each_model_call_by_its_tokens_and_scales_one_without_timings(tmp_path):
     # one run: 10 s outside the model, a call that read 80 prompt tokens and wrote 100 in 40 s (2.5 tok/s),
     # and a call with no server timings that took 20 s; at 80 / 25 tok/s the first takes 1 + 4 s and the
