@@ -1272,3 +1272,14 @@ def test_pass_at_k_stub_shows_a_docstring_style_statement_as_the_function_to_com
     assert docstring_stub('def add(a, b):\n    """Add them: add(1, 2) == 3"""') == "", "the statement is the function already"
     quoted = docstring_stub('Quote """ here.\nadd(1, 2) == 3\ndef add(a, b)')
     assert quoted.count('"""') == 2 and "Quote ''' here." in quoted, "a triple quote in the statement would end the docstring"
+
+
+def test_speed_times_the_sandbox_at_every_isolation_level_against_the_goal():
+    from utils.sandbox import ISOLATION_LEVELS, isolation_works
+    result = subprocess.run([sys.executable, "-m", "bench.speed", "sandbox", "--repeat", "1"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert {"in-process", *ISOLATION_LEVELS} <= {line.split()[0] for line in result.stdout.splitlines()[1:]}
+    for level in ("bwrap", "unshare"):  # the levels with namespaces, each measured against the 25 ms goal
+        said = re.search(rf"^{level}: 100 tests in [\d.]+ ms \((meets|misses) the 25 ms goal\)$", result.stdout, re.M)
+        assert bool(said) == isolation_works(level), result.stdout
