@@ -768,7 +768,7 @@ class TellApart(Step):
     Not the oracle: a brute force enumerates in its own order, and differs from a right candidate on a fresh
     input with two answers that the statement may rule out in words only (a Two Sum without its promise); over
     the records it would have caught one more false success (HumanEval/74) at no cost, a reading kept for more
-    measurement (python -m bench.tell_apart --oracle)."""
+    measurement (bench.tell_apart --oracle at 97a7d49)."""
     working = None  # a few sandbox starts; its line says what it found
 
     def prep(self, shared):

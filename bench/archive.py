@@ -8,7 +8,8 @@ DIR's last part. Each result line's run_dir is rewritten to `bench-results/NAME/
 the repository's root (`tar -xzf FOLDER/NAME.tar.gz`) the folder reads as it did where it was made:
 
     python -m bench.archive /work/bench-results/s35-he1 --to docs/evidence/records
-    tar -xzf docs/evidence/records/s35-he1.tar.gz && python -m bench.missed_versions bench-results/s35-he1
+    tar -xzf docs/evidence/records/s35-he1.tar.gz
+    python -m bench --report-only --dataset humaneval --out bench-results/s35-he1   # its table, failures split
 
 A DIR without results.jsonl is one line on stderr and exit 2; an archive already there is replaced.
 """

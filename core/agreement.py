@@ -14,18 +14,18 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
                    than half of those that returned a value) return the same output; the model's guess
                    does not weigh against it, nor against the oracle's side: where it named another value
                    the programs were right on 38 of 38 inputs with a known answer, the guess on none
-                   (bench.vote_accuracy, docs/benchmarks.md)
+                   (bench.vote_accuracy at 97a7d49, docs/benchmarks.md)
   witness          one program alone passes every trusted test (no valid oracle) and answered; a program that
                    fails a trusted test (a candidate, the oracle) returns its output here and on every other
                    untrusted input both answer (a consistent witness). Two programs, one known wrong elsewhere:
                    over the 23 unconfirmed runs of the records it would have claimed 3, all right; agreement
                    on some inputs only (not on every one) would have claimed 11, 2 of them wrong
-                   (python -m bench.witnesses, docs/benchmarks.md). Like a majority, the guess weighs nothing
+                   (bench.witnesses at 97a7d49, docs/benchmarks.md). Like a majority, the guess weighs nothing
                    against it
   guess            one program answered (a candidate, or the oracle where the candidates raised) and it
                    returns the model's guess: two readings of the statement agree. Programs that differ
                    dispute an input, the guess on one side or not: a tie the guess broke was right on 4 of
-                   13 inputs in the records, an uncontested guess on 120 of 121 (bench.vote_accuracy)
+                   13 inputs in the records, an uncontested guess on 120 of 121 (bench.vote_accuracy at 97a7d49)
   disputed         none of the above: the test is left out of the verdict, and the record says so
   solution_guess   a disputed input no independent program answered (voters 0: no candidate passed the
                    trusted tests, a revision solved) where the claimed code returns the model's guess:
@@ -183,8 +183,8 @@ def _settle_one(case, i, qualified, oracle, comparison, witnesses=()):
 def _guess_alone(case, values, comparison):
     """The model's guess settles a written test only where every program that answered returns it (one program,
     as a rule: more that agree are a majority); programs that differ dispute it, as on a variant. A tie the guess
-    broke was right on 4 of 13 inputs in the records, an uncontested guess on 120 of 121 (python -m
-    bench.vote_accuracy bench-results, docs/benchmarks.md); counted, such ties failed HumanEval/140's right
+    broke was right on 4 of 13 inputs in the records, an uncontested guess on 120 of 121 (bench.vote_accuracy
+    at 97a7d49, docs/benchmarks.md); counted, such ties failed HumanEval/140's right
     versions in four records, which ended unsolved (disputed instead, one was handed over and passed)."""
     clusters = _clusters(values, comparison)
     if len(clusters) == 1 and outputs_match(clusters[0][0], case.model_guess, comparison):

@@ -41,7 +41,7 @@ class Evidence:
         """Programs settled it over a dissenting one: the oracle's side or a majority while another program
         that passes the trusted tests returned something else. Such a vote's value was right on 4 of 16
         inputs (3 of 4, the oracle in it) where a unanimous one's was on 404 of 408, and the claims resting
-        on one were false 5 times in 7 (bench.vote_accuracy, docs/benchmarks.md): it backs no claim."""
+        on one were false 5 times in 7 (bench.vote_accuracy at 97a7d49, docs/benchmarks.md): it backs no claim."""
         return self.source in (Source.ORACLE, Source.MAJORITY) and self.agree < self.voters
 
     def record(self):

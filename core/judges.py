@@ -196,7 +196,7 @@ def near_outputs(expected):
     list or string reversed or its first two items swapped, a list's first number one more, a truth value
     flipped. Where one answer is promised every one of them that differs from the given output is wrong;
     where several are right, a checker that accepts all of them cannot tell an answer from its neighbours.
-    Measured on the model's checkers (bench.checker_quality, docs/benchmarks.md): Find Peak's
+    Measured on the model's checkers (bench.checker_quality at 97a7d49, docs/benchmarks.md): Find Peak's
     `0 <= output < len(nums)` accepted all four, and Two Sum's that checked only the sum accepted [1, 0]."""
     if isinstance(expected, bool):
         return [not expected]

@@ -153,7 +153,7 @@ def checker_request(test_cases, name):
     instead that "its items come from the input", the embedded model checked Two Sum's indices as values or
     added the indices themselves. Over the many-answers set and Two Sum, 2 of its 52 checkers agreed with a
     true validity check on every output judged, against 6 of 50 asked this way; at temperature 0, 0 of 13
-    against 3 of 13 (docs/benchmarks.md, bench.checker_quality)."""
+    against 3 of 13 (docs/benchmarks.md, bench.checker_quality at 97a7d49)."""
     shown = f" These outputs are right, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
     first = signature("is_valid", test_cases, name)
     return f"""This problem has more than one right answer for some inputs. Write a checker instead of a
@@ -177,7 +177,7 @@ def answers_request(test_cases):
     wrote Two Sum's checker right 2 times in 12 (indices checked as values, the order left unchecked) and the
     README's Two Sum ended not confirmed in 9 runs of 10; asked this way, 9 lists of 12 were right, none of
     the others passed the checker's checks, and the README's Two Sum was solved in 20 runs of 20
-    (docs/benchmarks.md, bench.checker_quality)."""
+    (docs/benchmarks.md, bench.checker_quality at 97a7d49)."""
     first = signature("all_answers", test_cases)
     first = f" (its first line: `{first}`)" if first else ""
     shown = "\n".join(f"{i}. all_answers(**{compact(case.input, 300)}) == [{compact(case.expected, 300)}]"
@@ -193,7 +193,7 @@ Reply with the complete function in one ```python block."""
 
 def validator_request(promises, test_cases):
     """Answered in a python block, as candidates and all_answers are: on the LeetCode tuning seeds' 15
-    problems with a promise (bench.validator_quality, two temperatures), the flow would use 24 of 30 either
+    problems with a promise (bench.validator_quality at 97a7d49, two temperatures), the flow would use 24 of 30 either
     way, 19 of them keeping every hidden input against 21 asked with a YAML reasoning line (4 against 4 also
     dropping a variant input), in 44 completion tokens an answer against 82, and all 30 usable against 29
     (docs/benchmarks.md). Unlike the checker's, the reasoning line bought nothing measurable here. Replayed on

@@ -433,7 +433,7 @@ def backed_by_programs(tests):
 
 def lone_inputs(source, outputs, tests, disputed):
     """The disputed indices only the claimed code answered, where independent programs back it on other inputs:
-    what left_out_lone leaves out (bench.claims reads records with it too). Only a candidate's claim: a revision
+    what left_out_lone leaves out (bench.claims at 97a7d49 read records with it too). Only a candidate's claim: a revision
     or the person's edit does not vote, so the one voter there may be another program. `outputs`: what the
     claimed code returned on each test (sandbox results, None where it did not run)."""
     if source != Author.IMPLEMENT or not backed_by_programs(tests):
@@ -451,7 +451,7 @@ def lone_left_out(claim, tests, disputed):
 def left_out_lone(case):
     """A disputed input only the claimed code answered (its value differs from the model's guess), where
     independent programs back the claim on others: left out, as a variant one program answered is. In the
-    records (bench.vote_accuracy, 2026-12-01) the lone program was right on 68 of 88 such inputs and the guess
+    records (bench.vote_accuracy at 97a7d49, 2026-12-01) the lone program was right on 68 of 88 such inputs and the guess
     on 6, and each of the 10 runs programs backed elsewhere handed over code passing the hidden tests
     (HumanEval/67, /93; docs/benchmarks.md)."""
     return replace(case, evidence=Evidence(Source.UNCHECKED, voters=case.evidence.voters))
