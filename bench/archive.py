@@ -1,7 +1,7 @@
 """python -m bench.archive DIR [DIR ...] --to FOLDER: a benchmark folder as one small file that git can keep.
 
 A bench folder (--out of `python -m bench`) lives outside the repository and goes with the machine it was
-made on: the figures docs/benchmarks.md cites then point at folders nobody can open. This packs each DIR's
+made on: the figures docs/results.md and docs/journal/ cite then point at folders nobody can open. This packs each DIR's
 results.jsonl and every run's run.json (what `python -m bench --report-only` and bench/replay_model.py need; not the
 exported solution.py and test_solution.py, which run.json holds too) into FOLDER/NAME.tar.gz, NAME being
 DIR's last part. Each result line's run_dir is rewritten to `bench-results/NAME/...`, so that unpacked from

@@ -23,7 +23,7 @@ def test_the_cli_page_is_the_help_the_programs_print():
 def test_readme_is_a_front_door_that_links_every_doc():
     readme = (ROOT / "README.md").read_text()
     assert len(readme.splitlines()) <= 160
-    for page in ("docs/cli.md", "docs/security.md", "docs/benchmarks.md", "docs/design.md", "docs/local-model.md",
+    for page in ("docs/cli.md", "docs/security.md", "docs/results.md", "docs/bench.md", "docs/design.md", "docs/local-model.md",
                  "docs/mcp.md"):
         assert page in readme, page
 
