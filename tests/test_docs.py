@@ -28,6 +28,12 @@ def test_readme_is_a_front_door_that_links_every_doc():
         assert page in readme, page
 
 
+def test_the_results_page_fits_in_250_lines_and_links_the_harness_the_journal_and_the_records():
+    page = (ROOT / "docs" / "results.md").read_text()
+    assert len(page.splitlines()) <= 250
+    assert [link for link in ("bench.md", "journal/README.md", "records/README.md") if f"]({link})" not in page] == []
+
+
 def test_every_record_has_a_line_in_the_records_index_saying_what_it_backs():
     records = ROOT / "docs" / "records"
     rows = {line.split("|")[1].strip().strip("`"): line.split("|")[3] for line in
