@@ -198,7 +198,7 @@ def all_at_once(jobs, at_once):
 
 
 # Each answer kind is capped at what it needs (the answer lengths measured on the embedded model are in
-# docs/benchmarks.md), so that a runaway costs little. A reflection is a few sentences; one that fails is
+# docs/journal/2026-11.md), so that a runaway costs little. A reflection is a few sentences; one that fails is
 # skipped, not fatal.
 REFLECTION_TOKENS = 400
 CODE_TOKENS = 900
@@ -395,7 +395,7 @@ class ImplementFunction(ModelStep):
         settings, attempts, tests = shared["services"].settings, shared["attempts"], shared["test_cases"]
         # one oracle a run (an unusable answer is asked again): after one that failed the trusted tests, the
         # next was valid 1 time in 28 and the third or later never in 39 (the bench's records,
-        # docs/benchmarks.md), for about 11 s each
+        # docs/journal/2026-11.md), for about 11 s each
         asked_oracle = any(a.source == Author.ORACLE for a in attempts)
         trusted = [case for case in tests if case.trusted]
         visible = trusted if settings.agreement else tests
@@ -768,7 +768,7 @@ class TellApart(Step):
     Not the oracle: a brute force enumerates in its own order, and differs from a right candidate on a fresh
     input with two answers that the statement may rule out in words only (a Two Sum without its promise); over
     the records it would have caught one more false success (HumanEval/74) at no cost, a reading kept for more
-    measurement (python -m bench.tell_apart --oracle)."""
+    measurement (bench.tell_apart --oracle at 97a7d49)."""
     working = None  # a few sandbox starts; its line says what it found
 
     def prep(self, shared):

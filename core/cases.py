@@ -41,7 +41,7 @@ class Evidence:
         """Programs settled it over a dissenting one: the oracle's side or a majority while another program
         that passes the trusted tests returned something else. Such a vote's value was right on 4 of 16
         inputs (3 of 4, the oracle in it) where a unanimous one's was on 404 of 408, and the claims resting
-        on one were false 5 times in 7 (bench.vote_accuracy, docs/benchmarks.md): it backs no claim."""
+        on one were false 5 times in 7 (bench.vote_accuracy at 97a7d49, docs/journal/2026-11.md): it backs no claim."""
         return self.source in (Source.ORACLE, Source.MAJORITY) and self.agree < self.voters
 
     def record(self):
@@ -98,7 +98,7 @@ class TestCase:
         does only as GenerateTestCases wrote it, before any code: candidates see only the statement's
         examples, so a candidate returning it is a second, independent reading of the statement; a value
         Revise wrote has seen the code's outputs. Uncontested guesses were right in 6 of 6 claims that
-        nothing else backed (docs/benchmarks.md, issue 27), later in 12 of 14 records; for those made before
+        nothing else backed (docs/journal/2026-11.md, issue 27), later in 12 of 14 records; for those made before
         the rest of a short first draw came, 5 of 7 (core/verdict.backs)."""
         return bool(self.evidence and self.counted and self.evidence.backs_a_claim
                     and not (self.source == Source.GUESS and self.revised is not None))
@@ -130,7 +130,7 @@ class TestCase:
         """The model's guess, written before any code, that an independent program returned: two readings of the
         statement agreeing. Revise, which has seen the code's outputs, changed such a value 15 times in the
         bench's records on this machine, each right before and 12 wrong after, bent to the code it revised
-        (LeetCode 2579; in older records one went the other way, HumanEval/140; docs/benchmarks.md): the
+        (LeetCode 2579; in older records one went the other way, HumanEval/140; docs/journal/2026-11.md): the
         model's word alone may not change it."""
         return bool(self.evidence and self.source == Source.GUESS and self.evidence.agree > 0 and self.revised is None)
 

@@ -228,7 +228,7 @@ def listed_lines(statement):
     """The Constraints lines that promise a list's items differ or come in order, as Listed. Such a line also
     stays among the input validator's promises (unread_lines): the model's validator may check it, but is not
     sure to (the one for LeetCode 952 checked the bounds alone, and the model's [1, 1, 1, 1] stayed, disputed, in
-    two runs whose right code it left unconfirmed: docs/benchmarks.md)."""
+    two runs whose right code it left unconfirmed: docs/journal/2026-12.md)."""
     found = []
     for line in constraint_lines(statement):
         distinct, ordered = DISTINCT.search(line), SORTED.search(line)

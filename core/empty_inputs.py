@@ -3,7 +3,7 @@
 The model rarely writes an empty input and the variants never empty a value (core/variants.py: programs
 answer an emptied argument differently, HumanEval/18), so a program that raises on `[]` can pass every test
 of a run. HumanEval/9 (rolling maximum) was claimed solved by such a program while the two other candidates,
-passing the same tests, returned [] for [] as the hidden tests expect (docs/benchmarks.md). An emptied input
+passing the same tests, returned [] for [] as the hidden tests expect (docs/journal/2026-11.md). An emptied input
 is made only when the statement allows it: no constraint breaks (`1 <= nums.length` forbids it) and no
 word says the value is never empty.
 

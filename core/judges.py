@@ -61,7 +61,7 @@ PROMISE = re.compile(r"[^.\n]*\b(?:exactly one (?:valid )?(?:solution|answer)|on
 # The values an input is limited to, said in a sentence ("Valid choices are 'zero', 'one', ...", "each string
 # consists of only digits"): read only where no Constraints section says it line by line (a docstring).
 # HumanEval/19's tests wrote digits where number words are promised, and left its right code unconfirmed
-# in every recorded run (docs/benchmarks.md)
+# in every recorded run (docs/journal/2026-11.md)
 LIMITED = re.compile(r"[^.\n]*\b(?:valid (?:choices|values) (?:are|is)|(?:contains?|consists? of) only|"
                      r"only (?:contains?|consists? of))\b[^.\n]*", re.IGNORECASE)
 ONE_ANSWER = re.compile(r"\bexactly one (?:valid )?(?:solution|answer)|\bonly one valid answer|\bthe answer is unique",
@@ -98,7 +98,7 @@ def promised_only(kind, one_answer):
 def input_promises(statement):
     """The promises an input validator checks: all but the promise of one answer, which takes solving the
     problem to check (none of the embedded model's 19 validators for Two Sum's "exactly one solution" dropped
-    an input with two right pairs: docs/benchmarks.md); the checker checks that one (breaks_the_one_answer)."""
+    an input with two right pairs: docs/journal/2026-11.md); the checker checks that one (breaks_the_one_answer)."""
     return [promise for promise in promises(statement) if not ONE_ANSWER.search(promise)]
 
 
@@ -120,7 +120,7 @@ def checker_can_act(attempts, tests, comparison=EXACT):
     input matters only to a claim. So it is asked once a candidate passes the trusted tests and two programs
     differ on a generated input, not before: on the README's Two Sum the first draw's checker was the third
     of three calls and dropped nothing in 20 runs of 20; HumanEval/129's four, asked while no candidate passed
-    its examples, took 100 s of 467 (docs/benchmarks.md)."""
+    its examples, took 100 s of 467 (docs/journal/2026-11.md)."""
     trusted = [case for case in tests if case.trusted]
     if not trusted or not any(a.is_candidate and all(_returned(a, case, case.expected, comparison) for case in trusted)
                               for a in attempts):
@@ -196,7 +196,7 @@ def near_outputs(expected):
     list or string reversed or its first two items swapped, a list's first number one more, a truth value
     flipped. Where one answer is promised every one of them that differs from the given output is wrong;
     where several are right, a checker that accepts all of them cannot tell an answer from its neighbours.
-    Measured on the model's checkers (bench.checker_quality, docs/benchmarks.md): Find Peak's
+    Measured on the model's checkers (bench.checker_quality at 97a7d49, docs/journal/2026-11.md): Find Peak's
     `0 <= output < len(nums)` accepted all four, and Two Sum's that checked only the sum accepted [1, 0]."""
     if isinstance(expected, bool):
         return [not expected]
@@ -216,7 +216,7 @@ def renumbered(expected):
     (a number that is not in the input, one twice in a permutation); a checker that accepts all of them
     checks an answer's order, not its items: Fair Candy Swap's `output[0] < output[1]` backed a false
     success, rejecting every neighbour near_outputs tries ([1, 2] -> [2, 1], [2, 2]) and accepting [0, 2]
-    and [1, 3] (docs/benchmarks.md)."""
+    and [1, 3] (docs/journal/2026-11.md)."""
     if not (isinstance(expected, list) and len(expected) > 1 and all(type(item) is int for item in expected)):
         return []
     found = []
@@ -325,7 +325,7 @@ def _cannot_tell_neighbours(checker, trusted, comparison):
     the order (renumbered). A checker that rejects only the neighbour with a number changed checks what the
     items are, not their order: Beautiful Array's, which accepts any permutation of 1..n, backed a false
     success, and 5 of the 13 recorded checkers the flow would use were such, all wrong; no right one was
-    (docs/benchmarks.md). Its mirror checks the order alone: Fair Candy Swap's."""
+    (docs/journal/2026-11.md). Its mirror checks the order alone: Fair Candy Swap's."""
     near = [(case, output) for case in trusted for output in near_outputs(case.expected)
             if not outputs_match(output, case.expected, comparison)]
     if near and all(checker.accepts(case.input, output) is True for case, output in near):

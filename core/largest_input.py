@@ -2,7 +2,7 @@
 
 Every test a run writes is small, so a right but exponential program passes them all: LeetCode 96 ("1 <= n
 <= 19", the number of binary search trees) was claimed solved twice by a plain recursion that takes
-minutes at n = 19, where the hidden tests time out (docs/benchmarks.md). Judges test at the stated bounds.
+minutes at n = 19, where the hidden tests time out (docs/journal/2026-11.md). Judges test at the stated bounds.
 When every argument of run_code is an integer and each has an upper bound in the Constraints section
 (core/constraints.py), each is set to its bound: a number (the smaller reading when a superscript was
 lost, `104` read as 104 rather than 10^4, so the input is within the bounds either way), or another

@@ -55,7 +55,7 @@ def handed_over(attempts):
     It is still no claim (the run stays unsolved: nothing but the oracle and the programs or guesses agreeing
     with it back its outputs), but a plain program right where the evidence is beats a fast one wrong there:
     in the bench's records the oracle passed the hidden tests where no candidate did (HumanEval/129, LeetCode
-    995 and 2492; docs/benchmarks.md, "the oracle handed over"), and LeetCode 2579's passed every counted test
+    995 and 2492; docs/journal/2026-11.md, "the oracle handed over"), and LeetCode 2579's passed every counted test
     and the hidden ones while every candidate failed the model's guesses that it had returned."""
     best = attempts.best()
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok" and a.results is not None

@@ -66,7 +66,7 @@ def write_tests_request(min_tests, max_tests, examples=(), from_user=False):
     repeat ended on the examples alone (HumanEval/77, LeetCode 947 right and unconfirmed; 593 a false
     success). Told to use other inputs it repeats as often (26 of 125), but over 65 paired replays this
     request made 41 claims to 38, 10 correct-but-not-trusted to 13, false successes 3 = 3, 2.6% fewer
-    completion tokens: kept as measured, the gain within sampling noise (docs/benchmarks.md, 2026-11-29)."""
+    completion tokens: kept as measured, the gain within sampling noise (docs/journal/2026-11.md, 2026-11-29)."""
     how_many = f"{max_tests}" if min_tests >= max_tests else f"{min_tests} to {max_tests}"
     cases = f"{how_many} {'more ' if examples else ''}test case{'s' * (max_tests != 1)} for run_code"
     if examples:
@@ -97,7 +97,7 @@ CODE_ANSWER = (f"This time reply with the complete Python code of run_code in {P
 
 def implement_request(test_cases, too_slow=""):
     """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
-    (bench/pass_at_k.py; docs/benchmarks.md): as often right at one sample (23 of 120 either way on
+    (bench/pass_at_k.py; docs/journal/2026-11.md): as often right at one sample (23 of 120 either way on
     LeetCode seed 2; pass@1 0.51 against 0.46 on HumanEval seed 2) in about half the time, with fewer
     unusable answers. Its samples of one problem are more alike (HumanEval seed 2 pass@4 0.62 against
     0.83), but reasoned later candidates (b1a1038) did not raise the scored sets' solve rate. Asked for no
@@ -153,7 +153,7 @@ def checker_request(test_cases, name):
     instead that "its items come from the input", the embedded model checked Two Sum's indices as values or
     added the indices themselves. Over the many-answers set and Two Sum, 2 of its 52 checkers agreed with a
     true validity check on every output judged, against 6 of 50 asked this way; at temperature 0, 0 of 13
-    against 3 of 13 (docs/benchmarks.md, bench.checker_quality)."""
+    against 3 of 13 (docs/journal/2026-11.md, bench.checker_quality at 97a7d49)."""
     shown = f" These outputs are right, so it must return True for them:\n{format_tests(test_cases)}" if test_cases else ""
     first = signature("is_valid", test_cases, name)
     return f"""This problem has more than one right answer for some inputs. Write a checker instead of a
@@ -177,7 +177,7 @@ def answers_request(test_cases):
     wrote Two Sum's checker right 2 times in 12 (indices checked as values, the order left unchecked) and the
     README's Two Sum ended not confirmed in 9 runs of 10; asked this way, 9 lists of 12 were right, none of
     the others passed the checker's checks, and the README's Two Sum was solved in 20 runs of 20
-    (docs/benchmarks.md, bench.checker_quality)."""
+    (docs/journal/2026-11.md, bench.checker_quality at 97a7d49)."""
     first = signature("all_answers", test_cases)
     first = f" (its first line: `{first}`)" if first else ""
     shown = "\n".join(f"{i}. all_answers(**{compact(case.input, 300)}) == [{compact(case.expected, 300)}]"
@@ -193,10 +193,10 @@ Reply with the complete function in one ```python block."""
 
 def validator_request(promises, test_cases):
     """Answered in a python block, as candidates and all_answers are: on the LeetCode tuning seeds' 15
-    problems with a promise (bench.validator_quality, two temperatures), the flow would use 24 of 30 either
+    problems with a promise (bench.validator_quality at 97a7d49, two temperatures), the flow would use 24 of 30 either
     way, 19 of them keeping every hidden input against 21 asked with a YAML reasoning line (4 against 4 also
     dropping a variant input), in 44 completion tokens an answer against 82, and all 30 usable against 29
-    (docs/benchmarks.md). Unlike the checker's, the reasoning line bought nothing measurable here. Replayed on
+    (docs/journal/2026-11.md). Unlike the checker's, the reasoning line bought nothing measurable here. Replayed on
     LeetCode seed 4, one run changed: 743's new validator rightly dropped an input breaking `0 <= w`, whose
     dispute had drawn the candidates that outvoted a wrong majority, and the run became a false success."""
     given = "\n".join(f"- {promise}" for promise in promises)

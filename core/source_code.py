@@ -8,7 +8,7 @@ solution is `def run_code` or another function bound to run_code, a value held i
 after `best = -inf`), or a choice written as `if c: return a` then `return b` rather than `return a if c else b`.
 Such programs return the same output on every input, so they are one voter, not two: a small model sampled
 several times often writes one function twice with a variable renamed, and two false successes on HumanEval
-seed 1 (/74, /140) rested on exactly that (docs/benchmarks.md); /74 again, later, on its sums held in locals. Names the program does not bind (builtins, modules, attributes) are kept:
+seed 1 (/74, /140) rested on exactly that (docs/journal/2026-11.md); /74 again, later, on its sums held in locals. Names the program does not bind (builtins, modules, attributes) are kept:
 `sorted(x)` and `reversed(x)` stay different programs.
 
 Run alone:  python -m core.source_code A.py B.py    (prints whether they are one program)
@@ -202,7 +202,7 @@ def _infinities(tree):
 
 def _reachable(tree):
     """The tree without statements after a return, raise, break or continue in the same block: code that never
-    runs (asked for another way in a draw tried, docs/benchmarks.md, the model wrote the program it was shown
+    runs (asked for another way in a draw tried, docs/journal/2026-11.md, the model wrote the program it was shown
     again with other versions after its `return`)."""
     ends = (ast.Return, ast.Raise, ast.Break, ast.Continue)
     for node in ast.walk(tree):

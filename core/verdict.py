@@ -45,7 +45,7 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     default) and still none passes them, `exhausted` (with agreement on); else `failure`: the search
     policy picks what to revise.
 
-Why each rule is there, measured: docs/benchmarks.md.
+Why each rule is there, measured: docs/journal/ (its README lists every measurement by date).
 """
 from dataclasses import dataclass, field, replace
 
@@ -246,7 +246,7 @@ def lacks(tests, disputed, facts, unjudged=0):
     evidence beyond the examples (an input programs settled or that the guess settled uncontested, or one
     of the person's), and a checker where the claim gave another answer than a test's that only a checker
     could judge (`unjudged`, several answers right). A claim equal to the examples' answers and to
-    independent programs' is as backed as on one right answer (the many-answers set: docs/benchmarks.md).
+    independent programs' is as backed as on one right answer (the many-answers set: docs/journal/2026-11.md).
     With agreement off (--model-expected) the model's values are the truth, as before."""
     if not facts.rules.agreement:
         return []
@@ -266,7 +266,7 @@ def backs(case, facts):
     """TestCase.backs_a_claim, save that while the rest of a short first draw is owed, a guess that only one
     program returned does not: the draw's other candidates vote on it first. Claims that nothing but such
     guesses backed, before the rest came, were right in 5 of 7 records, 3 of 5 problems (LeetCode 593 and
-    950 wrong, on degenerate inputs the model guessed alike; docs/benchmarks.md). Nor does a witness's
+    950 wrong, on degenerate inputs the model guessed alike; docs/journal/2026-11.md). Nor does a witness's
     value (core/agreement.py): it was measured on runs whose every candidate had come."""
     one_program = case.source == Source.GUESS and case.evidence.voters < 2 or case.source == Source.WITNESS
     return case.backs_a_claim and not (facts.owes_rest and one_program)
@@ -307,7 +307,7 @@ def settled_tests(facts, checker, promise, again):
 def written_again(attempts):
     """candidate id -> the earlier candidate or the oracle it repeats with other names (core/source_code.py):
     one program is one voter, however often the model writes it (HumanEval/74's two voters were one function
-    with a variable renamed, a false success; the paired replays: docs/benchmarks.md)."""
+    with a variable renamed, a false success; the paired replays: docs/journal/2026-11.md)."""
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
     return repeats({a.id: a.code for a in attempts if a.source == Author.IMPLEMENT and a.check == "ok"},
                    besides={oracles[-1].id: oracles[-1].code} if oracles else None)
@@ -378,7 +378,7 @@ def rest_of_first_draw(tests, judged, current, common):
 
 def hopeless_after(attempts, scores, rules, tests):
     """Why to stop now rather than revise again, or "": `revise_rounds` revisions are spent and still no
-    candidate passes the trusted tests; the oracle may, but it solves nothing (docs/benchmarks.md: revisions
+    candidate passes the trusted tests; the oracle may, but it solves nothing (docs/journal/2026-11.md: revisions
     rarely turn a failing version into a passing one, and such a run spends most of its time on them). Only
     where the run drew fresh candidates instead: with agreement off (--model-expected) Revise is the one step
     that corrects the tests or the code."""
@@ -433,7 +433,7 @@ def backed_by_programs(tests):
 
 def lone_inputs(source, outputs, tests, disputed):
     """The disputed indices only the claimed code answered, where independent programs back it on other inputs:
-    what left_out_lone leaves out (bench.claims reads records with it too). Only a candidate's claim: a revision
+    what left_out_lone leaves out (bench.claims at 97a7d49 read records with it too). Only a candidate's claim: a revision
     or the person's edit does not vote, so the one voter there may be another program. `outputs`: what the
     claimed code returned on each test (sandbox results, None where it did not run)."""
     if source != Author.IMPLEMENT or not backed_by_programs(tests):
@@ -451,9 +451,9 @@ def lone_left_out(claim, tests, disputed):
 def left_out_lone(case):
     """A disputed input only the claimed code answered (its value differs from the model's guess), where
     independent programs back the claim on others: left out, as a variant one program answered is. In the
-    records (bench.vote_accuracy, 2026-12-01) the lone program was right on 68 of 88 such inputs and the guess
+    records (bench.vote_accuracy at 97a7d49, 2026-12-01) the lone program was right on 68 of 88 such inputs and the guess
     on 6, and each of the 10 runs programs backed elsewhere handed over code passing the hidden tests
-    (HumanEval/67, /93; docs/benchmarks.md)."""
+    (HumanEval/67, /93; docs/journal/2026-12.md)."""
     return replace(case, evidence=Evidence(Source.UNCHECKED, voters=case.evidence.voters))
 
 

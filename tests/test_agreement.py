@@ -78,7 +78,7 @@ def test_only_candidates_that_pass_the_trusted_tests_vote():
 
 
 def test_a_tie_between_programs_is_disputed_whether_or_not_the_guess_matches_a_side():
-    # the guess breaking a tie was right on 4 of 13 inputs in the records (docs/benchmarks.md)
+    # the guess breaking a tie was right on 4 of 13 inputs in the records (docs/journal/2026-12.md)
     assert settled(model_test(11), [ok(10), ok(11)])["source"] == "disputed"
     assert settled(model_test(12), [ok(10), ok(11)])["source"] == "disputed"
     alone = settled(model_test(11), [ok(11)])

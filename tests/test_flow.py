@@ -893,7 +893,7 @@ def test_without_model_tests_the_examples_and_their_variants_are_the_tests(make_
 
 def test_with_the_shipped_defaults_a_problem_no_draw_gets_right_ends_after_four_draws_without_a_revision(
         make_shared, stub):
-    # issue 28 (docs/benchmarks.md): fresh draws find the rare right program; of 44 revisions of versions where no
+    # issue 28 (docs/journal/2026-11.md): fresh draws find the rare right program; of 44 revisions of versions where no
     # candidate passed the statement's examples, 1 passed them (wrongly); so up to four draws, then the run ends.
     # The oracle is asked once a run: after one that failed the examples, the next was valid 1 time in 28
     stub.route("tests", a.TESTS)  # never asked

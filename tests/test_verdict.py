@@ -538,7 +538,7 @@ def test_where_one_answer_is_promised_a_checker_accepting_a_wrong_output_on_an_e
 
 def test_where_one_answer_is_promised_a_checker_accepting_an_output_next_to_an_examples_is_refused():
     # Two Sum's checkers that checked only the sum accepted [1, 0] where the statement asks for increasing
-    # indices (bench.checker_quality); no program returned it, so only the outputs next to the given one show it
+    # indices (bench.checker_quality at 97a7d49); no program returned it, so only the outputs next to the given one show it
     sum_only = Round(case("example_1", {"nums": [2, 7], "target": 9}, [0, 1], "statement"), v(6)).candidate([0, 1], 7)
     lax = sum_only.candidate([0, 1], 8).checker(lambda inputs, output: output in ([0, 1], [1, 0]) or output in (7, 8))
     verdict = lax.verdict(kind=OutputKind.EXACT, one_answer=True, disputes_drawn=1)

@@ -186,7 +186,7 @@ def test_a_class_run_code_cannot_be_made_from_is_refused(code):
 
 def test_repaired_code_given_back_is_not_bound_twice_and_stays_one_program():
     # HumanEval/129: shown a repaired candidate, the model copied it, `run_code = minPath` line and all, and
-    # the copy got a second such line (a draw tried and taken back: docs/benchmarks.md)
+    # the copy got a second such line (a draw tried and taken back: docs/journal/2026-11.md)
     repaired = parse_code_answer("function_code: |\n  def min_path(k):\n      return [1] * k\n")["function_code"]
     copied = parse_code_answer(f"```python\n{repaired}```")["function_code"]
     assert copied == repaired and copied.count("run_code = min_path") == 1

@@ -10,7 +10,7 @@ recorded test-list runaways retried 3 times each, shown their loop, looped again
 afresh, 12 of 12 answered a usable list. A whole answer with an error (a syntax error, no run_code, YAML
 that does not parse): the 20 recorded ones (code and revisions) asked again twice each, shown back,
 gave a usable answer 11 times in 40 and the same broken answer word for word 17 times; asked afresh,
-29 times in 40 (`python -m bench.error_retry`, docs/benchmarks.md).
+29 times in 40 (bench.error_retry at 97a7d49, docs/journal/2026-11.md).
 
 Retries are sampled at RETRY_TEMPERATURE at least (and --samples candidates at SAMPLE_TEMPERATURE): at
 temperature 0 a small model, shown its error, was seen to repeat the very same answer three times. Asked

@@ -50,7 +50,7 @@ class ModelConfig:
     deadline_s: float = 300.0            # the whole call, the client's retries included
     concurrency: int | None = None       # requests the endpoint is best sent at once; None: as many as asked
     sampling: tuple = ()                 # extra sampling fields the endpoint knows, as (name, value) pairs
-                                         # (llama-server: repeat_penalty, dry_multiplier...; bench/repetition.py)
+                                         # (llama-server: repeat_penalty, dry_multiplier...; bench/repetition.py at 97a7d49)
     seed: int | None = None              # the request's sampling seed (--seed): the same request, the same answer
 
     @classmethod

@@ -1,7 +1,7 @@
 """Stop a model's answer that has run away, while it streams, instead of paying for it up to the token cap.
 
 On the embedded model many test-writing answers ran to the token cap, minutes each on 2 cores
-(docs/benchmarks.md), in two ways:
+(docs/journal/2026-11.md), in two ways:
   a list that goes on   "Edge case 25: k is equal to 21", "Edge case 26: ..." long past the tests asked
   a loop                "1, 1, 1, 1, ..." or one line again and again
 A list is cut after the last test that was asked for, and what came before is a complete answer. A
@@ -56,7 +56,7 @@ SHAPE_REPEATS = 12  # a branch written out this many times over is a runaway, no
 def looping_code(text):
     """True when the code's last lines repeat one shape (one to four lines, their literals aside) at least
     SHAPE_REPEATS times: `elif s[i] == 'a' and s[j] == 'e': ...` for every pair of letters, an answer that
-    ran to its token cap three times running in one benchmark (docs/benchmarks.md) and that the exact
+    ran to its token cap three times running in one benchmark (docs/journal/2026-11.md) and that the exact
     repetition `looping` looks for does not see."""
     lines = [LITERAL.sub("_", line).strip() for line in text.splitlines()[:-1] if line.strip()]  # the last may be cut
     for unit in range(1, 5):
@@ -74,7 +74,7 @@ def squeezes_like_a_loop(text):
     """True when the answer's last SQUEEZE_WINDOW characters compress below SQUEEZE_RATIO: a loop that
     changes a word or a number each time round ("the first element is 1 and the ninth element is 0, ...
     the tenth ..."), which neither `looping` nor `looping_code` sees. Measured on the records of two
-    benchmark runs (HumanEval and LeetCode seed 1, 44f4b8d; docs/benchmarks.md): the 106 answers of 800
+    benchmark runs (HumanEval and LeetCode seed 1, 44f4b8d; docs/journal/2026-11.md): the 106 answers of 800
     characters or more that ended on their own compressed to 0.25 at the least over any 800 characters,
     the 9 code answers that ran to their cap to 0.13-0.17."""
     if len(text) < SQUEEZE_WINDOW:
@@ -108,7 +108,7 @@ def watch_tests(max_tests):
     enumerated "edge cases" in it ("n=1, k=2, target=2, n=2, k=3, ...", "k == n + 1, k == n + 2, ...")
     until the token cap: a unit that changes each time round, which `looping` does not see and which
     compresses no better than a real list of tests. In the records of seven LeetCode benchmark folders
-    (docs/benchmarks.md) all 4 such test answers ran past 1,100 characters of reasoning, and the 40 that
+    (docs/journal/2026-11.md) all 4 such test answers ran past 1,100 characters of reasoning, and the 40 that
     ended on their own stayed under 760."""
     def watch(text):
         starts = [match.start() for match in ITEM.finditer(text)]

@@ -223,14 +223,14 @@ def check_function_code(code, function="run_code"):
         tree = ast.parse(code, filename="solution.py")
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     # an answer that binds run_code already is not bound again: a model shown repaired code (Revise, or a draw
-    # tried in docs/benchmarks.md) copies it, its run_code line and all
+    # tried in docs/journal/2026-11.md) copies it, its run_code line and all
     if "run_code" in functions or (functions and run_code_bindings(tree)):
         return with_missing_imports(code, tree).rstrip() + "\n"
     entry = entry_point(tree)
     if entry is None:
         raise AnswerError(f"function_code must define a top-level function named {function}.")
     # Given a statement's own function name, the small model keeps it, even when told to write run_code
-    # (docs/benchmarks.md, "Problem sets"), or answers with LeetCode's class Solution. The binding goes right after
+    # (docs/bench.md, "Problem sets"), or answers with LeetCode's class Solution. The binding goes right after
     # the function or class: the model's own usage lines below it often call run_code (5 programs of the
     # 2026-12-01 records raised NameError at load so, HumanEval/106's right candidate among them)
     name, method = entry
@@ -265,7 +265,7 @@ def method_caller(class_name, method):
 # load; a breadth-first search calls `deque(...)` with no `from collections import deque` and raises NameError at
 # its first call (5 programs of 186 on LeetCode seeds 2 and 3, among them 475's right candidate). A program that
 # uses a name it never binds fails wherever it reaches it, so the import can only make it run (how often:
-# docs/benchmarks.md; a program that cannot run has no vote). Typing's capitalised aliases of callables (Deque,
+# docs/journal/2026-11.md; a program that cannot run has no vote). Typing's capitalised aliases of callables (Deque,
 # DefaultDict) are left out: `Counter` and friends come from collections, whose classes also annotate.
 FROM = {"typing": ("Any", "Callable", "Dict", "FrozenSet", "Generator", "Iterable", "Iterator", "List", "Mapping",
                    "Optional", "Sequence", "Set", "Tuple", "Union"),
