@@ -175,8 +175,7 @@ def summarize(args, results):
         return
     if args.report_only and args.dataset:  # records made before the line held these: judged once, then kept
         problems = {problem.id: problem for dataset in args.dataset for problem in load(dataset)[0]}
-        if judge_versions(lines, problems, best_isolation()):
-            results.rewrite()
+        judge_versions(lines, problems, best_isolation(), args.out)
     rows = report.summarize(lines)
     difficulty_rows = report.by_difficulty(lines)
     setup = {k: ", ".join(dict.fromkeys(str(line.get(k)) for line in lines))

@@ -20,7 +20,6 @@ from bench.hidden_tests import judge_hidden
 from bench.strategies import STRATEGIES
 from app import run_problem
 from utils.sandbox import best_isolation
-from utils.text_files import write_atomically
 
 # Outcomes that are the problem's result. "error" (a bug or a sandbox that would not start) and
 # "interrupted" are not: a rerun tries those problems again.
@@ -98,27 +97,39 @@ def runaways(run_dir):
             "ended_by_budget": any(event.get("kind") == "budget_spent" for event in events)}
 
 
-def judge_versions(lines, problems, isolation):
-    """Lines recorded before `versions` (or `difficulty`) was, with them filled in from each run's run.json
-    and the problem set: for `--report-only` on older records. Returns how many lines changed."""
-    changed = 0
+def judge_versions(lines, problems, isolation, out_dir):
+    """Lines recorded before `versions` (or `difficulty`) were, with them filled in from each run's run.json and
+    the problem set, for `--report-only` on older records. What is judged is kept in `judged.jsonl` beside
+    results.jsonl (never rewritten: a benchmark may still be appending to it) and read from there next time."""
+    path = os.path.join(out_dir, "judged.jsonl")
+    known = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for text in f:
+                try:
+                    entry = json.loads(text)
+                    known[(entry["dataset"], entry["strategy"], entry["id"], entry["run_dir"])] = entry
+                except (ValueError, KeyError):
+                    continue
     for line in lines:
+        key = (line["dataset"], line["strategy"], line["id"], line.get("run_dir"))
         problem = problems.get(line["id"])
-        if problem is None:
-            continue
-        if "difficulty" not in line:
-            line["difficulty"], changed = problem.difficulty, changed + 1
-        if "versions" in line or not line.get("run_dir"):
-            continue
-        try:
-            with open(os.path.join(line["run_dir"], "run.json"), encoding="utf-8") as f:
-                record = json.load(f)
-        except (OSError, ValueError):
-            continue
-        line["versions"] = versions_judged(problem, (record.get("final") or {}).get("attempts", []), isolation)
-        line.update({key: value for key, value in runaways(line["run_dir"]).items() if key not in line})
-        changed += 1
-    return changed
+        if key not in known and problem is not None and "versions" not in line and line.get("run_dir"):
+            try:
+                with open(os.path.join(line["run_dir"], "run.json"), encoding="utf-8") as f:
+                    record = json.load(f)
+            except (OSError, ValueError):
+                continue
+            known[key] = {"dataset": line["dataset"], "strategy": line["strategy"], "id": line["id"],
+                          "run_dir": line["run_dir"], "difficulty": problem.difficulty,
+                          "versions": versions_judged(problem, (record.get("final") or {}).get("attempts", []), isolation),
+                          **runaways(line["run_dir"])}
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(known[key]) + "\n")
+        if key in known:
+            line.update({name: value for name, value in known[key].items() if name not in line})
+        elif problem is not None and "difficulty" not in line:
+            line["difficulty"] = problem.difficulty
 
 
 def run_one_elsewhere(problem, strategy, model, overrides=None):
@@ -185,11 +196,6 @@ class Results:
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
-
-    def rewrite(self):
-        """results.jsonl written anew from the lines in memory (after judge_versions), atomically."""
-        with self.lock:
-            write_atomically(self.path, "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines))
 
     def latest(self, datasets=None):
         """The last finished line per (dataset, strategy, problem): what the summary counts."""

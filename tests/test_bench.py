@@ -57,8 +57,8 @@ def bench(*args, stub=None, env=None, timeout=180):
                           env=env or cli_env(stub), timeout=timeout)
 
 
-def lines(out):
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+def lines(out, name="results.jsonl"):
+    return [json.loads(line) for line in (out / name).read_text().splitlines()]
 
 
 def test_help_lists_the_strategies_and_datasets():
@@ -322,7 +322,8 @@ def test_report_only_judges_the_programs_of_older_records_once_and_splits_their_
                 (("selection", "Easy"), ("generation", "Easy"), ("time", "Medium"))]
     result = bench("--report-only", "--dataset", write_jsonl(tmp_path / "p.jsonl", *problems), "--out", str(out))
     assert result.returncode == 0, result.stderr
-    judged = {line["id"]: line for line in lines(out)}  # kept in results.jsonl: the next report judges nothing again
+    assert (out / "results.jsonl").read_text() == "".join(json.dumps(line) + "\n" for line in written)  # never rewritten
+    judged = {line["id"]: line for line in lines(out, "judged.jsonl")}  # kept: the next report judges nothing again
     assert judged["selection"]["versions"] == {"right": 1, "programs": 2} and judged["selection"]["difficulty"] == "easy"
     assert judged["generation"]["versions"] == {"right": 0, "programs": 1}
     assert judged["time"]["ended_by_budget"] is True and judged["time"]["difficulty"] == "medium"
@@ -330,6 +331,10 @@ def test_report_only_judges_the_programs_of_older_records_once_and_splits_their_
     assert re.search(r"\| p.jsonl \| full \| easy \| 2 \| 0 \|.*\| 1/1/0 \|", report), report
     assert re.search(r"\| p.jsonl \| full \| medium \| 1 \| 0 \|.*\| 0/0/1 \|", report)
     assert re.search(r"\| p.jsonl \| full \| all \| 3 \| 0 \|.*\| 1/1/1 \|", report)
+    for run_dir in ("selection", "generation", "time"):
+        (tmp_path / run_dir / "run.json").unlink()  # judged already: the report needs neither the runs nor a sandbox
+    again = bench("--report-only", "--dataset", str(tmp_path / "p.jsonl"), "--out", str(out))
+    assert again.returncode == 0 and (out / "report.md").read_text() == report
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
