@@ -12,10 +12,12 @@ sampling seed. Each sample is judged on the statement's examples and on the hidd
 Prints per (format, temperature): pass@1 and pass@k on the hidden tests (the unbiased estimator of Chen
 et al. 2021 over n samples), how often a sample that passes the examples passes the hidden tests, tokens
 and seconds per sample; writes every sample to --out/samples.jsonl (a rerun skips what is there, and a
-finished folder is summarized without a model); `--plot FILE.svg` draws the pass@k curves. With `--follow-ups`,
-each python sample that returns a wrong value on an example is followed by two more at its temperature and one
-seed: `hinted` (told the example and what the earlier program returned there) and `again` (not told): whether
-a fresh draw that hears of a failure does better than one that does not (issue 28: draws after a failed one).
+finished folder is summarized without a model); `--plot FILE.svg` draws the pass@k curves. With `--follow-ups KINDS`,
+each python sample that returns a wrong value on an example is followed by more at its temperature and one
+seed: `hinted` (told the example and what the earlier program returned there), `again` (not told), `repair` (shown
+its code and the example it gets wrong or raises on, asked to fix it): whether a draw that hears of a failure does
+better than one that does not (issue 28: draws after a failed one), and whether fixing a near miss does better
+than either (issue 76).
 
     python -m bench.pass_at_k --dataset leetcode --seed 2 --limit 12 --out bench-results/passk-lc2
 """
@@ -101,7 +103,7 @@ def implement_worked_request(test_cases):
         f"{PYTHON_BLOCK}, and nothing after the block.")
 
 
-FOLLOW_UPS = ("hinted", "again")
+FOLLOW_UPS = ("hinted", "again", "repair")
 REQUESTS = {"yaml": implement_yaml_request, "python": implement_request, "plan": implement_plan_request,
             "bare": implement_bare_request, "worked": implement_worked_request,
             "terse": implement_terse_request, "plain": implement_request, "stub": implement_stub_request}  # stub: also the statement
@@ -139,6 +141,7 @@ def asked(problem, examples, request, config, line, isolation):
         code = None
         line.update(error=str(exc)[:200])
     line["seconds"] = round(time.monotonic() - started, 2)
+    line["code"] = code  # a repair follow-up shows it
     return judged(problem, examples, code, isolation, line)
 
 
@@ -151,18 +154,42 @@ def judged(problem, examples, code, isolation, line):
     wrong = [(case, r) for case, r, ok in zip(examples, results, right) if not ok and r["ok"]]
     if wrong:
         line["failed"] = {"name": wrong[0][0].name, "returned": wrong[0][1]["value"]}
+    raised = [(case, r) for case, r in zip(examples, results) if not r["ok"]]
+    if raised:  # a repair follow-up is told it
+        line["raised"] = {"name": raised[0][0].name, "error": f"{raised[0][1]['error_type']}: {raised[0][1]['message'][:200]}"}
     line["examples_pass"] = bool(code) and sum(right) == len(examples)
     line["hidden_pass"] = bool(code) and judge_hidden(problem, code, isolation)["passed"]
     return line
 
 
+def repair_request(code, case, returned=None, error=None):
+    """A program shown back with the example it gets wrong (what it returned, or raised, and the right answer),
+    asked to be fixed in a python block: Revise's idea without its YAML, for the first draws' near misses."""
+    did = f"raised {error}" if error else f"returned {compact(returned, 300)}"
+    return (f"This run_code is wrong on {case.name} of the problem: run_code(**{compact(case.input, 300)}) {did}, but the "
+            f"right answer is {compact(case.expected, 300)}.\n```python\n{code.rstrip()}\n```\n\nRead the problem statement "
+            f"again, find the mistake and fix it.\n\n{CODE_ANSWER}")
+
+
+def follows_up(line, kind):
+    """Whether a sample gets this follow-up: a python sample with a wrong value on an example (a repair: or one
+    that raised on one, its code shown)."""
+    if line["format"] != "python" or not line.get("code") and kind == "repair":
+        return False
+    return bool(line.get("failed") or kind == "repair" and line.get("raised"))
+
+
 def follow_up(problem, first, kind, model, isolation):
     """After a python sample that returned a wrong value on an example: one more sample at its temperature,
     `hinted` (told which example an earlier program got wrong and what it returned, not shown its code, which
-    a small model copies) or `again` (the same request, no hint), both with one seed, so the hint is the only
-    difference between them."""
+    a small model copies), `again` (the same request, no hint), or `repair` (shown the code and the example it
+    gets wrong, asked to fix it), each with one seed, so the request is the only difference between them."""
     examples = statement_examples(problem.statement)
     request = implement_request(examples)
+    if kind == "repair":
+        failure = first.get("failed") or first["raised"]
+        case = next(case for case in examples if case.name == failure["name"])
+        request = repair_request(first["code"], case, failure.get("returned"), failure.get("error"))
     if kind == "hinted":
         case = next(case for case in examples if case.name == first["failed"]["name"])
         request = request.replace("\n\nThis time reply", f"\n\nAn earlier program for this problem returned "
@@ -237,8 +264,9 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--out", required=True)
     parser.add_argument("--plot", metavar="SVG", help="also draw the pass@k curves into this SVG file")
-    parser.add_argument("--follow-ups", action="store_true",
-                        help="after each python sample that returns a wrong value on an example, ask one hinted and one not")
+    parser.add_argument("--follow-ups", nargs="?", const="hinted,again", default="", metavar="KINDS",
+                        help="after each python sample that returns a wrong value on an example, ask these follow-ups "
+                        f"({', '.join(FOLLOW_UPS)}; alone: hinted,again)")
     args = parser.parse_args(argv)
     ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
     problems = select(load(args.dataset)[0], ids=ids, seed=args.seed, limit=args.limit)
@@ -252,9 +280,11 @@ def main(argv=None):
             if (problem.id, fmt, temperature, k) not in done]
     by_id = {problem.id: problem for problem in problems}
     asked = {(line["id"], line["temperature"], line["k"], line["format"]) for line in lines}
-    follow = [(by_id[line["id"]], line, kind) for line in list(lines) if args.follow_ups and line["format"] == "python"
-              and line.get("failed") and line["id"] in by_id for kind in FOLLOW_UPS
-              if (line["id"], line["temperature"], line["k"], kind) not in asked]
+    kinds = [kind.strip() for kind in args.follow_ups.split(",") if kind.strip()]
+    if set(kinds) - set(FOLLOW_UPS):
+        parser.error(f"--follow-ups: choose from {', '.join(FOLLOW_UPS)}")
+    follow = [(by_id[line["id"]], line, kind) for line in list(lines) if line["id"] in by_id for kind in kinds
+              if follows_up(line, kind) and (line["id"], line["temperature"], line["k"], kind) not in asked]
     if todo or follow:  # a finished folder is summarized (and plotted) without starting a model
         endpoint, embedded = app.choose_endpoint()
         isolation = best_isolation()
@@ -266,8 +296,7 @@ def main(argv=None):
                     f.write(json.dumps(line) + "\n")
                 print(f"{problem.id} {fmt} T={temperature} #{k}: examples {line['examples_pass']}, "
                       f"hidden {line['hidden_pass']}, {line['seconds']} s", file=sys.stderr, flush=True)
-                if args.follow_ups and fmt == "python" and line.get("failed"):
-                    follow += [(problem, line, kind) for kind in FOLLOW_UPS]
+                follow += [(problem, line, kind) for kind in kinds if follows_up(line, kind)]
             for problem, first, kind in follow:
                 line = follow_up(problem, first, kind, model, isolation)
                 lines.append(line)

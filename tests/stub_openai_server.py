@@ -36,7 +36,7 @@ KINDS = [("tests", ("test cases for run_code", "more test case")), ("code", ("Im
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
          ("question", ("does the problem leave something open",)),
          ("checker", ("Write a checker instead of a", "Write a function all_answers")),
-         ("validator", ("promises this about its inputs",))]
+         ("validator", ("promises this about its inputs",)), ("repair", ("This run_code is wrong on",))]
 
 
 def request_kind(body):

@@ -437,6 +437,25 @@ def test_pass_at_k_follow_ups_ask_one_draw_told_of_the_wrong_example_and_one_not
     assert "after a wrong value on an example, again: 1 samples, 0 pass the examples" in result.stdout
 
 
+def test_pass_at_k_repair_shows_a_sample_its_code_and_the_example_it_raises_on_and_asks_it_fixed(stub, tmp_path):
+    raising = "```python\ndef run_code(nums, target):\n    return nums[99]\n```"
+    stub.route("code", raising)  # the sample raises on every example; its repair is right
+    stub.route("repair", a.GOOD_CODE)
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "bench.pass_at_k", "--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM),
+                             "--samples", "1", "--temperatures", "0.7", "--formats", "python", "--follow-ups", "repair",
+                             "--out", str(out)], capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    assert result.returncode == 0, result.stderr
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert [(s["format"], s["examples_pass"], s["hidden_pass"]) for s in samples] == [("python", False, False),
+                                                                                      ("repair", True, True)]
+    assert samples[0]["raised"]["name"] == "example_1" and samples[0]["raised"]["error"].startswith("IndexError")
+    repair = stub.requests[1]["messages"][-1]["content"]
+    assert "This run_code is wrong on example_1 of the problem" in repair and "raised IndexError" in repair
+    assert "the right answer is [0, 1]" in repair and "return nums[99]" in repair and "```python block" in repair
+    assert "after a wrong value on an example, repair: 1 samples, 1 pass the examples, 1 the hidden tests" in result.stdout
+
+
 def test_pass_at_k_terse_format_asks_the_flows_python_block_without_comments():
     from bench.pass_at_k import REQUESTS
     from core.cases import TestCase
