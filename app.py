@@ -11,6 +11,7 @@ entry points alike.
 """
 import argparse
 import ast
+import itertools
 import os
 import re
 import signal
@@ -55,6 +56,9 @@ FIRST_RUN = ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY o
              "model is set up now, once: llama-server is built from source and 1.1 GB of weights are downloaded "
              "into ~/.cache/codeloop (about 5 minutes on 2 cores). To use an endpoint instead, press Ctrl-C and "
              "set OPENAI_BASE_URL (and OPENAI_API_KEY).")
+
+
+RUNS = "runs"  # where a run's own folder is made when --out names none (relative: the working folder)
 
 
 class UsageError(Exception):
@@ -113,7 +117,7 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
                         output_kind=output_kind or given.output_kind or ("any" if checker else None), **options)
     if settings.interactive:
         require_terminal()
-    out_dir = os.fspath(out or default_out_dir(text))
+    out_dir = os.fspath(out) if out else new_out_dir(RUNS, text)
     try:
         os.makedirs(out_dir, exist_ok=True)
         with tempfile.TemporaryFile(dir=out_dir):  # can we write there at all (a read-only folder, a full disk)?
@@ -151,14 +155,41 @@ def choose_endpoint(model=None, base_url=None, local=False):
     return (replace(endpoint, model=model or MODEL_NAME) if embedded else endpoint), embedded
 
 
-def default_out_dir(problem):
+def new_out_dir(parent, problem, now=None):
+    """A new folder for one run under `parent`, made here: <time>-<the problem's first words>, or that with -2,
+    -3, ... when it exists. os.mkdir refuses a folder that exists, so two runs started in the same second (in
+    threads of one process, as the MCP server's solves, or in two processes) never get the same one; looking
+    first and making it later let both in, and one run's files overwrote the other's."""
     words = re.findall(r"[a-z0-9]+", problem.lower())[:5]
-    base = os.path.join("runs", datetime.now().strftime("%Y%m%d-%H%M%S") + "-" + ("-".join(words) or "problem"))
-    path, n = base, 1
-    while os.path.exists(path):
-        n += 1
-        path = f"{base}-{n}"
-    return path
+    base = os.path.join(parent, (now or datetime.now()).strftime("%Y%m%d-%H%M%S") + "-" + ("-".join(words) or "problem"))
+    try:
+        os.makedirs(parent, exist_ok=True)
+        for n in itertools.count(1):
+            path = base if n == 1 else f"{base}-{n}"
+            try:
+                os.mkdir(path)
+                return path
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise UsageError(f"cannot write to the output folder {parent}: {exc.strerror or exc}") from None
+
+
+def claim_out_dir(out_dir):
+    """Make `out_dir` (a folder that exists) this run's alone, for a caller that must never overwrite another
+    run (the MCP server): refused with a UsageError when it holds a run.json already, of a run that ended or
+    of one still running. The run.json made here (O_EXCL: of two runs claiming one folder at once, exactly one
+    succeeds) says only that a run starts; the run's record replaces it at once."""
+    path = os.path.join(out_dir, "run.json")
+    try:
+        claimed = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise UsageError(f"the output folder {out_dir} holds another run already (its run.json): give a folder "
+                         "of its own to each run, or none for a new one") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to the output folder {out_dir}: {exc.strerror or exc}") from None
+    with open(claimed, "w", encoding="utf-8") as f:
+        f.write('{"status": "running"}\n')
 
 
 def run(job, echo=None, flow=None, announce=None):

@@ -16,6 +16,7 @@ made and how it was isolated: never the server's environment.
 `mcp` is an optional dependency (requirements-mcp.txt), imported only here.
 """
 import ast
+import contextlib
 import os
 import queue
 import sys
@@ -152,18 +153,31 @@ def solve_result(final, isolation):
                        usage=final["usage"], out_dir=final["out_dir"], isolation=isolation)
 
 
+def runs_folder(options):
+    """Where solves' folders go: the server's --out (made absolute when it starts), else the user's cache."""
+    return options.get("out") or os.path.join(cache_dir(), "mcp-runs")
+
+
 def prepared(problem, tests, max_calls, time_limit, out_dir, options):
-    """app.prepare with the tool's arguments over the server's options (its command line's flags); a bad
-    one is a ToolError with the CLI's one-line message."""
+    """app.prepare with the tool's arguments over the server's options (its command line's flags), in a folder
+    that is the solve's alone: a new one under the runs folder, or `out_dir` (relative: to the runs folder, not
+    to wherever the client started the server) unless it holds another run. A bad argument is a ToolError
+    with a one-line message."""
     if not isinstance(problem, str) or not problem.strip():
         raise ToolError("the problem is blank: give the problem statement, with its examples")
-    runs = options.get("out") or os.path.join(cache_dir(), "mcp-runs")
-    chosen = {**options, "tests": tests or options.get("tests"), "max_calls": max_calls or options.get("max_calls"),
-              "time_limit": time_limit or options.get("time_limit") or DEFAULT_TIME_LIMIT,
-              "out": out_dir or os.path.join(runs, os.path.basename(app.default_out_dir(problem)))}
+    runs, fresh = runs_folder(options), None
     try:
-        return app.prepare(problem, **chosen)
+        fresh = None if out_dir else app.new_out_dir(runs, problem)
+        chosen = {**options, "tests": tests or options.get("tests"), "max_calls": max_calls or options.get("max_calls"),
+                  "time_limit": time_limit or options.get("time_limit") or DEFAULT_TIME_LIMIT,
+                  "out": fresh or os.path.join(runs, os.path.expanduser(out_dir))}
+        job = app.prepare(problem, **chosen)
+        app.claim_out_dir(job.out_dir)
+        return job
     except Exception as exc:  # noqa: BLE001 - app.failure says which are the caller's and how
+        if fresh:
+            with contextlib.suppress(OSError):
+                os.rmdir(fresh)  # made for this solve, still empty
         found = app.failure(exc)
         if found is None:
             raise
@@ -218,8 +232,9 @@ def build_server(host, allow_weak_sandbox=False, options=None):
         Returns the status (solved, unconfirmed, unsolved, ...), the code, the tests that counted with where
         each expected value came from, a one-line message saying how far to trust it, usage and the folder
         with solution.py, test_solution.py and run.json."""
+        model_config = host.config(model)  # before a folder is made for the solve: the model may not be ready
         job = prepared(problem, tests, max_calls, time_limit, out_dir, options or {})
-        settings = replace(job.settings, model=host.config(model))
+        settings = replace(job.settings, model=model_config)
         lines, handle = queue.Queue(), {}
 
         def work():
@@ -228,12 +243,18 @@ def build_server(host, allow_weak_sandbox=False, options=None):
                                         on_start=lambda services: handle.update(services=services))
                 lines.put(final["message"])
                 return final
+            except Exception as exc:  # noqa: BLE001 - one app.failure knows (run.json unwritable) is told the caller
+                if app.failure(exc) is None:
+                    raise
+                return exc
             finally:
                 lines.put(END)
         async with anyio.create_task_group() as group:
             group.start_soon(relay_progress, lines, ctx)
             final = await run_in_thread(work, lambda: handle.get("services") and
                                         handle["services"].stop("cancelled by the client"))
+        if isinstance(final, Exception):
+            raise ToolError(app.failure(final)[1])
         return solve_result(final, settings.isolation)
 
     @server.tool()
@@ -308,6 +329,8 @@ def serve(http_port=None, slots=2, allow_weak_sandbox=False, options=None):
     app.prepare's (the command line's other flags): every solve's defaults, checked here first, so that a
     bad one stops the server with the CLI's message; `out` is the folder the runs go under."""
     options = dict(options or {})
+    if options.get("out"):  # a solve's relative out_dir is taken from here, whatever the server's working folder later
+        options["out"] = os.path.abspath(options["out"])
     with tempfile.TemporaryDirectory() as folder:
         app.prepare("Check the server's options.", **{**options, "out": folder})
     host = ModelHost(slots, options.get("model"), options.get("base_url"), options.get("local", False))
