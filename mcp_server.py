@@ -33,6 +33,7 @@ from pydantic import Field
 from typing_extensions import TypedDict  # pydantic reads a TypedDict's schema only from here before Python 3.12
 
 import app
+from settings import TEST_TIMEOUT_S
 from core.agreement import describe
 from core.cases import TestCase
 from core.compare import judge
@@ -112,11 +113,18 @@ class ModelHost:
             self.server.stop()
 
 
+# What a failing test says, each cut to a stated size (docs/mcp.md), so a result stays small whatever the code printed
+SHOWN = {"actual": Limits.repr_chars, "error": 500, "traceback": 2 * Limits.message_chars, "output": Limits.output_chars}
+
+
 class TestResult(TypedDict):
     name: str
     passed: bool
+    expected: Any
     actual: str
     error: str
+    traceback: str
+    output: str
 
 
 class RunTestsResult(TypedDict):
@@ -215,6 +223,10 @@ TimeLimit = Annotated[float | None, Field(description=f"seconds (default {DEFAUL
 Model = Annotated[str | None, Field(description="the endpoint's model (the embedded one has one)")]
 OutDir = Annotated[str | None, Field(description="where the run's files go (default: the user's cache)")]
 Code = Annotated[str, Field(description="Python source defining run_code")]
+TestTimeout = Annotated[float | None, Field(
+    ge=TEST_TIMEOUT_S[0], le=Limits.batch_timeout,  # past the batch's deadline a test's own limit never applies
+    description=f"seconds each test may take (default {Limits.test_timeout:g}); all of them together take at most "
+                f"{Limits.batch_timeout:g}")]
 Checker = Annotated[str | None, Field(description="optional: Python source of is_valid(<the inputs>, output) -> bool, "
                                                   "for problems with several right answers")]
 
@@ -258,7 +270,7 @@ def build_server(host, allow_weak_sandbox=False, options=None):
         return solve_result(final, settings.isolation)
 
     @server.tool()
-    async def run_tests(code: Code, tests: Tests, checker: Checker = None) -> RunTestsResult:
+    async def run_tests(code: Code, tests: Tests, checker: Checker = None, test_timeout: TestTimeout = None) -> RunTestsResult:
         """Run code's run_code on each test in the sandbox (never in this server's process) and judge each
         output: equal to expected (floats within a tolerance), or accepted by the checker. Returns per test
         passed, what it returned (actual) and any error, and how the code was isolated."""
@@ -266,7 +278,8 @@ def build_server(host, allow_weak_sandbox=False, options=None):
         cases = checked_tests(code, tests)
         source = checked_checker(checker) if checker else None
         group = SandboxGroup()
-        outputs = await run_in_thread(lambda: run_batch(code, [case.input for case in cases], Limits(), isolation,
+        limits = Limits() if test_timeout is None else Limits(test_timeout=test_timeout)
+        outputs = await run_in_thread(lambda: run_batch(code, [case.input for case in cases], limits, isolation,
                                                         group=group), group.kill)
         accepted = await run_in_thread(lambda: checked_outputs(source, cases, outputs, isolation, group),
                                        group.kill) if source else None
@@ -318,10 +331,22 @@ def judged(cases, outputs, accepted, isolation):
     for k, (case, raw) in enumerate(zip(cases, outputs)):
         verdict = judge(raw, case.expected)
         passed = bool(raw["ok"] and accepted[k]) if accepted is not None else verdict["passed"]
-        error = f"{raw['error_type']}: {raw['message']}" if raw["error_type"] else ""
-        results.append(TestResult(name=case.name, passed=passed, actual=raw["repr"], error=error[:500]))
+        error = f"{raw['error_type']}: {raw['message']}" if raw["error_type"] else \
+            "the checker did not accept it" if raw["ok"] and not passed and accepted is not None else ""
+        results.append(TestResult(name=case.name, passed=passed, expected=case.expected, actual=clip(raw["repr"], "actual"),
+                                  error=clip(error, "error"), traceback=clip(raw["traceback"], "traceback"),
+                                  output=clip(raw["output"], "output")))
     return RunTestsResult(isolation=isolation, passed=sum(r["passed"] for r in results), total=len(results),
                           results=results)
+
+
+def clip(text, field):
+    """`text` cut to SHOWN[field] characters, the cut said at its end (within the size)."""
+    size = SHOWN[field]
+    if len(text) <= size:
+        return text
+    kept = size - 40  # room for the note, which is shorter
+    return text[:kept] + f"\n... [{len(text) - kept:,} more characters]"
 
 
 def serve(http_port=None, slots=2, allow_weak_sandbox=False, options=None):

@@ -16,6 +16,10 @@ from core.search_tree import POLICIES
 FEEDBACK_KINDS = ("classified", "plain")
 OUTPUT_KINDS = ("exact", "unordered", "float", "any")
 MODEL_TESTS = ("first", "when-needed", "never")
+# Bounds the MCP tools' schemas carry too (mcp_server.py), so that every way in refuses the same values
+MAX_CALLS = (1, 1000)
+TIME_LIMIT_S = (1, 86_400)
+TEST_TIMEOUT_S = (0.1, 600)  # below 0.1 s not even the interpreter starts
 
 
 class SettingsError(ValueError):
@@ -93,15 +97,14 @@ class Settings:
         if self.parallel is not None:
             _whole("parallel", self.parallel, 1, 64)
         if self.max_calls is not None:
-            _whole("max_calls", self.max_calls, 1, 1000)
+            _whole("max_calls", self.max_calls, *MAX_CALLS)
         if self.token_budget is not None:
             _whole("token_budget", self.token_budget, 1, 10**9)
         if self.seed is not None:
             _whole("seed", self.seed, 0, 2**31 - 1)
         if self.time_limit is not None:
-            _seconds("time_limit", self.time_limit, 1, 86_400)
-        if not 0.1 <= self.limits.test_timeout <= 600:  # below 0.1 s not even the interpreter starts
-            raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
+            _seconds("time_limit", self.time_limit, *TIME_LIMIT_S)
+        _seconds("test_timeout", self.limits.test_timeout, *TEST_TIMEOUT_S)
         if self.speed_limit is not None and (isinstance(self.speed_limit, bool) or self.speed_limit != 0):  # 0: no check
             _seconds("speed_limit", self.speed_limit, 0.1, 600, " (0 or None: no check)")
         _one_of("search", self.search, POLICIES)

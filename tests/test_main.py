@@ -292,3 +292,20 @@ def test_pairs_of_runs_of_one_problem_started_together_each_write_a_folder_of_th
     for final in finals:
         record = json.loads((tmp_path / final["out_dir"] / "run.json").read_text())
         assert record["status"] == "solved" and record["finished_at"] and record["final"]["function_code"] == final["function_code"]
+
+
+PRINTS_AND_RAISES = a.GOOD_CODE.replace("    seen = {}", """    print("pairs of", nums)
+    if nums == [3, 3]:
+        raise ValueError("no pair")
+    seen = {}""")
+
+
+def test_json_says_of_each_failing_test_what_was_expected_returned_raised_and_printed(stub, tmp_path):
+    stub.add(a.TESTS, PRINTS_AND_RAISES)
+    result = codeloop(a.TWO_SUM, "--json", "--out", str(tmp_path), "--max-iterations", "1", "--variants", "0",
+                      *a.MODEL_TESTS_FLAGS, stub=stub)
+    assert result.returncode == 1, result.stderr
+    (failing,) = [one for one in json.loads(result.stdout)["test_results"] if not one["passed"]]
+    assert (failing["name"], failing["expected"], failing["actual"]) == ("duplicates", [0, 1], "")
+    assert (failing["error_type"], failing["message"]) == ("ValueError", "no pair")
+    assert 'raise ValueError("no pair")' in failing["traceback"] and failing["output"] == "pairs of [3, 3]\n"

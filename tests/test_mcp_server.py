@@ -199,6 +199,54 @@ def test_run_tests_reports_a_wrong_programs_failures(stub):
     assert not found["results"][0]["passed"] and found["results"][1]["passed"]
 
 
+NOISY = """def run_code(nums, target):
+    print("looking at", nums)
+    if len(nums) > 2:
+        return nums[10]
+    return [0, 0]
+"""
+
+
+def test_a_failing_test_comes_back_with_expected_actual_error_traceback_and_what_it_printed(stub):
+    async def body(session):
+        return await session.call_tool("run_tests", {"code": NOISY, "tests": [
+            {"name": "three", "input": {"nums": [3, 2, 4], "target": 6}, "expected": [1, 2]},
+            {"name": "two", "input": {"nums": [1, 2], "target": 3}, "expected": [0, 1]}]})
+    raised, wrong = with_session(stub, body, "--mcp-allow-weak-sandbox").structured_content["results"]
+    assert (raised["name"], raised["passed"], raised["expected"]) == ("three", False, [1, 2])
+    assert raised["error"] == "IndexError: list index out of range" and raised["actual"] == ""
+    assert 'File "solution.py", line 4, in run_code' in raised["traceback"] and "return nums[10]" in raised["traceback"]
+    assert raised["output"] == "looking at [3, 2, 4]\n"
+    assert (wrong["actual"], wrong["expected"], wrong["error"], wrong["traceback"]) == ("[0, 0]", [0, 1], "", "")
+    assert wrong["output"] == "looking at [1, 2]\n"
+
+
+def test_what_a_test_printed_and_its_traceback_are_cut_to_their_stated_sizes(stub):
+    code = "def run_code(n):\n    print('x' * n)\n    raise ValueError('y' * n)\n"
+
+    async def body(session):
+        return await session.call_tool("run_tests", {"code": code, "tests": [{"input": {"n": 100_000}, "expected": 0}]})
+    (result,) = with_session(stub, body, "--mcp-allow-weak-sandbox").structured_content["results"]
+    for field, size in (("output", 4000), ("traceback", 2000), ("error", 500)):
+        assert size - 100 < len(result[field]) <= size, (field, len(result[field]))
+    assert result["output"].startswith("x" * 1000) and result["output"].endswith("more characters]")
+    assert result["error"].startswith("ValueError: yyy") and result["error"].endswith("more characters]")
+    assert result["traceback"].startswith('  File "solution.py", line 3, in run_code')
+
+
+def test_the_caller_sets_each_tests_time_limit(stub):
+    slow = "import time\ndef run_code(x):\n    time.sleep(0.6)\n    return x\n"
+
+    async def body(session):
+        tests = [{"input": {"x": 1}, "expected": 1}]
+        short = await session.call_tool("run_tests", {"code": slow, "tests": tests, "test_timeout": 0.2})
+        ample = await session.call_tool("run_tests", {"code": slow, "tests": tests, "test_timeout": 5})
+        return short.structured_content["results"][0], ample.structured_content["results"][0]
+    short, ample = with_session(stub, body, "--mcp-allow-weak-sandbox")
+    assert not short["passed"] and short["error"] == "Timeout: run_code did not return within 0.2 s"
+    assert ample["passed"] and ample["error"] == ""
+
+
 @pytest.mark.parametrize("arguments, message", [
     ({"code": "def solve(x):\n    return x\n", "tests": [{"input": {"x": 1}, "expected": 1}]}, "defines no function run_code"),
     ({"code": "def run_code(x):\n    return x\n", "tests": [{"input": 1}]}, "tests"),
