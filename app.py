@@ -28,7 +28,7 @@ from core.feedback import passed_count
 from core.output_kind import OutputKind, chosen
 from core.prompts import instructions
 from core.search_tree import AttemptTree
-from core.vocabulary import RunStatus
+from core.vocabulary import Caller, RunStatus
 from flow import create_flow
 from settings import Settings, SettingsError
 from utils.call_llm import ModelConfig, safe_url
@@ -108,9 +108,11 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
     `docs` lists files or folders; `options` are Settings fields (max_iterations, samples, lint, ...)."""
     text = read_problem(problem, problem_file)
     endpoint, embedded = choose_endpoint(model, base_url, local)
-    given = UserTests(cases_from_data(list(tests), "tests=")) if isinstance(tests, (list, tuple)) else \
+    caller = options.get("caller", Caller.CLI)
+    listed = "tests=" if caller == Caller.CLI else caller.option("tests")  # the library's tests=[...], or MCP's
+    given = UserTests(cases_from_data(list(tests), listed)) if isinstance(tests, (list, tuple)) else \
         read_user_file(tests) if tests else UserTests([])
-    checker = read_checker(checker) if checker else given.checker
+    checker = read_checker(checker, caller.option("checker")) if checker else given.checker
     limits = Limits() if test_timeout is None else Limits(test_timeout=test_timeout)
     settings = Settings(model=endpoint, docs=read_docs(docs), tests=tuple(given.cases), limits=limits,
                         isolation=best_isolation(), checker=checker,
@@ -127,21 +129,21 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
     return Job(text, settings, out_dir, embedded)
 
 
-def read_checker(checker):
+def read_checker(checker, label="--checker"):
     """A checker's source, from a file (--checker FILE) or given as it is (the library's checker=): it must
-    define is_valid; it is only ever run in the sandbox."""
-    source = checker if "\n" in checker or "def " in checker else read_text_file(checker, f"--checker {checker}", 200_000)
-    return checker_source(source)
+    define is_valid; it is only ever run in the sandbox. `label` names the option in messages."""
+    source = checker if "\n" in checker or "def " in checker else read_text_file(checker, f"{label} {checker}", 200_000)
+    return checker_source(source, label)
 
 
-def checker_source(source):
+def checker_source(source, label="--checker"):
     """A checker's source, as it is: it must parse and define is_valid."""
     try:
         defined = {node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
     except (SyntaxError, ValueError) as exc:
-        raise InputError(f"--checker: the checker does not parse as Python: {exc}") from None
+        raise InputError(f"{label}: the checker does not parse as Python: {exc}") from None
     if "is_valid" not in defined:
-        raise InputError("--checker: the checker must define is_valid(<the inputs>, output) -> bool")
+        raise InputError(f"{label}: the checker must define is_valid(<the inputs>, output) -> bool")
     return source
 
 
@@ -160,8 +162,8 @@ def new_out_dir(parent, problem, now=None):
     -3, ... when it exists. os.mkdir refuses a folder that exists, so two runs started in the same second (in
     threads of one process, as the MCP server's solves, or in two processes) never get the same one; looking
     first and making it later let both in, and one run's files overwrote the other's."""
-    words = re.findall(r"[a-z0-9]+", problem.lower())[:5]
-    base = os.path.join(parent, (now or datetime.now()).strftime("%Y%m%d-%H%M%S") + "-" + ("-".join(words) or "problem"))
+    words = "-".join(re.findall(r"[a-z0-9]+", problem.lower())[:5])[:60]  # a word may be long: a name has a limit
+    base = os.path.join(parent, (now or datetime.now()).strftime("%Y%m%d-%H%M%S") + "-" + (words.strip("-") or "problem"))
     try:
         os.makedirs(parent, exist_ok=True)
         for n in itertools.count(1):
@@ -297,7 +299,7 @@ class Services:
 
 def new_store(problem, settings, record, progress=None):
     """The shared store at the start of a run; docs/design.md documents every key."""
-    budget = Budget(settings.max_calls, settings.token_budget, record.usage, settings.time_limit)
+    budget = Budget(settings.max_calls, settings.token_budget, record.usage, settings.time_limit, settings.caller)
     services = Services(settings, record, budget, Seeds(settings.seed), os.path.dirname(record.path), progress,
                         Terminal() if settings.interactive else None)
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,

@@ -27,18 +27,20 @@ from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import Field
+from pydantic import ConfigDict, Field, ValidationError
 from typing_extensions import TypedDict  # pydantic reads a TypedDict's schema only from here before Python 3.12
 
 import app
-from settings import TEST_TIMEOUT_S
+from settings import MAX_CALLS, TEST_TIMEOUT_S, TIME_LIMIT_S
 from core.agreement import describe
 from core.cases import TestCase
 from core.compare import judge
 from core.judges import CHECKER_SHIM
 from core.prompts import instructions
+from core.vocabulary import Caller
 from utils.llama_server import LlamaServer, LocalModelError, cache_dir
 from utils.local_model import MODEL_NAME, ensure_local_model
 from utils.sandbox import Limits, SandboxGroup, best_isolation, run_batch
@@ -171,14 +173,15 @@ def prepared(problem, tests, max_calls, time_limit, out_dir, options):
     that is the solve's alone: a new one under the runs folder, or `out_dir` (relative: to the runs folder, not
     to wherever the client started the server) unless it holds another run. A bad argument is a ToolError
     with a one-line message."""
-    if not isinstance(problem, str) or not problem.strip():
+    if not isinstance(problem, str) or problem.strip() in ("", "-"):  # "-" would read the server's stdin: the protocol
         raise ToolError("the problem is blank: give the problem statement, with its examples")
     runs, fresh = runs_folder(options), None
+    given = {"tests": tests, "max_calls": max_calls, "time_limit": time_limit}  # None: not given, the server's default
     try:
         fresh = None if out_dir else app.new_out_dir(runs, problem)
-        chosen = {**options, "tests": tests or options.get("tests"), "max_calls": max_calls or options.get("max_calls"),
-                  "time_limit": time_limit or options.get("time_limit") or DEFAULT_TIME_LIMIT,
-                  "out": fresh or os.path.join(runs, os.path.expanduser(out_dir))}
+        chosen = {**options, "time_limit": options.get("time_limit") or DEFAULT_TIME_LIMIT,
+                  **{name: value for name, value in given.items() if value is not None},
+                  "out": fresh or os.path.join(runs, os.path.expanduser(out_dir)), "caller": Caller.MCP}
         job = app.prepare(problem, **chosen)
         app.claim_out_dir(job.out_dir)
         return job
@@ -212,32 +215,68 @@ async def run_in_thread(work, on_cancel):
         raise
 
 
-# The tools' parameters, as the client's schema describes them.
+# The tools' parameters, as the client's schema describes them; numbers within the bounds settings.py sets
+# (strict: true is not 1, "30" is not 30)
 Problem = Annotated[str, Field(description="the problem statement, with its worked examples "
                                            "(\"Input: ... Output: ...\" or calls like f(1) == 2)")]
 TESTS = 'tests, trusted as given: [{"input": {argument: value}, "expected": value, "name": ...}]'
 Tests = Annotated[list[dict[str, Any]], Field(description=TESTS)]
 SolveTests = Annotated[list[dict[str, Any]] | None, Field(description=TESTS)]
-MaxCalls = Annotated[int | None, Field(description="at most this many model calls")]
-TimeLimit = Annotated[float | None, Field(description=f"seconds (default {DEFAULT_TIME_LIMIT:g})")]
+MaxCalls = Annotated[int | None, Field(strict=True, ge=MAX_CALLS[0], le=MAX_CALLS[1],
+                                       description="at most this many model calls (default: no limit)")]
+TimeLimit = Annotated[float | None, Field(strict=True, ge=TIME_LIMIT_S[0], le=TIME_LIMIT_S[1],
+                                          description=f"seconds the solve may take (default {DEFAULT_TIME_LIMIT:g})")]
 Model = Annotated[str | None, Field(description="the endpoint's model (the embedded one has one)")]
 OutDir = Annotated[str | None, Field(description="where the run's files go (default: the user's cache)")]
 Code = Annotated[str, Field(description="Python source defining run_code")]
 TestTimeout = Annotated[float | None, Field(
-    ge=TEST_TIMEOUT_S[0], le=Limits.batch_timeout,  # past the batch's deadline a test's own limit never applies
+    strict=True, ge=TEST_TIMEOUT_S[0], le=Limits.batch_timeout,  # past the batch's deadline a test's own never applies
     description=f"seconds each test may take (default {Limits.test_timeout:g}); all of them together take at most "
                 f"{Limits.batch_timeout:g}")]
 Checker = Annotated[str | None, Field(description="optional: Python source of is_valid(<the inputs>, output) -> bool, "
                                                   "for problems with several right answers")]
 
 
-def build_server(host, allow_weak_sandbox=False, options=None):
-    server = MCPServer("codeloop", log_level="WARNING", instructions=(
-        "Give solve a programming problem (statement and examples; a function named run_code is written) to get "
-        "tested code back: the expected values of its tests come from running programs, not from a model's word. "
-        "Give run_tests your own code and tests to run them in a sandbox."))
+class StrictServer(MCPServer):
+    """An MCPServer whose tools refuse an argument they do not take (a misspelt `time_limt` once ran with the
+    default, silently), and that says a refused argument in one line naming it, not pydantic's report."""
 
-    @server.tool()
+    def __init__(self, *args, tools, **kwargs):
+        tools = [strict(tool) for tool in tools]
+        super().__init__(*args, tools=tools, **kwargs)
+        self.arguments = {tool.name: ", ".join(tool.parameters["properties"]) for tool in tools}
+
+    async def call_tool(self, name, arguments, context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError) or not isinstance(exc.__cause__, ValidationError):
+                raise
+            said = "; ".join(argument_problem(problem, self.arguments[name]) for problem in exc.__cause__.errors())
+            raise ToolError(f"Error executing tool {name}: {said}") from exc.__cause__
+
+
+def strict(tool):
+    """The tool with arguments it does not take refused, in its schema too (additionalProperties: false)."""
+    model = tool.fn_metadata.arg_model
+    refusing = type(model.__name__, (model,), {"model_config": ConfigDict(extra="forbid")})
+    tool.fn_metadata.arg_model = refusing  # read at every call (mcp's FuncMetadata)
+    tool.parameters = refusing.model_json_schema(by_alias=True)
+    return tool
+
+
+def argument_problem(problem, known):
+    """One of pydantic's errors in words: 'time_limit: input should be greater than or equal to 1, not 0'."""
+    name = ".".join(str(part) for part in problem["loc"])
+    if problem["type"] == "extra_forbidden":
+        return f"{name} is not an argument of this tool (its arguments: {known})"
+    if problem["type"] == "missing":
+        return f"{name} is missing"
+    given = repr(problem["input"])
+    return f"{name}: {problem['msg'][:1].lower()}{problem['msg'][1:]}, not {given[:60]}{'...' * (len(given) > 60)}"
+
+
+def build_server(host, allow_weak_sandbox=False, options=None):
     async def solve(problem: Problem, ctx: Context, tests: SolveTests = None, max_calls: MaxCalls = None,
                     time_limit: TimeLimit = None, model: Model = None, out_dir: OutDir = None) -> SolveResult:
         """Write tests and a function run_code for a problem, run them in a sandbox and revise until they pass.
@@ -269,7 +308,6 @@ def build_server(host, allow_weak_sandbox=False, options=None):
             raise ToolError(app.failure(final)[1])
         return solve_result(final, settings.isolation)
 
-    @server.tool()
     async def run_tests(code: Code, tests: Tests, checker: Checker = None, test_timeout: TestTimeout = None) -> RunTestsResult:
         """Run code's run_code on each test in the sandbox (never in this server's process) and judge each
         output: equal to expected (floats within a tolerance), or accepted by the checker. Returns per test
@@ -285,14 +323,19 @@ def build_server(host, allow_weak_sandbox=False, options=None):
                                        group.kill) if source else None
         return judged(cases, outputs, accepted, isolation)
 
-    return server
+    return StrictServer("codeloop", log_level="WARNING", tools=[Tool.from_function(solve), Tool.from_function(run_tests)],
+                        instructions=(
+        "Give solve a programming problem (statement and examples; a function named run_code is written) to get "
+        "tested code back: the expected values of its tests come from running programs, not from a model's word. "
+        "Give run_tests your own code and tests to run them in a sandbox."))
 
 
 def checked_isolation(allow_weak_sandbox):
     isolation = best_isolation()
     if isolation == WEAK and not allow_weak_sandbox:
         raise ToolError("this machine gives the sandbox no real isolation (neither bubblewrap nor unshare works), "
-                        "so run_tests will not run code; start the server with --mcp-allow-weak-sandbox to allow it")
+                        "so run_tests will not run code here unless whoever starts this server allows a weak sandbox "
+                        "(docs/mcp.md, Safety)")
     return isolation
 
 
@@ -306,7 +349,7 @@ def checked_tests(code, tests):
     if "run_code" not in defined:
         raise ToolError("the code defines no function run_code: name the function to test run_code")
     try:
-        return cases_from_data(tests, "tests")
+        return cases_from_data(tests, Caller.MCP.option("tests"))
     except InputError as exc:
         raise ToolError(str(exc)) from None
 
@@ -314,7 +357,7 @@ def checked_tests(code, tests):
 def checked_checker(checker):
     """The client's checker source (never a path: the client names no file of this machine)."""
     try:
-        return app.checker_source(checker)
+        return app.checker_source(checker, Caller.MCP.option("checker"))
     except InputError as exc:
         raise ToolError(str(exc)) from None
 

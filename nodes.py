@@ -1080,7 +1080,8 @@ class Finish(Step):
         by_equality = (shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is None
                        and shared["services"].settings.agreement)
         return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
-                        shared["message"], shared["dispute_draws"], shared["lacks"], by_equality)
+                        shared["message"], shared["dispute_draws"], shared["lacks"], by_equality,
+                        shared["services"].settings.caller)
 
     def exec(self, state):
         return conclude(self.status, state)

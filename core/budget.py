@@ -14,6 +14,8 @@ verdict it has (core/outcome.py).
 import threading
 import time
 
+from core.vocabulary import Caller
+
 MIN_ANSWER_TOKENS = 64  # below this no usable answer fits: the budget counts as spent
 
 
@@ -24,8 +26,9 @@ class BudgetSpent(RuntimeError):
 class Budget:
     def __init__(self, max_calls=None, token_budget=None, usage=lambda: {"model_calls": 0, "prompt_tokens": 0,
                                                                             "completion_tokens": 0, "model_seconds": 0},
-                 time_limit=None):
+                 time_limit=None, caller=Caller.CLI):
         self.max_calls, self.token_budget, self.usage, self.time_limit = max_calls, token_budget, usage, time_limit
+        self.caller = caller  # whose words name the budgets in messages
         self.lock, self.calls_held, self.tokens_held = threading.Lock(), 0, 0
         self.started, self.stop_event, self.stop_reason = time.monotonic(), threading.Event(), ""
 
@@ -54,12 +57,13 @@ class Budget:
         with self.lock:
             calls, tokens = self._spent()
             if self.max_calls is not None and calls >= self.max_calls:
-                raise BudgetSpent(f"the call budget is spent: {calls} of --max-calls {self.max_calls} used")
+                raise BudgetSpent(f"the call budget is spent: {calls} of {self.caller.option('max_calls')} "
+                                  f"{self.max_calls} used")
             cap = max_tokens
             if self.token_budget is not None:
                 left = self.token_budget - tokens - prompt
                 if left < MIN_ANSWER_TOKENS:
-                    raise BudgetSpent(f"the token budget is spent: {tokens:,} of --token-budget "
+                    raise BudgetSpent(f"the token budget is spent: {tokens:,} of {self.caller.option('token_budget')} "
                                       f"{self.token_budget:,} used, and the next prompt is about {prompt:,}")
                 cap = min(max_tokens, left)
             self.calls_held += 1

@@ -35,6 +35,11 @@ def test_runs_of_one_problem_started_in_the_same_second_get_folders_of_their_own
                                                           for n in range(2, 21)])
 
 
+def test_a_problem_of_one_long_word_still_names_a_folder(tmp_path):
+    folder = app.new_out_dir(str(tmp_path), "x" * 5000, datetime(2026, 12, 4, 17, 30, 5))
+    assert folder == str(tmp_path / ("20261204-173005-" + "x" * 60))
+
+
 def test_an_output_folder_that_cannot_be_made_is_a_usage_error_naming_it(tmp_path):
     (tmp_path / "runs").write_text("a file, not a folder")
     with pytest.raises(app.UsageError, match=f"cannot write to the output folder {tmp_path / 'runs'}"):

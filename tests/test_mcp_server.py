@@ -199,6 +199,8 @@ def test_run_tests_reports_a_wrong_programs_failures(stub):
     assert not found["results"][0]["passed"] and found["results"][1]["passed"]
 
 
+SLOW_CODE = {"trickle": 0.05, "text": a.GOOD_CODE * 40}  # minutes of streaming, were it all written
+
 NOISY = """def run_code(nums, target):
     print("looking at", nums)
     if len(nums) > 2:
@@ -247,15 +249,71 @@ def test_the_caller_sets_each_tests_time_limit(stub):
     assert ample["passed"] and ample["error"] == ""
 
 
-@pytest.mark.parametrize("arguments, message", [
-    ({"code": "def solve(x):\n    return x\n", "tests": [{"input": {"x": 1}, "expected": 1}]}, "defines no function run_code"),
-    ({"code": "def run_code(x):\n    return x\n", "tests": [{"input": 1}]}, "tests"),
-])
-def test_run_tests_refuses_code_without_run_code_and_malformed_tests(stub, arguments, message):
+GOOD = "def run_code(x):\n    return x\n"
+ONE = [{"input": {"x": 1}, "expected": 1}]
+
+
+def refusals(folder):
+    """(tool, arguments, what the one-line message says) for every way an MCP caller's arguments are refused."""
+    (folder / "taken").mkdir()
+    (folder / "taken" / "run.json").write_text('{"status": "solved"}')
+    (folder / "a_file").write_text("not a folder")
+    (folder / "unwritable" / "run.json.tmp").mkdir(parents=True)  # the record cannot be written there
+    return [
+        ("solve", {"problem": "   "}, "the problem is blank"),
+        ("solve", {"problem": "-"}, "the problem is blank"),
+        ("solve", {"problem": "x" * 60_000}, "the problem argument is longer than 50,000 characters"),
+        ("solve", {}, "problem is missing"),
+        ("solve", {"problem": 7}, "problem: input should be a valid string, not 7"),
+        ("solve", {"problem": a.TWO_SUM, "tests": {"x": 1}}, "tests: input should be a valid list"),
+        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": 1}]}, "tests: case 1"),
+        ("solve", {"problem": a.TWO_SUM, "tests": ONE * 201}, "tests has 201 test cases; at most 200 are allowed"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": 0}, "max_calls: input should be greater than or equal to 1, not 0"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": -3}, "max_calls: input should be greater than or equal to 1"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": 1001}, "max_calls: input should be less than or equal to 1000"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": True}, "max_calls: input should be a valid integer, not True"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": 2.5}, "max_calls: input should be a valid integer"),
+        ("solve", {"problem": a.TWO_SUM, "time_limit": 0}, "time_limit: input should be greater than or equal to 1, not 0"),
+        ("solve", {"problem": a.TWO_SUM, "time_limit": -5}, "time_limit: input should be greater than or equal to 1"),
+        ("solve", {"problem": a.TWO_SUM, "time_limit": 86_401}, "time_limit: input should be less than or equal to 86400"),
+        ("solve", {"problem": a.TWO_SUM, "time_limt": 30}, "time_limt is not an argument of this tool (its arguments: "
+                                                           "problem, tests, max_calls, time_limit, model, out_dir)"),
+        ("solve", {"problem": a.TWO_SUM, "model": 3}, "model: input should be a valid string"),
+        ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "taken")}, "holds another run already (its run.json)"),
+        ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "a_file")}, "cannot write to the output folder"),
+        ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "unwritable")}, "run.json: Is a directory"),
+        ("run_tests", {"code": " ", "tests": ONE}, "the code is empty"),
+        ("run_tests", {"code": "def run_code(:", "tests": ONE}, "the code does not parse as Python"),
+        ("run_tests", {"code": "def solve(x):\n    return x\n", "tests": ONE}, "defines no function run_code"),
+        ("run_tests", {"code": GOOD}, "tests is missing"),
+        ("run_tests", {"code": GOOD, "tests": [{"input": {"x": 1}}]}, "tests: case 1 has no expected"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "checker": "def is_valid(:"}, "checker: the checker does not parse"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "checker": "def ok(x, output):\n    return True\n"},
+         "checker: the checker must define is_valid"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": 0}, "test_timeout: input should be greater than or "
+                                                                      "equal to 0.1, not 0"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": -1}, "test_timeout: input should be greater than"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": 31}, "test_timeout: input should be less than or "
+                                                                       "equal to 30"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "timeout": 5}, "timeout is not an argument of this tool"),
+    ]
+
+
+def test_every_refused_argument_is_a_one_line_tool_error_in_the_tools_words_not_the_clis(stub, tmp_path):
+    cases = refusals(tmp_path)
+
     async def body(session):
-        return await session.call_tool("run_tests", arguments)
-    result = with_session(stub, body, "--mcp-allow-weak-sandbox")
-    assert result.is_error and message in result.content[0].text
+        said = [await session.call_tool(tool, arguments) for tool, arguments, _ in cases]
+        return said, await session.call_tool("run_tests", {"code": GOOD, "tests": ONE})
+    said, after = with_session(stub, body, "--mcp-allow-weak-sandbox", "--out", str(tmp_path / "runs"))
+    for (tool, arguments, message), result in zip(cases, said):
+        text = result.content[0].text
+        assert result.is_error and message in text, (tool, list(arguments), text)
+        assert text.startswith(f"Error executing tool {tool}: ") and "\n" not in text, text
+        assert "--" not in text, f"a flag of the command line, told an MCP caller: {text}"
+    assert stub.requests == [], "no refused call asked the model anything"
+    assert not after.is_error and after.structured_content["passed"] == 1, "and the server goes on serving"
+    assert not list((tmp_path / "runs").iterdir()), "no folder left behind by a refused solve"
 
 
 def test_hostile_code_runs_sandboxed_and_nothing_of_the_servers_environment_comes_back(stub):
