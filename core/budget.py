@@ -9,7 +9,8 @@ size is estimated (4 characters a token) before the server counts it.
 Time (--time-limit) runs from the flow's start; the embedded model's one-time set-up and start are not
 counted. Once it is out, or once `stop(reason)` is called, every request is refused, and a call in flight
 is cancelled by the model client, which asks `stopped()` while it waits: the run ends with the best
-verdict it has (core/outcome.py).
+verdict it has (core/outcome.py), and its last line says what cut it short (`cut_short()`), also when it
+was only the time left that could not fit a draw the verdict wanted.
 """
 import threading
 import time
@@ -31,6 +32,7 @@ class Budget:
         self.caller = caller  # whose words name the budgets in messages
         self.lock, self.calls_held, self.tokens_held = threading.Lock(), 0, 0
         self.started, self.stop_event, self.stop_reason = time.monotonic(), threading.Event(), ""
+        self.short_of_time = ""  # set once the time left would not fit a draw the run asked about
 
     def stop(self, reason):
         """End the run as soon as it can: no request is sent after this, and calls in flight are cancelled
@@ -45,6 +47,12 @@ class Budget:
         if self.time_limit is not None and time.monotonic() - self.started >= self.time_limit:
             return f"the time limit of {self.time_limit:g} s ran out"
         return ""
+
+    def cut_short(self):
+        """What of the budget decided how the run ends, for its last line: the time ran out or someone stopped
+        it, or (affords) the time left would not fit a draw; "" when neither. A run that ends unconfirmed
+        because its oracle's answer or a draw was cut by the time limit says so (issue 77)."""
+        return self.stopped() or self.short_of_time
 
     def seconds_left(self):
         return None if self.time_limit is None else self.time_limit - (time.monotonic() - self.started)
@@ -79,9 +87,13 @@ class Budget:
         used = self.usage()
         per_call = used.get("model_seconds", 0) / used["model_calls"] if used["model_calls"] else 0
         left = self.seconds_left()
-        return ((self.max_calls is None or spent_calls + calls <= self.max_calls) and
-                (self.token_budget is None or spent_tokens + tokens <= self.token_budget) and
-                not self.stopped() and (left is None or calls * per_call <= left))
+        if not ((self.max_calls is None or spent_calls + calls <= self.max_calls) and
+                (self.token_budget is None or spent_tokens + tokens <= self.token_budget) and not self.stopped()):
+            return False
+        if left is not None and calls * per_call > left:
+            self.short_of_time = f"the time limit of {self.time_limit:g} s left too little time for another draw"
+            return False
+        return True
 
     def _spent(self):
         """(calls, tokens) used or held by requests in flight; the caller holds the lock."""

@@ -176,6 +176,18 @@ def test_a_cancelled_solve_stops_its_calls_and_keeps_its_record(stub, tmp_path):
     assert writing and max(writing) < 30, "the stream was closed, not written to its end"
 
 
+def test_a_solve_cut_by_its_time_limit_says_so_and_advises_in_the_tools_words(stub, tmp_path):
+    from tests.test_time_and_seeds import route_an_oracle_too_slow_for_the_limit
+    route_an_oracle_too_slow_for_the_limit(stub)
+
+    async def body(session):
+        return await session.call_tool("solve", {"problem": a.TWO_SUM, "time_limit": 5, "out_dir": str(tmp_path / "run")})
+    found = with_session(stub, body).structured_content
+    assert found["status"] == "unconfirmed" and found["message"].startswith("not confirmed (the time limit of 5 s ran out)")
+    assert found["message"].endswith("add tests of your own with the tests argument") and "--" not in found["message"]
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["message"] == found["message"]
+
+
 def test_a_blank_problem_is_a_tool_error_and_the_server_keeps_serving(stub, tmp_path):
     a.route_defaults(stub)
 
