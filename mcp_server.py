@@ -36,11 +36,11 @@ from typing_extensions import TypedDict  # pydantic reads a TypedDict's schema o
 import app
 from settings import MAX_CALLS, TEST_TIMEOUT_S, TIME_LIMIT_S
 from core.agreement import describe
-from core.cases import TestCase
+from core.cases import Evidence, TestCase
 from core.compare import judge
 from core.judges import CHECKER_SHIM
 from core.prompts import instructions
-from core.vocabulary import Caller
+from core.vocabulary import Caller, Source
 from utils.llama_server import LlamaServer, LocalModelError, cache_dir
 from utils.local_model import MODEL_NAME, ensure_local_model
 from utils.sandbox import Limits, SandboxGroup, best_isolation, run_batch
@@ -144,22 +144,41 @@ class SolvedTest(TypedDict):
     evidence: str
 
 
+class LeftOutTest(TypedDict):
+    name: str
+    input: dict[str, Any]
+    origin: str
+    guess: Any
+    why: str
+
+
 class SolveResult(TypedDict):
     status: str
     message: str
     function_code: str | None
     tests: list[SolvedTest]
+    tests_left_out: list[LeftOutTest]
     usage: dict[str, Any]
     out_dir: str
     isolation: str
 
 
+NOT_SETTLED = "not settled: the run ended before programs ran on it"
+
+
 def solve_result(final, isolation):
+    """The run's summary for the caller: `tests` are those that counted (a trusted one counts as given, from the
+    start); the others, disputed, unchecked, dropped or never run, are listed apart, as run.json keeps them."""
     tests = [TestCase.from_record(case) for case in final["test_cases"]]
+    counted = [case.evidence.counted if case.evidence else case.trusted for case in tests]
     return SolveResult(status=str(final["status"]), message=final["message"], function_code=final["function_code"],
                        tests=[SolvedTest(name=case.name, input=case.input, expected=case.expected, origin=str(case.origin),
-                                         evidence=describe(case.evidence) if case.evidence else "")
-                              for case in tests if case.counted],
+                                         evidence=describe(case.evidence or Evidence(Source(case.origin))))
+                              for case, counts in zip(tests, counted) if counts],
+                       tests_left_out=[LeftOutTest(name=case.name, input=case.input, origin=str(case.origin),
+                                                   guess=None if case.is_variant else case.model_guess,
+                                                   why=describe(case.evidence) if case.evidence else NOT_SETTLED)
+                                       for case, counts in zip(tests, counted) if not counts],
                        usage=final["usage"], out_dir=final["out_dir"], isolation=isolation)
 
 

@@ -188,6 +188,22 @@ def test_a_solve_cut_by_its_time_limit_says_so_and_advises_in_the_tools_words(st
     assert json.loads((tmp_path / "run" / "run.json").read_text())["message"] == found["message"]
 
 
+def test_tests_that_never_counted_are_listed_apart_with_why(stub, tmp_path):
+    stub.route("code", *[SLOW_CODE] * 3)  # no program comes back before the time runs out: nothing is settled
+    stub.route("oracle", SLOW_CODE)
+
+    async def body(session):
+        return await session.call_tool("solve", {"problem": a.TWO_SUM, "time_limit": 3, "out_dir": str(tmp_path / "run")})
+    found = with_session(stub, body).structured_content
+    assert found["status"] == "unsolved" and found["message"] == "not solved: the time limit of 3 s ran out"
+    assert [(test["name"], test["expected"], test["evidence"]) for test in found["tests"]] == [
+        ("example_1", [0, 1], "from the problem statement")], "only the statement's example counted"
+    record = json.loads((tmp_path / "run" / "run.json").read_text())["final"]["test_cases"]
+    assert [test["name"] for test in found["tests_left_out"]] == [test["name"] for test in record[1:]] != []
+    assert all(test["why"] == "not settled: the run ended before programs ran on it" and test["origin"] == "variant"
+               and test["guess"] is None for test in found["tests_left_out"])
+
+
 def test_a_blank_problem_is_a_tool_error_and_the_server_keeps_serving(stub, tmp_path):
     a.route_defaults(stub)
 
