@@ -1,7 +1,7 @@
 """codeloop where coding agents work: an MCP server (`python main.py --mcp`) with two tools.
 
   solve(problem, tests, max_calls, time_limit, model, out_dir)  codeloop's run: tests, candidates, verdicts
-  run_tests(code, tests, checker)                              a program on tests, in the sandbox
+  run_tests(code, tests, checker, test_timeout)                a program on tests, in the sandbox
 
 Stdout carries the protocol and nothing else: what codeloop says goes to stderr, or to the client as
 progress notifications. The embedded model (when no endpoint is configured) is set up and started when
@@ -13,7 +13,8 @@ sandboxes and keeps its record. Code runs only in the sandbox; without real isol
 unshare) run_tests refuses unless --mcp-allow-weak-sandbox says otherwise. Results hold what the run
 made and how it was isolated: never the server's environment.
 
-`mcp` is an optional dependency (requirements-mcp.txt), imported only here.
+`mcp` is an optional dependency (requirements-mcp.txt), imported only here and in mcp_schema.py (what the
+tools take and return).
 """
 import ast
 import contextlib
@@ -23,18 +24,16 @@ import sys
 import tempfile
 import threading
 from dataclasses import replace
-from typing import Annotated, Any
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import ConfigDict, Field, ValidationError
-from typing_extensions import TypedDict  # pydantic reads a TypedDict's schema only from here before Python 3.12
 
 import app
-from settings import MAX_CALLS, TEST_TIMEOUT_S, TIME_LIMIT_S
+from mcp_schema import (DEFAULT_TIME_LIMIT, RUN_TESTS, SOLVE, Checker, Code, LeftOutTest, MaxCalls, Model, OutDir,
+                        Problem, RunTestsResult, SolvedTest, SolveResult, SolveTests, StrictServer, TestResult, Tests,
+                        TestTimeout, TimeLimit, clip, tool)
 from core.agreement import describe
 from core.cases import Evidence, TestCase
 from core.compare import judge
@@ -47,7 +46,6 @@ from utils.sandbox import Limits, SandboxGroup, best_isolation, run_batch
 from utils.text_files import InputError
 from utils.user_tests import cases_from_data
 
-DEFAULT_TIME_LIMIT = 900.0  # seconds a solve may take unless the client says otherwise
 WEAK = "process"            # the isolation that is no isolation: a plain child process
 END = object()            # the last of a run's progress lines
 
@@ -113,54 +111,6 @@ class ModelHost:
         self.closing.set()
         if self.server:
             self.server.stop()
-
-
-# What a failing test says, each cut to a stated size (docs/mcp.md), so a result stays small whatever the code printed
-SHOWN = {"actual": Limits.repr_chars, "error": 500, "traceback": 2 * Limits.message_chars, "output": Limits.output_chars}
-
-
-class TestResult(TypedDict):
-    name: str
-    passed: bool
-    expected: Any
-    actual: str
-    error: str
-    traceback: str
-    output: str
-
-
-class RunTestsResult(TypedDict):
-    isolation: str
-    passed: int
-    total: int
-    results: list[TestResult]
-
-
-class SolvedTest(TypedDict):
-    name: str
-    input: dict[str, Any]
-    expected: Any
-    origin: str
-    evidence: str
-
-
-class LeftOutTest(TypedDict):
-    name: str
-    input: dict[str, Any]
-    origin: str
-    guess: Any
-    why: str
-
-
-class SolveResult(TypedDict):
-    status: str
-    message: str
-    function_code: str | None
-    tests: list[SolvedTest]
-    tests_left_out: list[LeftOutTest]
-    usage: dict[str, Any]
-    out_dir: str
-    isolation: str
 
 
 NOT_SETTLED = "not settled: the run ended before programs ran on it"
@@ -234,74 +184,14 @@ async def run_in_thread(work, on_cancel):
         raise
 
 
-# The tools' parameters, as the client's schema describes them; numbers within the bounds settings.py sets
-# (strict: true is not 1, "30" is not 30)
-Problem = Annotated[str, Field(description="the problem statement, with its worked examples "
-                                           "(\"Input: ... Output: ...\" or calls like f(1) == 2)")]
-TESTS = 'tests, trusted as given: [{"input": {argument: value}, "expected": value, "name": ...}]'
-Tests = Annotated[list[dict[str, Any]], Field(description=TESTS)]
-SolveTests = Annotated[list[dict[str, Any]] | None, Field(description=TESTS)]
-MaxCalls = Annotated[int | None, Field(strict=True, ge=MAX_CALLS[0], le=MAX_CALLS[1],
-                                       description="at most this many model calls (default: no limit)")]
-TimeLimit = Annotated[float | None, Field(strict=True, ge=TIME_LIMIT_S[0], le=TIME_LIMIT_S[1],
-                                          description=f"seconds the solve may take (default {DEFAULT_TIME_LIMIT:g})")]
-Model = Annotated[str | None, Field(description="the endpoint's model (the embedded one has one)")]
-OutDir = Annotated[str | None, Field(description="where the run's files go (default: the user's cache)")]
-Code = Annotated[str, Field(description="Python source defining run_code")]
-TestTimeout = Annotated[float | None, Field(
-    strict=True, ge=TEST_TIMEOUT_S[0], le=Limits.batch_timeout,  # past the batch's deadline a test's own never applies
-    description=f"seconds each test may take (default {Limits.test_timeout:g}); all of them together take at most "
-                f"{Limits.batch_timeout:g}")]
-Checker = Annotated[str | None, Field(description="optional: Python source of is_valid(<the inputs>, output) -> bool, "
-                                                  "for problems with several right answers")]
-
-
-class StrictServer(MCPServer):
-    """An MCPServer whose tools refuse an argument they do not take (a misspelt `time_limt` once ran with the
-    default, silently), and that says a refused argument in one line naming it, not pydantic's report."""
-
-    def __init__(self, *args, tools, **kwargs):
-        tools = [strict(tool) for tool in tools]
-        super().__init__(*args, tools=tools, **kwargs)
-        self.arguments = {tool.name: ", ".join(tool.parameters["properties"]) for tool in tools}
-
-    async def call_tool(self, name, arguments, context=None):
-        try:
-            return await super().call_tool(name, arguments, context)
-        except ToolError as exc:
-            if isinstance(exc, UnexpectedToolError) or not isinstance(exc.__cause__, ValidationError):
-                raise
-            said = "; ".join(argument_problem(problem, self.arguments[name]) for problem in exc.__cause__.errors())
-            raise ToolError(f"Error executing tool {name}: {said}") from exc.__cause__
-
-
-def strict(tool):
-    """The tool with arguments it does not take refused, in its schema too (additionalProperties: false)."""
-    model = tool.fn_metadata.arg_model
-    refusing = type(model.__name__, (model,), {"model_config": ConfigDict(extra="forbid")})
-    tool.fn_metadata.arg_model = refusing  # read at every call (mcp's FuncMetadata)
-    tool.parameters = refusing.model_json_schema(by_alias=True)
-    return tool
-
-
-def argument_problem(problem, known):
-    """One of pydantic's errors in words: 'time_limit: input should be greater than or equal to 1, not 0'."""
-    name = ".".join(str(part) for part in problem["loc"])
-    if problem["type"] == "extra_forbidden":
-        return f"{name} is not an argument of this tool (its arguments: {known})"
-    if problem["type"] == "missing":
-        return f"{name} is missing"
-    given = repr(problem["input"])
-    return f"{name}: {problem['msg'][:1].lower()}{problem['msg'][1:]}, not {given[:60]}{'...' * (len(given) > 60)}"
-
-
 def build_server(host, allow_weak_sandbox=False, options=None):
     async def solve(problem: Problem, ctx: Context, tests: SolveTests = None, max_calls: MaxCalls = None,
                     time_limit: TimeLimit = None, model: Model = None, out_dir: OutDir = None) -> SolveResult:
         """Write tests and a function run_code for a problem, run them in a sandbox and revise until they pass.
         Returns the status (solved, unconfirmed, unsolved, ...), the code, the tests that counted with where
-        each expected value came from, a one-line message saying how far to trust it, usage and the folder
-        with solution.py, test_solution.py and run.json."""
+        each expected value came from (the others apart, with why), a one-line message saying how far to trust
+        it, usage and the folder with solution.py, test_solution.py and run.json (a new one unless out_dir
+        names one)."""
         model_config = host.config(model)  # before a folder is made for the solve: the model may not be ready
         job = prepared(problem, tests, max_calls, time_limit, out_dir, options or {})
         settings = replace(job.settings, model=model_config)
@@ -330,7 +220,8 @@ def build_server(host, allow_weak_sandbox=False, options=None):
     async def run_tests(code: Code, tests: Tests, checker: Checker = None, test_timeout: TestTimeout = None) -> RunTestsResult:
         """Run code's run_code on each test in the sandbox (never in this server's process) and judge each
         output: equal to expected (floats within a tolerance), or accepted by the checker. Returns per test
-        passed, what it returned (actual) and any error, and how the code was isolated."""
+        whether it passed, the expected value, what it returned (actual), the error, the traceback and what it
+        printed (each cut to a stated size), and how the code was isolated."""
         isolation = checked_isolation(allow_weak_sandbox)
         cases = checked_tests(code, tests)
         source = checked_checker(checker) if checker else None
@@ -342,7 +233,7 @@ def build_server(host, allow_weak_sandbox=False, options=None):
                                        group.kill) if source else None
         return judged(cases, outputs, accepted, isolation)
 
-    return StrictServer("codeloop", log_level="WARNING", tools=[Tool.from_function(solve), Tool.from_function(run_tests)],
+    return StrictServer("codeloop", log_level="WARNING", tools=[tool(solve, SOLVE), tool(run_tests, RUN_TESTS)],
                         instructions=(
         "Give solve a programming problem (statement and examples; a function named run_code is written) to get "
         "tested code back: the expected values of its tests come from running programs, not from a model's word. "
@@ -400,15 +291,6 @@ def judged(cases, outputs, accepted, isolation):
                                   output=clip(raw["output"], "output")))
     return RunTestsResult(isolation=isolation, passed=sum(r["passed"] for r in results), total=len(results),
                           results=results)
-
-
-def clip(text, field):
-    """`text` cut to SHOWN[field] characters, the cut said at its end (within the size)."""
-    size = SHOWN[field]
-    if len(text) <= size:
-        return text
-    kept = size - 40  # room for the note, which is shorter
-    return text[:kept] + f"\n... [{len(text) - kept:,} more characters]"
 
 
 def serve(http_port=None, slots=2, allow_weak_sandbox=False, options=None):

@@ -3,7 +3,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT = {"core", "utils", "bench", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool", "mcp_server"}
+PROJECT = {"core", "utils", "bench", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool", "mcp_server", "mcp_schema"}
 
 
 def sources():

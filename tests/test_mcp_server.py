@@ -49,10 +49,35 @@ def test_the_tools_are_listed_with_schemas_an_agent_can_act_on(stub):
         return (await session.list_tools()).tools
     tools = {tool.name: tool for tool in with_session(stub, body)}
     assert set(tools) == {"solve", "run_tests"}
-    solve = tools["solve"]
+    solve, run_tests = tools["solve"], tools["run_tests"]
     assert solve.input_schema["required"] == ["problem"] and "worked examples" in solve.input_schema["properties"]["problem"]["description"]
-    assert {"status", "function_code", "tests", "message", "usage", "out_dir", "isolation"} <= set(solve.output_schema["properties"])
-    assert "run_code" in tools["run_tests"].description and "sandbox" in tools["run_tests"].description
+    assert {"status", "function_code", "tests", "tests_left_out", "message", "usage", "out_dir", "isolation"} <= set(solve.output_schema["properties"])
+    assert "run_code" in run_tests.description and "sandbox" in run_tests.description
+    for tool in tools.values():
+        assert "\n " not in tool.description, "the docstring's indentation is not part of the description"
+        assert tool.input_schema["additionalProperties"] is False, "an argument the tool does not take is refused"
+
+
+def bounds(schema, name):
+    (number, _) = schema["properties"][name]["anyOf"]
+    return number["type"], number["minimum"], number["maximum"]
+
+
+def test_a_test_case_the_bounds_and_what_each_tool_does_to_the_world_are_in_the_schema(stub):
+    async def body(session):
+        return {tool.name: tool for tool in (await session.list_tools()).tools}
+    tools = with_session(stub, body)
+    solve, run_tests = tools["solve"].input_schema, tools["run_tests"].input_schema
+    case = solve["$defs"]["GivenTest"]
+    assert case["required"] == ["input", "expected"] and set(case["properties"]) == {"name", "input", "expected"}
+    assert case["properties"]["input"]["type"] == "object" and case["additionalProperties"] is False
+    assert run_tests["properties"]["tests"]["items"] == {"$ref": "#/$defs/GivenTest"}
+    assert bounds(solve, "time_limit") == ("number", 1, 86_400) and bounds(solve, "max_calls") == ("integer", 1, 1000)
+    assert bounds(run_tests, "test_timeout") == ("number", 0.1, 30)
+    shown = tools["run_tests"].output_schema["$defs"]["TestResult"]["properties"]
+    assert "at most 4,000 characters" in shown["output"]["description"] and "2,000" in shown["traceback"]["description"]
+    assert (tools["solve"].annotations.idempotent_hint, tools["solve"].annotations.read_only_hint) == (False, False)
+    assert (tools["run_tests"].annotations.read_only_hint, tools["run_tests"].annotations.open_world_hint) == (True, False)
 
 
 def test_solve_is_solved_with_progress_notifications(stub, tmp_path):
@@ -294,7 +319,11 @@ def refusals(folder):
         ("solve", {}, "problem is missing"),
         ("solve", {"problem": 7}, "problem: input should be a valid string, not 7"),
         ("solve", {"problem": a.TWO_SUM, "tests": {"x": 1}}, "tests: input should be a valid list"),
-        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": 1}]}, "tests: case 1"),
+        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": 1}]}, "tests.0.input: input should be a valid dictionary, "
+                                                                   "not 1; tests.0.expected is missing"),
+        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": {"x": 1}, "expect": 1}]}, "tests.0.expected is missing; "
+         "tests.0.expect is not a field of a test (a test has name, input and expected)"),
+        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": {"": 1}, "expected": 1}]}, "tests: case 1"),
         ("solve", {"problem": a.TWO_SUM, "tests": ONE * 201}, "tests has 201 test cases; at most 200 are allowed"),
         ("solve", {"problem": a.TWO_SUM, "max_calls": 0}, "max_calls: input should be greater than or equal to 1, not 0"),
         ("solve", {"problem": a.TWO_SUM, "max_calls": -3}, "max_calls: input should be greater than or equal to 1"),
@@ -314,7 +343,7 @@ def refusals(folder):
         ("run_tests", {"code": "def run_code(:", "tests": ONE}, "the code does not parse as Python"),
         ("run_tests", {"code": "def solve(x):\n    return x\n", "tests": ONE}, "defines no function run_code"),
         ("run_tests", {"code": GOOD}, "tests is missing"),
-        ("run_tests", {"code": GOOD, "tests": [{"input": {"x": 1}}]}, "tests: case 1 has no expected"),
+        ("run_tests", {"code": GOOD, "tests": [{"input": {"x": 1}}]}, "tests.0.expected is missing"),
         ("run_tests", {"code": GOOD, "tests": ONE, "checker": "def is_valid(:"}, "checker: the checker does not parse"),
         ("run_tests", {"code": GOOD, "tests": ONE, "checker": "def ok(x, output):\n    return True\n"},
          "checker: the checker must define is_valid"),
