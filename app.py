@@ -66,7 +66,11 @@ class UsageError(Exception):
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (and exit 2) instead of the usage dump."""
+    """argparse, but a usage error is one line (and exit 2) instead of the usage dump, and a flag is taken only
+    as written: no prefix of it (`--problem TEXT` read as --problem-file, "problem file TEXT: no such file")."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message):
         raise UsageError(f"{message} (see --help)")

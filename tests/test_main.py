@@ -110,6 +110,8 @@ def test_model_and_base_url_flags_override_the_environment(stub, tmp_path):
     (["p", "--max-iterations", "0"], None, "--max-iterations"),
     (["p", "--max-iterations", "many"], None, "--max-iterations"),
     (["p", "--frobnicate"], None, "unrecognized arguments"),
+    (["--problem", "Two Sum"], None, "unrecognized arguments: --problem"),  # not a prefix of --problem-file
+    (["p", "--max-it", "2"], None, "unrecognized arguments: --max-it 2"),
 ])
 def test_bad_input_exits_2_with_one_line(stub, args, stdin, complaint):
     result = codeloop(*args, stub=stub, stdin=stdin)
