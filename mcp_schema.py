@@ -36,16 +36,17 @@ class GivenTest(TypedDict):
     expected: described(Any, "what run_code must return (as JSON: a list for a tuple or a set)")
 
 
-# The arguments. Numbers are strict (true is not 1, "30" is not 30) and within settings.py's bounds.
+# The arguments; numbers within settings.py's bounds. A number may come as a string ("30"): the MCP Inspector's CLI
+# sends a value so when the schema's type is a union (a number or null), and Claude Desktop is known to.
 Problem = described(str, 'the problem statement, with its worked examples ("Input: ... Output: ..." or calls '
                          'like f(1) == 2)')
 Tests = described(list[GivenTest], "tests run_code must pass, trusted as given")
 SolveTests = described(list[GivenTest] | None, "tests of yours the code must pass, trusted as given; they count "
                                                 "as much as the statement's examples")
 MaxCalls = described(int | None, "at most this many model calls (default: the server's, else no limit)",
-                     strict=True, ge=MAX_CALLS[0], le=MAX_CALLS[1])
+                     ge=MAX_CALLS[0], le=MAX_CALLS[1])
 TimeLimit = described(float | None, f"seconds the solve may take (default: the server's, else {DEFAULT_TIME_LIMIT:g})",
-                      strict=True, ge=TIME_LIMIT_S[0], le=TIME_LIMIT_S[1])
+                      ge=TIME_LIMIT_S[0], le=TIME_LIMIT_S[1])
 Model = described(str | None, "the endpoint's model (the embedded one has one)")
 OutDir = described(str | None, "the folder for the run's files, which must not hold another run's run.json; "
                                "relative: under the server's runs folder (default: a new folder there)")
@@ -54,7 +55,7 @@ Checker = described(str | None, "Python source of is_valid(<the inputs>, output)
                                 "several right answers: it judges each output instead of equality")
 TestTimeout = described(float | None, f"seconds each test may take (default {Limits.test_timeout:g}); all of them "
                                       f"together take at most {Limits.batch_timeout:g}",
-                        strict=True, ge=TEST_TIMEOUT_S[0],
+                        ge=TEST_TIMEOUT_S[0],
                         le=Limits.batch_timeout)  # past the batch's deadline a test's own limit never applies
 
 # What a failing test says, each text cut to this many characters (the cut said at its end), so that a result

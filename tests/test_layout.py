@@ -2,6 +2,8 @@
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = {"core", "utils", "bench", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool", "mcp_server", "mcp_schema"}
 
@@ -69,3 +71,9 @@ def test_the_design_doc_fits_in_170_lines_and_names_every_node():
     nodes = [node.name for node in sources()["nodes"].body if isinstance(node, ast.ClassDef)
              and node.name not in ("ModelFailure", "Step", "ModelStep", "ParallelBatchNode")]
     assert [name for name in nodes if f"| {name}" not in design] == []
+
+
+def test_the_installed_command_carries_every_module_at_the_top():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    installed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["py-modules"])
+    assert installed == {path.stem for path in ROOT.glob("*.py")}, "pyproject.toml's py-modules: codeloop --mcp needs them all"

@@ -2,6 +2,7 @@
 endpoint on 127.0.0.1 and the real sandbox."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -78,6 +79,49 @@ def test_a_test_case_the_bounds_and_what_each_tool_does_to_the_world_are_in_the_
     assert "at most 4,000 characters" in shown["output"]["description"] and "2,000" in shown["traceback"]["description"]
     assert (tools["solve"].annotations.idempotent_hint, tools["solve"].annotations.read_only_hint) == (False, False)
     assert (tools["run_tests"].annotations.read_only_hint, tools["run_tests"].annotations.open_world_hint) == (True, False)
+
+
+def entry_of(text):
+    """The server entry of an MCP client's configuration, as written in a doc or printed."""
+    return json.loads(text)["mcpServers"]["codeloop"]
+
+
+def tools_served_by(stub, entry, cwd):
+    """List the tools of a server started from a client's entry, in `cwd` as a client would; the interpreter is
+    the entry's own where it exists (a clone's .venv: `make setup`), else this one (a worktree without one)."""
+    command = entry["command"] if Path(cwd, entry["command"]).exists() else sys.executable
+
+    async def main():
+        params = StdioServerParameters(command=command, args=entry["args"], cwd=str(cwd), env=cli_env(stub))
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                listed = {tool.name for tool in (await session.list_tools()).tools}
+                ran = await session.call_tool("run_tests", {"code": "def run_code(x):\n    return x\n",
+                                                            "tests": [{"input": {"x": 1}, "expected": 1}]})
+                return listed, ran.structured_content
+    return anyio.run(main)
+
+
+def test_the_readmes_entry_for_a_clone_serves_as_written_from_the_clones_folder(stub):
+    readme = (ROOT / "README.md").read_text()
+    written = [block for block in readme.split("```json\n")[1:] if '"mcpServers"' in block.split("```")[0]]
+    entry = entry_of(written[0].split("```")[0])
+    assert entry == {"command": ".venv/bin/python", "args": ["main.py", "--mcp"]}
+    listed, ran = tools_served_by(stub, entry, ROOT)
+    assert listed == {"solve", "run_tests"} and ran["passed"] == 1
+    assert '{"command": "codeloop", "args": ["--mcp"]}' in readme, "the installed entry"
+
+
+def test_make_mcp_config_prints_an_entry_that_serves_from_any_folder(stub, tmp_path):
+    if not shutil.which("make"):
+        pytest.skip("make is not installed")
+    printed = subprocess.run(["make", "-s", "-C", str(ROOT), "mcp-config"], capture_output=True, text=True,
+                             cwd=tmp_path, timeout=60, env={**os.environ, "MAKEFLAGS": ""})
+    entry = entry_of(printed.stdout)
+    assert entry == {"command": str(ROOT / ".venv" / "bin" / "python"), "args": [str(ROOT / "main.py"), "--mcp"]}
+    listed, ran = tools_served_by(stub, entry, tmp_path)
+    assert listed == {"solve", "run_tests"} and ran["passed"] == 1 and not list(tmp_path.iterdir())
 
 
 def test_solve_is_solved_with_progress_notifications(stub, tmp_path):
@@ -328,7 +372,8 @@ def refusals(folder):
         ("solve", {"problem": a.TWO_SUM, "max_calls": 0}, "max_calls: input should be greater than or equal to 1, not 0"),
         ("solve", {"problem": a.TWO_SUM, "max_calls": -3}, "max_calls: input should be greater than or equal to 1"),
         ("solve", {"problem": a.TWO_SUM, "max_calls": 1001}, "max_calls: input should be less than or equal to 1000"),
-        ("solve", {"problem": a.TWO_SUM, "max_calls": True}, "max_calls: input should be a valid integer, not True"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": "many"}, "max_calls: input should be a valid integer, unable to "
+                                                                "parse string as an integer, not 'many'"),
         ("solve", {"problem": a.TWO_SUM, "max_calls": 2.5}, "max_calls: input should be a valid integer"),
         ("solve", {"problem": a.TWO_SUM, "time_limit": 0}, "time_limit: input should be greater than or equal to 1, not 0"),
         ("solve", {"problem": a.TWO_SUM, "time_limit": -5}, "time_limit: input should be greater than or equal to 1"),
