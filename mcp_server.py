@@ -75,8 +75,8 @@ class ModelHost:
             self.server = LlamaServer(binary, weights, slots=self.slots, prompt_prefix=instructions())
             self.server.start()
         except LocalModelError as exc:
-            self.problem = f"the embedded model could not be started: {exc}"
-            say(f"codeloop mcp: {self.problem}")
+            self.problem = "the embedded model could not be started"
+            say(f"codeloop mcp: {self.problem}: {exc}")
             return
         say(f"codeloop mcp: embedded model ready in {self.server.start_seconds:.1f} s ({self.slots} slots; "
             f"llama-server pid {self.server.proc.pid})")
@@ -92,14 +92,14 @@ class ModelHost:
                     self.ready.set()
                     say(f"codeloop mcp: embedded model ready again (llama-server pid {self.server.proc.pid})")
                 except LocalModelError as exc:
-                    self.problem = f"the embedded model stopped and could not be started again: {exc}"
-                    say(f"codeloop mcp: {self.problem}")
+                    self.problem = "the embedded model stopped and could not be started again"
+                    say(f"codeloop mcp: {self.problem}: {exc}")
                     return
 
     def config(self, model=None):
         """The ModelConfig for a solve, or a ToolError saying why there is none yet."""
-        if self.problem:
-            raise ToolError(self.problem)
+        if self.problem:  # why, and what to run (the CLI's --setup-local), is for whoever runs the server
+            raise ToolError(f"{self.problem}; the server's stderr says why")
         if not self.ready.is_set():
             raise ToolError("the embedded model is still being set up or started (see the server's stderr); "
                             "try again in a minute")

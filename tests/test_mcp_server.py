@@ -458,7 +458,7 @@ def test_without_real_isolation_run_tests_refuses_unless_the_server_allows_it(st
         return await session.call_tool("run_tests", {"code": "def run_code(x):\n    return x\n",
                                                      "tests": [{"input": {"x": 1}, "expected": 1}]})
     refused = with_session(stub, body, env=env)
-    assert refused.is_error and "no real isolation" in refused.content[0].text
+    assert refused.is_error and "no real isolation" in refused.content[0].text and "--" not in refused.content[0].text
     allowed = with_session(stub, body, "--mcp-allow-weak-sandbox", env=env)
     assert allowed.structured_content["isolation"] == "process" and allowed.structured_content["passed"] == 1
 
@@ -545,3 +545,22 @@ def test_streamable_http_serves_on_loopback_and_refuses_a_foreign_origin(stub):
     finally:
         os.killpg(server.pid, 9)
         server.wait()
+
+
+def test_an_embedded_model_that_cannot_start_is_told_the_caller_without_the_operators_flags(tmp_path):
+    missing = tmp_path / "no-such-llama-server"
+    errors = tmp_path / "stderr.txt"
+    env = cli_env(CODELOOP_CACHE=str(tmp_path / "cache"), CODELOOP_LLAMA_SERVER=str(missing))
+
+    async def main():
+        with errors.open("w") as errlog:
+            params = StdioServerParameters(command=sys.executable, args=[MAIN, "--mcp"], cwd=str(ROOT), env=env)
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await until_said(errors, "could not be started", 60)
+                    return await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "run")})
+    result = anyio.run(main)
+    assert result.is_error and result.content[0].text.endswith(
+        "the embedded model could not be started; the server's stderr says why"), result.content[0].text
+    assert f"CODELOOP_LLAMA_SERVER names {missing}" in lines_of(errors), "the operator reads why on stderr"
