@@ -88,6 +88,9 @@ class Settings:
     caller: Caller = Caller.CLI     # whose words the run's messages use for its options: the CLI's flags, or MCP's arguments
 
     def __post_init__(self):
+        if self.caller not in tuple(Caller):  # first: every message below names options in its words
+            raise SettingsError(f"caller must be one of {', '.join(Caller)}, not {self.caller!r}")
+        object.__setattr__(self, "caller", Caller(self.caller))  # "mcp", as a record holds it, is Caller.MCP
         for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts", "max_draws"):
             self._whole(name, getattr(self, name), 1, 1000)
         self._whole("dispute_draws", self.dispute_draws, 0, 1000)

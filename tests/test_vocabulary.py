@@ -54,3 +54,4 @@ def test_a_setting_out_of_range_is_told_in_its_callers_words():
         Settings(time_limit=0)
     with pytest.raises(SettingsError, match="^time_limit must be seconds from 1 to 86,400, not 0$"):
         Settings(time_limit=0, caller=Caller.MCP)
+    assert Settings(caller="mcp").caller is Caller.MCP, "as run.json records it"
