@@ -1,7 +1,8 @@
 # The two commands of README.md, each setting up whatever is missing first (and quickly nothing when all is):
 #   make run    the embedded model on the README's Two Sum
 #   make test   the whole test suite, the embedded model's tests included
-# Other targets: make setup (Python packages, sandbox), make model (the embedded model only).
+# Other targets: make setup (Python packages, sandbox), make model (the embedded model only),
+#   make mcp-config (an MCP client's entry for this clone, with its absolute paths: docs/mcp.md).
 # PYTHON picks the interpreter (3.10 or newer); PROBLEM the problem file for `make run`.
 
 PYTHON ?= python3
@@ -10,7 +11,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test setup model sandbox
+.PHONY: run test setup model sandbox mcp-config
 
 run: setup model
 	$(PY) main.py --problem-file $(PROBLEM)
@@ -19,6 +20,9 @@ test: setup model
 	$(PY) -m pytest
 
 setup: $(INSTALLED) sandbox
+
+mcp-config:
+	@printf '{"mcpServers": {"codeloop": {"command": "%s", "args": ["%s", "--mcp"]}}}\n' "$(CURDIR)/$(PY)" "$(CURDIR)/main.py"
 
 model: $(INSTALLED)
 	@$(PY) -c "from utils.local_model import is_set_up; import sys; sys.exit(not is_set_up())" || { \

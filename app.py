@@ -11,6 +11,7 @@ entry points alike.
 """
 import argparse
 import ast
+import itertools
 import os
 import re
 import signal
@@ -27,7 +28,7 @@ from core.feedback import passed_count
 from core.output_kind import OutputKind, chosen
 from core.prompts import instructions
 from core.search_tree import AttemptTree
-from core.vocabulary import RunStatus
+from core.vocabulary import Caller, RunStatus
 from flow import create_flow
 from settings import Settings, SettingsError
 from utils.call_llm import ModelConfig, safe_url
@@ -57,12 +58,19 @@ FIRST_RUN = ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY o
              "set OPENAI_BASE_URL (and OPENAI_API_KEY).")
 
 
+RUNS = "runs"  # where a run's own folder is made when --out names none (relative: the working folder)
+
+
 class UsageError(Exception):
     """Bad usage; the message is one line for the user (exit 2)."""
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (and exit 2) instead of the usage dump."""
+    """argparse, but a usage error is one line (and exit 2) instead of the usage dump, and a flag is taken only
+    as written: no prefix of it (`--problem TEXT` read as --problem-file, "problem file TEXT: no such file")."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message):
         raise UsageError(f"{message} (see --help)")
@@ -104,16 +112,18 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
     `docs` lists files or folders; `options` are Settings fields (max_iterations, samples, lint, ...)."""
     text = read_problem(problem, problem_file)
     endpoint, embedded = choose_endpoint(model, base_url, local)
-    given = UserTests(cases_from_data(list(tests), "tests=")) if isinstance(tests, (list, tuple)) else \
+    caller = options.get("caller", Caller.CLI)
+    listed = "tests=" if caller == Caller.CLI else caller.option("tests")  # the library's tests=[...], or MCP's
+    given = UserTests(cases_from_data(list(tests), listed)) if isinstance(tests, (list, tuple)) else \
         read_user_file(tests) if tests else UserTests([])
-    checker = read_checker(checker) if checker else given.checker
+    checker = read_checker(checker, caller.option("checker")) if checker else given.checker
     limits = Limits() if test_timeout is None else Limits(test_timeout=test_timeout)
     settings = Settings(model=endpoint, docs=read_docs(docs), tests=tuple(given.cases), limits=limits,
                         isolation=best_isolation(), checker=checker,
                         output_kind=output_kind or given.output_kind or ("any" if checker else None), **options)
     if settings.interactive:
         require_terminal()
-    out_dir = os.fspath(out or default_out_dir(text))
+    out_dir = os.fspath(out) if out else new_out_dir(RUNS, text)
     try:
         os.makedirs(out_dir, exist_ok=True)
         with tempfile.TemporaryFile(dir=out_dir):  # can we write there at all (a read-only folder, a full disk)?
@@ -123,21 +133,21 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
     return Job(text, settings, out_dir, embedded)
 
 
-def read_checker(checker):
+def read_checker(checker, label="--checker"):
     """A checker's source, from a file (--checker FILE) or given as it is (the library's checker=): it must
-    define is_valid; it is only ever run in the sandbox."""
-    source = checker if "\n" in checker or "def " in checker else read_text_file(checker, f"--checker {checker}", 200_000)
-    return checker_source(source)
+    define is_valid; it is only ever run in the sandbox. `label` names the option in messages."""
+    source = checker if "\n" in checker or "def " in checker else read_text_file(checker, f"{label} {checker}", 200_000)
+    return checker_source(source, label)
 
 
-def checker_source(source):
+def checker_source(source, label="--checker"):
     """A checker's source, as it is: it must parse and define is_valid."""
     try:
         defined = {node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
     except (SyntaxError, ValueError) as exc:
-        raise InputError(f"--checker: the checker does not parse as Python: {exc}") from None
+        raise InputError(f"{label}: the checker does not parse as Python: {exc}") from None
     if "is_valid" not in defined:
-        raise InputError("--checker: the checker must define is_valid(<the inputs>, output) -> bool")
+        raise InputError(f"{label}: the checker must define is_valid(<the inputs>, output) -> bool")
     return source
 
 
@@ -151,14 +161,41 @@ def choose_endpoint(model=None, base_url=None, local=False):
     return (replace(endpoint, model=model or MODEL_NAME) if embedded else endpoint), embedded
 
 
-def default_out_dir(problem):
-    words = re.findall(r"[a-z0-9]+", problem.lower())[:5]
-    base = os.path.join("runs", datetime.now().strftime("%Y%m%d-%H%M%S") + "-" + ("-".join(words) or "problem"))
-    path, n = base, 1
-    while os.path.exists(path):
-        n += 1
-        path = f"{base}-{n}"
-    return path
+def new_out_dir(parent, problem, now=None):
+    """A new folder for one run under `parent`, made here: <time>-<the problem's first words>, or that with -2,
+    -3, ... when it exists. os.mkdir refuses a folder that exists, so two runs started in the same second (in
+    threads of one process, as the MCP server's solves, or in two processes) never get the same one; looking
+    first and making it later let both in, and one run's files overwrote the other's."""
+    words = "-".join(re.findall(r"[a-z0-9]+", problem.lower())[:5])[:60]  # a word may be long: a name has a limit
+    base = os.path.join(parent, (now or datetime.now()).strftime("%Y%m%d-%H%M%S") + "-" + (words.strip("-") or "problem"))
+    try:
+        os.makedirs(parent, exist_ok=True)
+        for n in itertools.count(1):
+            path = base if n == 1 else f"{base}-{n}"
+            try:
+                os.mkdir(path)
+                return path
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise UsageError(f"cannot write to the output folder {parent}: {exc.strerror or exc}") from None
+
+
+def claim_out_dir(out_dir):
+    """Make `out_dir` (a folder that exists) this run's alone, for a caller that must never overwrite another
+    run (the MCP server): refused with a UsageError when it holds a run.json already, of a run that ended or
+    of one still running. The run.json made here (O_EXCL: of two runs claiming one folder at once, exactly one
+    succeeds) says only that a run starts; the run's record replaces it at once."""
+    path = os.path.join(out_dir, "run.json")
+    try:
+        claimed = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise UsageError(f"the output folder {out_dir} holds another run already (its run.json): give a folder "
+                         "of its own to each run, or none for a new one") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to the output folder {out_dir}: {exc.strerror or exc}") from None
+    with open(claimed, "w", encoding="utf-8") as f:
+        f.write('{"status": "running"}\n')
 
 
 def run(job, echo=None, flow=None, announce=None):
@@ -266,7 +303,7 @@ class Services:
 
 def new_store(problem, settings, record, progress=None):
     """The shared store at the start of a run; docs/design.md documents every key."""
-    budget = Budget(settings.max_calls, settings.token_budget, record.usage, settings.time_limit)
+    budget = Budget(settings.max_calls, settings.token_budget, record.usage, settings.time_limit, settings.caller)
     services = Services(settings, record, budget, Seeds(settings.seed), os.path.dirname(record.path), progress,
                         Terminal() if settings.interactive else None)
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,

@@ -21,9 +21,9 @@ import app
 from settings import Settings
 from core.feedback import passed_count
 
-# Settings the library does not take as options: they come from the input (docs, tests) or from
-# the machine (the model endpoint's config, the sandbox).
-DERIVED = {"model", "docs", "tests", "limits", "isolation"}
+# Settings the library does not take as options: they come from the input (docs, tests), from
+# the machine (the model endpoint's config, the sandbox) or from the entry point (whose words messages use).
+DERIVED = {"model", "docs", "tests", "limits", "isolation", "caller"}
 
 
 class CodeloopError(Exception):

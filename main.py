@@ -147,7 +147,8 @@ def model_flags(parser):
     group.add_argument("--max-calls", type=int, metavar="N", help="stop after N model calls")
     group.add_argument("--time-limit", type=float, metavar="SECONDS",
                        help="end the run after this long (requests in flight are cancelled) with the best verdict it "
-                       "has; the embedded model's set-up and start do not count")
+                       "has, its last line saying the time limit ended it; the embedded model's set-up and start do "
+                       "not count")
     group.add_argument("--seed", type=int, metavar="N",
                        help="send each model request a sampling seed made from N, so that a run can be repeated "
                        "(when the endpoint honours seeds, as llama-server does)")

@@ -1,7 +1,7 @@
 """codeloop where coding agents work: an MCP server (`python main.py --mcp`) with two tools.
 
   solve(problem, tests, max_calls, time_limit, model, out_dir)  codeloop's run: tests, candidates, verdicts
-  run_tests(code, tests, checker)                              a program on tests, in the sandbox
+  run_tests(code, tests, checker, test_timeout)                a program on tests, in the sandbox
 
 Stdout carries the protocol and nothing else: what codeloop says goes to stderr, or to the client as
 progress notifications. The embedded model (when no endpoint is configured) is set up and started when
@@ -13,37 +13,39 @@ sandboxes and keeps its record. Code runs only in the sandbox; without real isol
 unshare) run_tests refuses unless --mcp-allow-weak-sandbox says otherwise. Results hold what the run
 made and how it was isolated: never the server's environment.
 
-`mcp` is an optional dependency (requirements-mcp.txt), imported only here.
+`mcp` is an optional dependency (requirements-mcp.txt), imported only here and in mcp_schema.py (what the
+tools take and return).
 """
 import ast
+import contextlib
 import os
 import queue
 import sys
 import tempfile
 import threading
 from dataclasses import replace
-from typing import Annotated, Any
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import Field
-from typing_extensions import TypedDict  # pydantic reads a TypedDict's schema only from here before Python 3.12
 
 import app
+from mcp_schema import (DEFAULT_TIME_LIMIT, RUN_TESTS, SOLVE, Checker, Code, LeftOutTest, MaxCalls, Model, OutDir,
+                        Problem, RunTestsResult, SolvedTest, SolveResult, SolveTests, StrictServer, TestResult, Tests,
+                        TestTimeout, TimeLimit, clip, tool)
 from core.agreement import describe
-from core.cases import TestCase
+from core.cases import Evidence, TestCase
 from core.compare import judge
 from core.judges import CHECKER_SHIM
 from core.prompts import instructions
+from core.vocabulary import Caller, Source
 from utils.llama_server import LlamaServer, LocalModelError, cache_dir
 from utils.local_model import MODEL_NAME, ensure_local_model
 from utils.sandbox import Limits, SandboxGroup, best_isolation, run_batch
 from utils.text_files import InputError
 from utils.user_tests import cases_from_data
 
-DEFAULT_TIME_LIMIT = 900.0  # seconds a solve may take unless the client says otherwise
 WEAK = "process"            # the isolation that is no isolation: a plain child process
 END = object()            # the last of a run's progress lines
 
@@ -73,8 +75,8 @@ class ModelHost:
             self.server = LlamaServer(binary, weights, slots=self.slots, prompt_prefix=instructions())
             self.server.start()
         except LocalModelError as exc:
-            self.problem = f"the embedded model could not be started: {exc}"
-            say(f"codeloop mcp: {self.problem}")
+            self.problem = "the embedded model could not be started"
+            say(f"codeloop mcp: {self.problem}: {exc}")
             return
         say(f"codeloop mcp: embedded model ready in {self.server.start_seconds:.1f} s ({self.slots} slots; "
             f"llama-server pid {self.server.proc.pid})")
@@ -90,14 +92,14 @@ class ModelHost:
                     self.ready.set()
                     say(f"codeloop mcp: embedded model ready again (llama-server pid {self.server.proc.pid})")
                 except LocalModelError as exc:
-                    self.problem = f"the embedded model stopped and could not be started again: {exc}"
-                    say(f"codeloop mcp: {self.problem}")
+                    self.problem = "the embedded model stopped and could not be started again"
+                    say(f"codeloop mcp: {self.problem}: {exc}")
                     return
 
     def config(self, model=None):
         """The ModelConfig for a solve, or a ToolError saying why there is none yet."""
-        if self.problem:
-            raise ToolError(self.problem)
+        if self.problem:  # why, and what to run (the CLI's --setup-local), is for whoever runs the server
+            raise ToolError(f"{self.problem}; the server's stderr says why")
         if not self.ready.is_set():
             raise ToolError("the embedded model is still being set up or started (see the server's stderr); "
                             "try again in a minute")
@@ -111,59 +113,51 @@ class ModelHost:
             self.server.stop()
 
 
-class TestResult(TypedDict):
-    name: str
-    passed: bool
-    actual: str
-    error: str
-
-
-class RunTestsResult(TypedDict):
-    isolation: str
-    passed: int
-    total: int
-    results: list[TestResult]
-
-
-class SolvedTest(TypedDict):
-    name: str
-    input: dict[str, Any]
-    expected: Any
-    origin: str
-    evidence: str
-
-
-class SolveResult(TypedDict):
-    status: str
-    message: str
-    function_code: str | None
-    tests: list[SolvedTest]
-    usage: dict[str, Any]
-    out_dir: str
-    isolation: str
+NOT_SETTLED = "not settled: the run ended before programs ran on it"
 
 
 def solve_result(final, isolation):
+    """The run's summary for the caller: `tests` are those that counted (a trusted one counts as given, from the
+    start); the others, disputed, unchecked, dropped or never run, are listed apart, as run.json keeps them."""
     tests = [TestCase.from_record(case) for case in final["test_cases"]]
+    counted = [case.evidence.counted if case.evidence else case.trusted for case in tests]
     return SolveResult(status=str(final["status"]), message=final["message"], function_code=final["function_code"],
                        tests=[SolvedTest(name=case.name, input=case.input, expected=case.expected, origin=str(case.origin),
-                                         evidence=describe(case.evidence) if case.evidence else "")
-                              for case in tests if case.counted],
+                                         evidence=describe(case.evidence or Evidence(Source(case.origin))))
+                              for case, counts in zip(tests, counted) if counts],
+                       tests_left_out=[LeftOutTest(name=case.name, input=case.input, origin=str(case.origin),
+                                                   guess=None if case.is_variant else case.model_guess,
+                                                   why=describe(case.evidence) if case.evidence else NOT_SETTLED)
+                                       for case, counts in zip(tests, counted) if not counts],
                        usage=final["usage"], out_dir=final["out_dir"], isolation=isolation)
 
 
+def runs_folder(options):
+    """Where solves' folders go: the server's --out (made absolute when it starts), else the user's cache."""
+    return options.get("out") or os.path.join(cache_dir(), "mcp-runs")
+
+
 def prepared(problem, tests, max_calls, time_limit, out_dir, options):
-    """app.prepare with the tool's arguments over the server's options (its command line's flags); a bad
-    one is a ToolError with the CLI's one-line message."""
-    if not isinstance(problem, str) or not problem.strip():
+    """app.prepare with the tool's arguments over the server's options (its command line's flags), in a folder
+    that is the solve's alone: a new one under the runs folder, or `out_dir` (relative: to the runs folder, not
+    to wherever the client started the server) unless it holds another run. A bad argument is a ToolError
+    with a one-line message."""
+    if not isinstance(problem, str) or problem.strip() in ("", "-"):  # "-" would read the server's stdin: the protocol
         raise ToolError("the problem is blank: give the problem statement, with its examples")
-    runs = options.get("out") or os.path.join(cache_dir(), "mcp-runs")
-    chosen = {**options, "tests": tests or options.get("tests"), "max_calls": max_calls or options.get("max_calls"),
-              "time_limit": time_limit or options.get("time_limit") or DEFAULT_TIME_LIMIT,
-              "out": out_dir or os.path.join(runs, os.path.basename(app.default_out_dir(problem)))}
+    runs, fresh = runs_folder(options), None
+    given = {"tests": tests, "max_calls": max_calls, "time_limit": time_limit}  # None: not given, the server's default
     try:
-        return app.prepare(problem, **chosen)
+        fresh = None if out_dir else app.new_out_dir(runs, problem)
+        chosen = {**options, "time_limit": options.get("time_limit") or DEFAULT_TIME_LIMIT,
+                  **{name: value for name, value in given.items() if value is not None},
+                  "out": fresh or os.path.join(runs, os.path.expanduser(out_dir)), "caller": Caller.MCP}
+        job = app.prepare(problem, **chosen)
+        app.claim_out_dir(job.out_dir)
+        return job
     except Exception as exc:  # noqa: BLE001 - app.failure says which are the caller's and how
+        if fresh:
+            with contextlib.suppress(OSError):
+                os.rmdir(fresh)  # made for this solve, still empty
         found = app.failure(exc)
         if found is None:
             raise
@@ -190,36 +184,17 @@ async def run_in_thread(work, on_cancel):
         raise
 
 
-# The tools' parameters, as the client's schema describes them.
-Problem = Annotated[str, Field(description="the problem statement, with its worked examples "
-                                           "(\"Input: ... Output: ...\" or calls like f(1) == 2)")]
-TESTS = 'tests, trusted as given: [{"input": {argument: value}, "expected": value, "name": ...}]'
-Tests = Annotated[list[dict[str, Any]], Field(description=TESTS)]
-SolveTests = Annotated[list[dict[str, Any]] | None, Field(description=TESTS)]
-MaxCalls = Annotated[int | None, Field(description="at most this many model calls")]
-TimeLimit = Annotated[float | None, Field(description=f"seconds (default {DEFAULT_TIME_LIMIT:g})")]
-Model = Annotated[str | None, Field(description="the endpoint's model (the embedded one has one)")]
-OutDir = Annotated[str | None, Field(description="where the run's files go (default: the user's cache)")]
-Code = Annotated[str, Field(description="Python source defining run_code")]
-Checker = Annotated[str | None, Field(description="optional: Python source of is_valid(<the inputs>, output) -> bool, "
-                                                  "for problems with several right answers")]
-
-
 def build_server(host, allow_weak_sandbox=False, options=None):
-    server = MCPServer("codeloop", log_level="WARNING", instructions=(
-        "Give solve a programming problem (statement and examples; a function named run_code is written) to get "
-        "tested code back: the expected values of its tests come from running programs, not from a model's word. "
-        "Give run_tests your own code and tests to run them in a sandbox."))
-
-    @server.tool()
     async def solve(problem: Problem, ctx: Context, tests: SolveTests = None, max_calls: MaxCalls = None,
                     time_limit: TimeLimit = None, model: Model = None, out_dir: OutDir = None) -> SolveResult:
         """Write tests and a function run_code for a problem, run them in a sandbox and revise until they pass.
         Returns the status (solved, unconfirmed, unsolved, ...), the code, the tests that counted with where
-        each expected value came from, a one-line message saying how far to trust it, usage and the folder
-        with solution.py, test_solution.py and run.json."""
+        each expected value came from (the others apart, with why), a one-line message saying how far to trust
+        it, usage and the folder with solution.py, test_solution.py and run.json (a new one unless out_dir
+        names one)."""
+        model_config = host.config(model)  # before a folder is made for the solve: the model may not be ready
         job = prepared(problem, tests, max_calls, time_limit, out_dir, options or {})
-        settings = replace(job.settings, model=host.config(model))
+        settings = replace(job.settings, model=model_config)
         lines, handle = queue.Queue(), {}
 
         def work():
@@ -228,37 +203,49 @@ def build_server(host, allow_weak_sandbox=False, options=None):
                                         on_start=lambda services: handle.update(services=services))
                 lines.put(final["message"])
                 return final
+            except Exception as exc:  # noqa: BLE001 - one app.failure knows (run.json unwritable) is told the caller
+                if app.failure(exc) is None:
+                    raise
+                return exc
             finally:
                 lines.put(END)
         async with anyio.create_task_group() as group:
             group.start_soon(relay_progress, lines, ctx)
             final = await run_in_thread(work, lambda: handle.get("services") and
                                         handle["services"].stop("cancelled by the client"))
+        if isinstance(final, Exception):
+            raise ToolError(app.failure(final)[1])
         return solve_result(final, settings.isolation)
 
-    @server.tool()
-    async def run_tests(code: Code, tests: Tests, checker: Checker = None) -> RunTestsResult:
+    async def run_tests(code: Code, tests: Tests, checker: Checker = None, test_timeout: TestTimeout = None) -> RunTestsResult:
         """Run code's run_code on each test in the sandbox (never in this server's process) and judge each
         output: equal to expected (floats within a tolerance), or accepted by the checker. Returns per test
-        passed, what it returned (actual) and any error, and how the code was isolated."""
+        whether it passed, the expected value, what it returned (actual), the error, the traceback and what it
+        printed (each cut to a stated size), and how the code was isolated."""
         isolation = checked_isolation(allow_weak_sandbox)
         cases = checked_tests(code, tests)
         source = checked_checker(checker) if checker else None
         group = SandboxGroup()
-        outputs = await run_in_thread(lambda: run_batch(code, [case.input for case in cases], Limits(), isolation,
+        limits = Limits() if test_timeout is None else Limits(test_timeout=test_timeout)
+        outputs = await run_in_thread(lambda: run_batch(code, [case.input for case in cases], limits, isolation,
                                                         group=group), group.kill)
         accepted = await run_in_thread(lambda: checked_outputs(source, cases, outputs, isolation, group),
                                        group.kill) if source else None
         return judged(cases, outputs, accepted, isolation)
 
-    return server
+    return StrictServer("codeloop", log_level="WARNING", tools=[tool(solve, SOLVE), tool(run_tests, RUN_TESTS)],
+                        instructions=(
+        "Give solve a programming problem (statement and examples; a function named run_code is written) to get "
+        "tested code back: the expected values of its tests come from running programs, not from a model's word. "
+        "Give run_tests your own code and tests to run them in a sandbox."))
 
 
 def checked_isolation(allow_weak_sandbox):
     isolation = best_isolation()
     if isolation == WEAK and not allow_weak_sandbox:
         raise ToolError("this machine gives the sandbox no real isolation (neither bubblewrap nor unshare works), "
-                        "so run_tests will not run code; start the server with --mcp-allow-weak-sandbox to allow it")
+                        "so run_tests will not run code here unless whoever starts this server allows a weak sandbox "
+                        "(docs/mcp.md, Safety)")
     return isolation
 
 
@@ -272,7 +259,7 @@ def checked_tests(code, tests):
     if "run_code" not in defined:
         raise ToolError("the code defines no function run_code: name the function to test run_code")
     try:
-        return cases_from_data(tests, "tests")
+        return cases_from_data(tests, Caller.MCP.option("tests"))
     except InputError as exc:
         raise ToolError(str(exc)) from None
 
@@ -280,7 +267,7 @@ def checked_tests(code, tests):
 def checked_checker(checker):
     """The client's checker source (never a path: the client names no file of this machine)."""
     try:
-        return app.checker_source(checker)
+        return app.checker_source(checker, Caller.MCP.option("checker"))
     except InputError as exc:
         raise ToolError(str(exc)) from None
 
@@ -297,8 +284,11 @@ def judged(cases, outputs, accepted, isolation):
     for k, (case, raw) in enumerate(zip(cases, outputs)):
         verdict = judge(raw, case.expected)
         passed = bool(raw["ok"] and accepted[k]) if accepted is not None else verdict["passed"]
-        error = f"{raw['error_type']}: {raw['message']}" if raw["error_type"] else ""
-        results.append(TestResult(name=case.name, passed=passed, actual=raw["repr"], error=error[:500]))
+        error = f"{raw['error_type']}: {raw['message']}" if raw["error_type"] else \
+            "the checker did not accept it" if raw["ok"] and not passed and accepted is not None else ""
+        results.append(TestResult(name=case.name, passed=passed, expected=case.expected, actual=clip(raw["repr"], "actual"),
+                                  error=clip(error, "error"), traceback=clip(raw["traceback"], "traceback"),
+                                  output=clip(raw["output"], "output")))
     return RunTestsResult(isolation=isolation, passed=sum(r["passed"] for r in results), total=len(results),
                           results=results)
 
@@ -308,6 +298,8 @@ def serve(http_port=None, slots=2, allow_weak_sandbox=False, options=None):
     app.prepare's (the command line's other flags): every solve's defaults, checked here first, so that a
     bad one stops the server with the CLI's message; `out` is the folder the runs go under."""
     options = dict(options or {})
+    if options.get("out"):  # a solve's relative out_dir is taken from here, whatever the server's working folder later
+        options["out"] = os.path.abspath(options["out"])
     with tempfile.TemporaryDirectory() as folder:
         app.prepare("Check the server's options.", **{**options, "out": folder})
     host = ModelHost(slots, options.get("model"), options.get("base_url"), options.get("local", False))

@@ -1079,8 +1079,10 @@ class Finish(Step):
     def prep(self, shared):
         by_equality = (shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is None
                        and shared["services"].settings.agreement)
+        services = shared["services"]  # a run the time limit cut short says so, whatever step it cut
         return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
-                        shared["message"], shared["dispute_draws"], shared["lacks"], by_equality)
+                        shared["message"] or services.budget.cut_short(), shared["dispute_draws"], shared["lacks"],
+                        by_equality, services.settings.caller)
 
     def exec(self, state):
         return conclude(self.status, state)

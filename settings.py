@@ -3,7 +3,8 @@
 A field that has a command-line flag is named like it (`--reflect-failures` -> `reflect_failures`,
 `--token-budget` -> `token_budget`), so the CLI, the library's keyword arguments (`codeloop.solve`)
 and run.json's `settings` use the same words. The values are checked here, once, whoever builds the
-Settings: a bad value raises SettingsError with a one-line message naming the option.
+Settings: a bad value raises SettingsError with a one-line message naming the option as its caller gives it
+(`caller`: a flag, or an MCP tool's argument).
 
 To add an option: a field here (with its check, if it has limits), then its flag in main.py.
 """
@@ -12,14 +13,20 @@ from dataclasses import dataclass, field, fields
 from utils.call_llm import ModelConfig
 from utils.sandbox import Limits
 from core.search_tree import POLICIES
+from core.vocabulary import Caller
 
 FEEDBACK_KINDS = ("classified", "plain")
 OUTPUT_KINDS = ("exact", "unordered", "float", "any")
 MODEL_TESTS = ("first", "when-needed", "never")
+# Bounds the MCP tools' schemas carry too (mcp_server.py), so that every way in refuses the same values
+MAX_CALLS = (1, 1000)
+TIME_LIMIT_S = (1, 86_400)
+TEST_TIMEOUT_S = (0.1, 600)  # below 0.1 s not even the interpreter starts
 
 
 class SettingsError(ValueError):
-    """A setting is out of range; the message is one line for the user."""
+    """A setting is out of range; the message is one line for the user, naming the option as the caller
+    gives it (Settings.caller: --max-calls on the command line, max_calls to an MCP tool)."""
 
 
 @dataclass(frozen=True)
@@ -78,37 +85,40 @@ class Settings:
     lint: bool = True               # ruff findings go into the feedback and break ties between attempts
     limits: Limits = field(default_factory=Limits)
     isolation: str = "process"
+    caller: Caller = Caller.CLI     # whose words the run's messages use for its options: the CLI's flags, or MCP's arguments
 
     def __post_init__(self):
+        if self.caller not in tuple(Caller):  # first: every message below names options in its words
+            raise SettingsError(f"caller must be one of {', '.join(Caller)}, not {self.caller!r}")
+        object.__setattr__(self, "caller", Caller(self.caller))  # "mcp", as a record holds it, is Caller.MCP
         for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts", "max_draws"):
-            _whole(name, getattr(self, name), 1, 1000)
-        _whole("dispute_draws", self.dispute_draws, 0, 1000)
+            self._whole(name, getattr(self, name), 1, 1000)
+        self._whole("dispute_draws", self.dispute_draws, 0, 1000)
         if self.first_draw is not None:
-            _whole("first_draw", self.first_draw, 1, self.samples)
+            self._whole("first_draw", self.first_draw, 1, self.samples)
         if self.model_tests_max is not None:
-            _whole("model_tests_max", self.model_tests_max, 1, 1000)
+            self._whole("model_tests_max", self.model_tests_max, 1, 1000)
         if self.revise_rounds is not None:
-            _whole("revise_rounds", self.revise_rounds, 0, 1000)
-        _whole("variants", self.variants, 0, 1000)
+            self._whole("revise_rounds", self.revise_rounds, 0, 1000)
+        self._whole("variants", self.variants, 0, 1000)
         if self.parallel is not None:
-            _whole("parallel", self.parallel, 1, 64)
+            self._whole("parallel", self.parallel, 1, 64)
         if self.max_calls is not None:
-            _whole("max_calls", self.max_calls, 1, 1000)
+            self._whole("max_calls", self.max_calls, *MAX_CALLS)
         if self.token_budget is not None:
-            _whole("token_budget", self.token_budget, 1, 10**9)
+            self._whole("token_budget", self.token_budget, 1, 10**9)
         if self.seed is not None:
-            _whole("seed", self.seed, 0, 2**31 - 1)
+            self._whole("seed", self.seed, 0, 2**31 - 1)
         if self.time_limit is not None:
-            _seconds("time_limit", self.time_limit, 1, 86_400)
-        if not 0.1 <= self.limits.test_timeout <= 600:  # below 0.1 s not even the interpreter starts
-            raise SettingsError(f"--test-timeout must be seconds from 0.1 to 600, not {self.limits.test_timeout!r}")
+            self._seconds("time_limit", self.time_limit, *TIME_LIMIT_S)
+        self._seconds("test_timeout", self.limits.test_timeout, *TEST_TIMEOUT_S)
         if self.speed_limit is not None and (isinstance(self.speed_limit, bool) or self.speed_limit != 0):  # 0: no check
-            _seconds("speed_limit", self.speed_limit, 0.1, 600, " (0 or None: no check)")
-        _one_of("search", self.search, POLICIES)
+            self._seconds("speed_limit", self.speed_limit, 0.1, 600, " (0 or None: no check)")
+        self._one_of("search", self.search, POLICIES)
         if self.output_kind is not None:
-            _one_of("output_kind", self.output_kind, OUTPUT_KINDS)
-        _one_of("feedback", self.feedback, FEEDBACK_KINDS)
-        _one_of("model_tests", self.model_tests, MODEL_TESTS)
+            self._one_of("output_kind", self.output_kind, OUTPUT_KINDS)
+        self._one_of("feedback", self.feedback, FEEDBACK_KINDS)
+        self._one_of("model_tests", self.model_tests, MODEL_TESTS)
 
     @property
     def tests_when_needed(self):
@@ -133,21 +143,14 @@ class Settings:
                 "checker_chars": len(self.checker),
                 "sandbox": {"isolation": self.isolation, **vars(self.limits)}}
 
+    def _whole(self, name, value, low, high):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SettingsError(f"{self.caller.option(name)} must be a whole number from {low:,} to {high:,}, not {value!r}")
 
-def flag(name):
-    return "--" + name.replace("_", "-")
+    def _seconds(self, name, value, low, high, note=""):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise SettingsError(f"{self.caller.option(name)} must be seconds from {low:,g} to {high:,}{note}, not {value!r}")
 
-
-def _whole(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise SettingsError(f"{flag(name)} must be a whole number from {low:,} to {high:,}, not {value!r}")
-
-
-def _seconds(name, value, low, high, note=""):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise SettingsError(f"{flag(name)} must be seconds from {low:,g} to {high:,}{note}, not {value!r}")
-
-
-def _one_of(name, value, choices):
-    if value not in choices:
-        raise SettingsError(f"{flag(name)} must be one of {', '.join(choices)}, not {value!r}")
+    def _one_of(self, name, value, choices):
+        if value not in choices:
+            raise SettingsError(f"{self.caller.option(name)} must be one of {', '.join(choices)}, not {value!r}")

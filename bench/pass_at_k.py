@@ -201,6 +201,13 @@ def follow_up(problem, first, kind, model, isolation):
                  isolation)
 
 
+def follow_up_kinds(parser, given):
+    kinds = [kind.strip() for kind in given.split(",") if kind.strip()]
+    if set(kinds) - set(FOLLOW_UPS):
+        parser.error(f"--follow-ups: choose from {', '.join(FOLLOW_UPS)}")
+    return kinds
+
+
 def follow_up_summary(lines):
     """How the follow-ups of the samples that failed an example did, hinted against again."""
     for kind in FOLLOW_UPS:
@@ -280,9 +287,7 @@ def main(argv=None):
             if (problem.id, fmt, temperature, k) not in done]
     by_id = {problem.id: problem for problem in problems}
     asked = {(line["id"], line["temperature"], line["k"], line["format"]) for line in lines}
-    kinds = [kind.strip() for kind in args.follow_ups.split(",") if kind.strip()]
-    if set(kinds) - set(FOLLOW_UPS):
-        parser.error(f"--follow-ups: choose from {', '.join(FOLLOW_UPS)}")
+    kinds = follow_up_kinds(parser, args.follow_ups)
     follow = [(by_id[line["id"]], line, kind) for line in list(lines) if line["id"] in by_id for kind in kinds
               if follows_up(line, kind) and (line["id"], line["temperature"], line["k"], kind) not in asked]
     if todo or follow:  # a finished folder is summarized (and plotted) without starting a model

@@ -9,10 +9,13 @@ size is estimated (4 characters a token) before the server counts it.
 Time (--time-limit) runs from the flow's start; the embedded model's one-time set-up and start are not
 counted. Once it is out, or once `stop(reason)` is called, every request is refused, and a call in flight
 is cancelled by the model client, which asks `stopped()` while it waits: the run ends with the best
-verdict it has (core/outcome.py).
+verdict it has (core/outcome.py), and its last line says what cut it short (`cut_short()`), also when it
+was only the time left that could not fit a draw the verdict wanted.
 """
 import threading
 import time
+
+from core.vocabulary import Caller
 
 MIN_ANSWER_TOKENS = 64  # below this no usable answer fits: the budget counts as spent
 
@@ -24,10 +27,12 @@ class BudgetSpent(RuntimeError):
 class Budget:
     def __init__(self, max_calls=None, token_budget=None, usage=lambda: {"model_calls": 0, "prompt_tokens": 0,
                                                                             "completion_tokens": 0, "model_seconds": 0},
-                 time_limit=None):
+                 time_limit=None, caller=Caller.CLI):
         self.max_calls, self.token_budget, self.usage, self.time_limit = max_calls, token_budget, usage, time_limit
+        self.caller = caller  # whose words name the budgets in messages
         self.lock, self.calls_held, self.tokens_held = threading.Lock(), 0, 0
         self.started, self.stop_event, self.stop_reason = time.monotonic(), threading.Event(), ""
+        self.short_of_time = ""  # set once the time left would not fit a draw the run asked about
 
     def stop(self, reason):
         """End the run as soon as it can: no request is sent after this, and calls in flight are cancelled
@@ -43,6 +48,12 @@ class Budget:
             return f"the time limit of {self.time_limit:g} s ran out"
         return ""
 
+    def cut_short(self):
+        """What of the budget decided how the run ends, for its last line: the time ran out or someone stopped
+        it, or (affords) the time left would not fit a draw; "" when neither. A run that ends unconfirmed
+        because its oracle's answer or a draw was cut by the time limit says so (issue 77)."""
+        return self.stopped() or self.short_of_time
+
     def seconds_left(self):
         return None if self.time_limit is None else self.time_limit - (time.monotonic() - self.started)
 
@@ -54,12 +65,13 @@ class Budget:
         with self.lock:
             calls, tokens = self._spent()
             if self.max_calls is not None and calls >= self.max_calls:
-                raise BudgetSpent(f"the call budget is spent: {calls} of --max-calls {self.max_calls} used")
+                raise BudgetSpent(f"the call budget is spent: {calls} of {self.caller.option('max_calls')} "
+                                  f"{self.max_calls} used")
             cap = max_tokens
             if self.token_budget is not None:
                 left = self.token_budget - tokens - prompt
                 if left < MIN_ANSWER_TOKENS:
-                    raise BudgetSpent(f"the token budget is spent: {tokens:,} of --token-budget "
+                    raise BudgetSpent(f"the token budget is spent: {tokens:,} of {self.caller.option('token_budget')} "
                                       f"{self.token_budget:,} used, and the next prompt is about {prompt:,}")
                 cap = min(max_tokens, left)
             self.calls_held += 1
@@ -75,9 +87,13 @@ class Budget:
         used = self.usage()
         per_call = used.get("model_seconds", 0) / used["model_calls"] if used["model_calls"] else 0
         left = self.seconds_left()
-        return ((self.max_calls is None or spent_calls + calls <= self.max_calls) and
-                (self.token_budget is None or spent_tokens + tokens <= self.token_budget) and
-                not self.stopped() and (left is None or calls * per_call <= left))
+        if not ((self.max_calls is None or spent_calls + calls <= self.max_calls) and
+                (self.token_budget is None or spent_tokens + tokens <= self.token_budget) and not self.stopped()):
+            return False
+        if left is not None and calls * per_call > left:
+            self.short_of_time = f"the time limit of {self.time_limit:g} s left too little time for another draw"
+            return False
+        return True
 
     def _spent(self):
         """(calls, tokens) used or held by requests in flight; the caller holds the lock."""

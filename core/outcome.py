@@ -13,7 +13,7 @@ from core.agreement import summary
 from core.cases import has_trusted, trusted_name
 from core.largest_input import TOO_SLOW
 from core.verdict import NONE_PASSES, SPLIT, UNBACKED, UNCHECKED
-from core.vocabulary import Author, Origin, RunStatus, Source
+from core.vocabulary import Author, Caller, Origin, RunStatus, Source
 
 ORIGIN_MARKS = {Origin.STATEMENT: " (statement)", Origin.USER: " (yours)"}
 KEEPS_CURRENT = (RunStatus.SOLVED, RunStatus.UNTESTED, RunStatus.UNCONFIRMED)
@@ -37,6 +37,7 @@ class RunState:
     dispute_draws: int = 0
     lacks: list | None = None  # what the last claim lacked (core/verdict.lacks)
     by_equality: bool = False  # several answers are right and no checker judged them: equality did
+    caller: Caller = Caller.CLI  # whose words the advice uses: --tests FILE, or the tests argument
 
 
 def conclude(status, state):
@@ -119,17 +120,18 @@ def unconfirmed_message(state):
                    "vote backs no claim; check what run_code must return there")
     if not has_trusted(state.tests):
         why.append("no test comes from the statement or from you, so nothing but the model's own programs backs it: "
-                   "add a worked example to the problem, or --tests FILE")
+                   f"add a worked example to the problem, or {state.caller.give('tests')}")
     elif UNBACKED in lacks:
         why.append("only the statement's examples back this code: no input beyond them was settled by independent "
                    "programs (an oracle, a majority, a checker, a program failing an example that agrees everywhere "
                    "else, or the only program to answer returning the model's own expected value); add tests of your "
-                   "own with --tests FILE")
+                   f"own with {state.caller.give('tests')}")
     if TOO_SLOW in lacks:
         why.append("a judge's test at the stated bounds would time out: a faster algorithm is needed there")
     if UNCHECKED in lacks:
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
-                   "an output could be judged only by equality with an example's own answer; give one with --checker FILE")
+                   f"an output could be judged only by equality with an example's own answer; give one with "
+                   f"{state.caller.give('checker')}")
     stopped = f" ({state.message})" if state.message else ""  # the budget or the time ran out before the draw
     passes = (f"passes all {current.total} tests that count ({summary(state.tests)})" if current.total else
               f"fails no test, yet no test judged it: it answers {', '.join(current.unjudged_tests(state.tests))} "

@@ -334,6 +334,7 @@ def judge_attempt(attempt, tests, comparison, checker=None, unchecked=False):
             result = judge(raw or NOT_RUN, case.expected, comparison)
             if checker is not None and raw and raw["ok"]:
                 result["passed"] = checker.accepts(case.input, raw["value"]) is True
+        result = {"name": case.name, "expected": case.expected, **result}  # each result says what it judged
         evidence = case.evidence or Evidence(Source(case.origin) if case.trusted else Source.MODEL)
         crashed = bool(raw and not raw["ok"] and not raw.get("timed_out") and evidence.voters >= 1 and not case.is_variant)
         if unchecked and raw and raw["ok"] and not result["passed"] and case.expected is not None \

@@ -117,3 +117,24 @@ class Action(Word):
     FINISH = "finish"            # the person finished (--interactive)
     REVISE = "revise"            # the person asks the model to revise
     RERUN = "rerun"              # the tests or the code changed outside a draw (the person, the model's late tests): test again
+
+
+class Caller(Word):
+    """Who asked for the run, so that what codeloop says names an option as that caller gives it: a flag of the
+    command line (the library's messages are the CLI's, codeloop.py) or an argument of an MCP tool. An agent
+    told "--time-limit must be ..." looks for a flag it cannot pass."""
+    CLI = "cli"
+    MCP = "mcp"
+
+    def option(self, name):
+        """A Settings field as this caller names it: --max-calls, or max_calls."""
+        return name if self is Caller.MCP else "--" + name.replace("_", "-")
+
+    def give(self, name):
+        """How this caller gives the option's value, for advice: --tests FILE, or the tests argument."""
+        if self is Caller.MCP:
+            return MCP_WAYS.get(name, f"the {name} argument")
+        return self.option(name) + (" FILE" if name in ("tests", "checker") else "")
+
+
+MCP_WAYS = {"checker": "run_tests and its checker argument"}  # solve takes no checker; run_tests judges with one

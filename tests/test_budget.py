@@ -73,3 +73,13 @@ def test_optional_work_is_judged_by_the_time_the_calls_so_far_took():
                                                    "model_seconds": 76})
     budget.started -= 40  # 60 s left; a call took 19 s
     assert budget.affords(3, 0) and not budget.affords(4, 0)
+
+
+def test_a_draw_the_time_left_cannot_fit_is_what_cut_the_run_short():
+    budget = Budget(time_limit=100, usage=lambda: {"model_calls": 2, "prompt_tokens": 0, "completion_tokens": 0,
+                                                   "model_seconds": 50})
+    budget.started -= 80  # 20 s left; a call took 25 s
+    assert budget.cut_short() == "" and not budget.affords(1, 0)
+    assert budget.cut_short() == "the time limit of 100 s left too little time for another draw"
+    budget.started -= 30
+    assert budget.cut_short() == "the time limit of 100 s ran out"

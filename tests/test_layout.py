@@ -3,8 +3,10 @@ read in minutes, a bench/ of the harness and its lasting tools."""
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT = {"core", "utils", "bench", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool", "mcp_server"}
+PROJECT = {"core", "utils", "bench", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool", "mcp_server", "mcp_schema"}
 
 
 def sources():
@@ -85,3 +87,9 @@ def test_bench_holds_at_most_15_top_level_modules():
     # the journal and leaves the tree, git keeps it
     modules = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
     assert len(modules) <= 15, modules
+
+
+def test_the_installed_command_carries_every_module_at_the_top():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    installed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["py-modules"])
+    assert installed == {path.stem for path in ROOT.glob("*.py")}, "pyproject.toml's py-modules: codeloop --mcp needs them all"

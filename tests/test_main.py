@@ -110,6 +110,8 @@ def test_model_and_base_url_flags_override_the_environment(stub, tmp_path):
     (["p", "--max-iterations", "0"], None, "--max-iterations"),
     (["p", "--max-iterations", "many"], None, "--max-iterations"),
     (["p", "--frobnicate"], None, "unrecognized arguments"),
+    (["--problem", "Two Sum"], None, "unrecognized arguments: --problem"),  # not a prefix of --problem-file
+    (["p", "--max-it", "2"], None, "unrecognized arguments: --max-it 2"),
 ])
 def test_bad_input_exits_2_with_one_line(stub, args, stdin, complaint):
     result = codeloop(*args, stub=stub, stdin=stdin)
@@ -272,3 +274,40 @@ def test_a_retry_after_an_endpoint_error_is_announced(stub, tmp_path):
     result = codeloop(a.TWO_SUM, "--out", str(tmp_path), "--model-tests", "first", stub=stub)
     assert result.returncode == 0, result.stderr
     assert "GenerateTestCases: the model endpoint answered HTTP 503: busy; retrying in 0 s (1 of 4)" in result.stderr
+
+
+def test_pairs_of_runs_of_one_problem_started_together_each_write_a_folder_of_their_own(stub, tmp_path):
+    pairs = 10
+    stub.route("tests", *[a.TESTS] * 2 * pairs)
+    stub.route("code", *[a.GOOD_CODE] * 2 * pairs)
+    command = [sys.executable, MAIN, a.TWO_SUM, "--json", "--variants", "0", *a.MODEL_TESTS_FLAGS]
+    finals = []
+    for _ in range(pairs):  # the two of a pair start together, so most pairs name their folders in one second
+        pair = [subprocess.Popen(command, cwd=tmp_path, env=cli_env(stub), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        for proc in pair:
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err
+            finals.append(json.loads(out))
+    folders = {final["out_dir"] for final in finals}
+    assert len(folders) == 2 * pairs and len(list((tmp_path / "runs").iterdir())) == 2 * pairs
+    for final in finals:
+        record = json.loads((tmp_path / final["out_dir"] / "run.json").read_text())
+        assert record["status"] == "solved" and record["finished_at"] and record["final"]["function_code"] == final["function_code"]
+
+
+PRINTS_AND_RAISES = a.GOOD_CODE.replace("    seen = {}", """    print("pairs of", nums)
+    if nums == [3, 3]:
+        raise ValueError("no pair")
+    seen = {}""")
+
+
+def test_json_says_of_each_failing_test_what_was_expected_returned_raised_and_printed(stub, tmp_path):
+    stub.add(a.TESTS, PRINTS_AND_RAISES)
+    result = codeloop(a.TWO_SUM, "--json", "--out", str(tmp_path), "--max-iterations", "1", "--variants", "0",
+                      *a.MODEL_TESTS_FLAGS, stub=stub)
+    assert result.returncode == 1, result.stderr
+    (failing,) = [one for one in json.loads(result.stdout)["test_results"] if not one["passed"]]
+    assert (failing["name"], failing["expected"], failing["actual"]) == ("duplicates", [0, 1], "")
+    assert (failing["error_type"], failing["message"]) == ("ValueError", "no pair")
+    assert 'raise ValueError("no pair")' in failing["traceback"] and failing["output"] == "pairs of [3, 3]\n"

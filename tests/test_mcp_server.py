@@ -2,6 +2,7 @@
 endpoint on 127.0.0.1 and the real sandbox."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -29,15 +30,15 @@ def run_code(x):
 """
 
 
-def server_params(stub, *flags, env=None):
-    return StdioServerParameters(command=sys.executable, args=[MAIN, "--mcp", *flags], cwd=str(ROOT),
+def server_params(stub, *flags, env=None, cwd=ROOT):
+    return StdioServerParameters(command=sys.executable, args=[MAIN, "--mcp", *flags], cwd=str(cwd),
                                  env=env or cli_env(stub, CODELOOP_CACHE=os.environ.get("CODELOOP_CACHE", "")))
 
 
-def with_session(stub, body, *flags, env=None):
-    """Run `body(session)` against a fresh server process; its result."""
+def with_session(stub, body, *flags, env=None, cwd=ROOT):
+    """Run `body(session)` against a fresh server process (started in `cwd`); its result."""
     async def main():
-        async with stdio_client(server_params(stub, *flags, env=env)) as (read, write):
+        async with stdio_client(server_params(stub, *flags, env=env, cwd=cwd)) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 return await body(session)
@@ -49,10 +50,78 @@ def test_the_tools_are_listed_with_schemas_an_agent_can_act_on(stub):
         return (await session.list_tools()).tools
     tools = {tool.name: tool for tool in with_session(stub, body)}
     assert set(tools) == {"solve", "run_tests"}
-    solve = tools["solve"]
+    solve, run_tests = tools["solve"], tools["run_tests"]
     assert solve.input_schema["required"] == ["problem"] and "worked examples" in solve.input_schema["properties"]["problem"]["description"]
-    assert {"status", "function_code", "tests", "message", "usage", "out_dir", "isolation"} <= set(solve.output_schema["properties"])
-    assert "run_code" in tools["run_tests"].description and "sandbox" in tools["run_tests"].description
+    assert {"status", "function_code", "tests", "tests_left_out", "message", "usage", "out_dir", "isolation"} <= set(solve.output_schema["properties"])
+    assert "run_code" in run_tests.description and "sandbox" in run_tests.description
+    for tool in tools.values():
+        assert "\n " not in tool.description, "the docstring's indentation is not part of the description"
+        assert tool.input_schema["additionalProperties"] is False, "an argument the tool does not take is refused"
+
+
+def bounds(schema, name):
+    (number, _) = schema["properties"][name]["anyOf"]
+    return number["type"], number["minimum"], number["maximum"]
+
+
+def test_a_test_case_the_bounds_and_what_each_tool_does_to_the_world_are_in_the_schema(stub):
+    async def body(session):
+        return {tool.name: tool for tool in (await session.list_tools()).tools}
+    tools = with_session(stub, body)
+    solve, run_tests = tools["solve"].input_schema, tools["run_tests"].input_schema
+    case = solve["$defs"]["GivenTest"]
+    assert case["required"] == ["input", "expected"] and set(case["properties"]) == {"name", "input", "expected"}
+    assert case["properties"]["input"]["type"] == "object" and case["additionalProperties"] is False
+    assert run_tests["properties"]["tests"]["items"] == {"$ref": "#/$defs/GivenTest"}
+    assert bounds(solve, "time_limit") == ("number", 1, 86_400) and bounds(solve, "max_calls") == ("integer", 1, 1000)
+    assert bounds(run_tests, "test_timeout") == ("number", 0.1, 30)
+    shown = tools["run_tests"].output_schema["$defs"]["TestResult"]["properties"]
+    assert "at most 4,000 characters" in shown["output"]["description"] and "2,000" in shown["traceback"]["description"]
+    assert (tools["solve"].annotations.idempotent_hint, tools["solve"].annotations.read_only_hint) == (False, False)
+    assert (tools["run_tests"].annotations.read_only_hint, tools["run_tests"].annotations.open_world_hint) == (True, False)
+
+
+def entry_of(text):
+    """The server entry of an MCP client's configuration, as written in a doc or printed."""
+    return json.loads(text)["mcpServers"]["codeloop"]
+
+
+def tools_served_by(stub, entry, cwd):
+    """List the tools of a server started from a client's entry, in `cwd` as a client would; the interpreter is
+    the entry's own where it exists (a clone's .venv: `make setup`), else this one (a worktree without one)."""
+    command = entry["command"] if Path(cwd, entry["command"]).exists() else sys.executable
+
+    async def main():
+        params = StdioServerParameters(command=command, args=entry["args"], cwd=str(cwd), env=cli_env(stub))
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                listed = {tool.name for tool in (await session.list_tools()).tools}
+                ran = await session.call_tool("run_tests", {"code": "def run_code(x):\n    return x\n",
+                                                            "tests": [{"input": {"x": 1}, "expected": 1}]})
+                return listed, ran.structured_content
+    return anyio.run(main)
+
+
+def test_the_readmes_entry_for_a_clone_serves_as_written_from_the_clones_folder(stub):
+    readme = (ROOT / "README.md").read_text()
+    written = [block for block in readme.split("```json\n")[1:] if '"mcpServers"' in block.split("```")[0]]
+    entry = entry_of(written[0].split("```")[0])
+    assert entry == {"command": ".venv/bin/python", "args": ["main.py", "--mcp"]}
+    listed, ran = tools_served_by(stub, entry, ROOT)
+    assert listed == {"solve", "run_tests"} and ran["passed"] == 1
+    assert '{"command": "codeloop", "args": ["--mcp"]}' in readme, "the installed entry"
+
+
+def test_make_mcp_config_prints_an_entry_that_serves_from_any_folder(stub, tmp_path):
+    if not shutil.which("make"):
+        pytest.skip("make is not installed")
+    printed = subprocess.run(["make", "-s", "-C", str(ROOT), "mcp-config"], capture_output=True, text=True,
+                             cwd=tmp_path, timeout=60, env={**os.environ, "MAKEFLAGS": ""})
+    entry = entry_of(printed.stdout)
+    assert entry == {"command": str(ROOT / ".venv" / "bin" / "python"), "args": [str(ROOT / "main.py"), "--mcp"]}
+    listed, ran = tools_served_by(stub, entry, tmp_path)
+    assert listed == {"solve", "run_tests"} and ran["passed"] == 1 and not list(tmp_path.iterdir())
 
 
 def test_solve_is_solved_with_progress_notifications(stub, tmp_path):
@@ -98,6 +167,64 @@ def test_two_solves_at_once_are_independent(stub, tmp_path):
     assert len(oracles) == 2 and max(s for s, _ in oracles) < min(e for _, e in oracles), "in flight together"
 
 
+def solve_in_pairs(stub, pairs, runs):
+    """`pairs` pairs of solves of Two Sum through one connection, the two of a pair sent together (most pairs
+    start in one second, the case where their default folders once collided); every result, in order."""
+    for _ in range(2 * pairs):
+        a.route_defaults(stub)
+
+    async def body(session):
+        results = []
+        for _ in range(pairs):
+            pair = [None, None]
+
+            async def one(k):
+                pair[k] = await session.call_tool("solve", {"problem": a.TWO_SUM})
+            async with anyio.create_task_group() as group:
+                group.start_soon(one, 0)
+                group.start_soon(one, 1)
+            results += pair
+        return results
+    return with_session(stub, body, "--out", str(runs))
+
+
+def assert_each_right_in_a_folder_of_its_own(results):
+    found = [result.structured_content for result in results if not result.is_error]
+    assert len(found) == len(results), [result.content for result in results if result.is_error]
+    assert all(one["status"] == "solved" and "seen[target - n]" in one["function_code"] for one in found), found
+    assert len({one["out_dir"] for one in found}) == len(found), "a folder of its own for each solve"
+    for one in found:
+        record = json.loads(Path(one["out_dir"], "run.json").read_text())
+        assert record["status"] == "solved" and record["finished_at"] and record["final"]["out_dir"] == one["out_dir"]
+        assert record["final"]["function_code"] == one["function_code"], "its own record, not the other's"
+
+
+PAIRS = 5  # the issue's acceptance ran 50 pairs with solve_in_pairs (docs/mcp.md); 5 keep the suite short
+
+
+def test_pairs_of_solves_of_one_problem_sent_together_each_get_their_own_folder_and_record(stub, tmp_path):
+    assert_each_right_in_a_folder_of_its_own(solve_in_pairs(stub, PAIRS, tmp_path))
+
+
+def test_a_relative_out_dir_is_under_the_runs_folder_and_one_holding_a_run_is_refused(stub, tmp_path):
+    a.route_defaults(stub)
+    (tmp_path / "started_in").mkdir()
+    asked = []
+
+    async def body(session):
+        first = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": "mine"})
+        asked.append(len(stub.requests))
+        again = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "runs" / "mine")})
+        return first, again
+    first, again = with_session(stub, body, "--out", str(tmp_path / "runs"), cwd=tmp_path / "started_in")
+    assert not first.is_error and first.structured_content["out_dir"] == str(tmp_path / "runs" / "mine"), first.content
+    assert json.loads((tmp_path / "runs" / "mine" / "run.json").read_text())["status"] == "solved"
+    assert not list((tmp_path / "started_in").iterdir()), "nothing where the server was started"
+    assert again.is_error and "holds another run already (its run.json)" in again.content[0].text
+    assert len(stub.requests) == asked[0], "the refused solve asked the model nothing"
+    assert json.loads((tmp_path / "runs" / "mine" / "run.json").read_text())["status"] == "solved", "left as it was"
+
+
 def test_a_cancelled_solve_stops_its_calls_and_keeps_its_record(stub, tmp_path):
     stub.route("code", {"trickle": 0.05, "text": a.GOOD_CODE * 50})  # minutes of streaming, were it all written
     stub.route("oracle", {"trickle": 0.05, "text": a.BRUTE_FORCE * 50})
@@ -116,6 +243,34 @@ def test_a_cancelled_solve_stops_its_calls_and_keeps_its_record(stub, tmp_path):
     assert record["model_calls"], "the cancelled call is in the record"
     writing = [end - start for kind, start, end in stub.timeline if kind in ("code", "oracle")]
     assert writing and max(writing) < 30, "the stream was closed, not written to its end"
+
+
+def test_a_solve_cut_by_its_time_limit_says_so_and_advises_in_the_tools_words(stub, tmp_path):
+    from tests.test_time_and_seeds import route_an_oracle_too_slow_for_the_limit
+    route_an_oracle_too_slow_for_the_limit(stub)
+
+    async def body(session):
+        return await session.call_tool("solve", {"problem": a.TWO_SUM, "time_limit": 5, "out_dir": str(tmp_path / "run")})
+    found = with_session(stub, body).structured_content
+    assert found["status"] == "unconfirmed" and found["message"].startswith("not confirmed (the time limit of 5 s ran out)")
+    assert found["message"].endswith("add tests of your own with the tests argument") and "--" not in found["message"]
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["message"] == found["message"]
+
+
+def test_tests_that_never_counted_are_listed_apart_with_why(stub, tmp_path):
+    stub.route("code", *[SLOW_CODE] * 3)  # no program comes back before the time runs out: nothing is settled
+    stub.route("oracle", SLOW_CODE)
+
+    async def body(session):
+        return await session.call_tool("solve", {"problem": a.TWO_SUM, "time_limit": 3, "out_dir": str(tmp_path / "run")})
+    found = with_session(stub, body).structured_content
+    assert found["status"] == "unsolved" and found["message"] == "not solved: the time limit of 3 s ran out"
+    assert [(test["name"], test["expected"], test["evidence"]) for test in found["tests"]] == [
+        ("example_1", [0, 1], "from the problem statement")], "only the statement's example counted"
+    record = json.loads((tmp_path / "run" / "run.json").read_text())["final"]["test_cases"]
+    assert [test["name"] for test in found["tests_left_out"]] == [test["name"] for test in record[1:]] != []
+    assert all(test["why"] == "not settled: the run ended before programs ran on it" and test["origin"] == "variant"
+               and test["guess"] is None for test in found["tests_left_out"])
 
 
 def test_a_blank_problem_is_a_tool_error_and_the_server_keeps_serving(stub, tmp_path):
@@ -141,15 +296,126 @@ def test_run_tests_reports_a_wrong_programs_failures(stub):
     assert not found["results"][0]["passed"] and found["results"][1]["passed"]
 
 
-@pytest.mark.parametrize("arguments, message", [
-    ({"code": "def solve(x):\n    return x\n", "tests": [{"input": {"x": 1}, "expected": 1}]}, "defines no function run_code"),
-    ({"code": "def run_code(x):\n    return x\n", "tests": [{"input": 1}]}, "tests"),
-])
-def test_run_tests_refuses_code_without_run_code_and_malformed_tests(stub, arguments, message):
+SLOW_CODE = {"trickle": 0.05, "text": a.GOOD_CODE * 40}  # minutes of streaming, were it all written
+
+NOISY = """def run_code(nums, target):
+    print("looking at", nums)
+    if len(nums) > 2:
+        return nums[10]
+    return [0, 0]
+"""
+
+
+def test_a_failing_test_comes_back_with_expected_actual_error_traceback_and_what_it_printed(stub):
     async def body(session):
-        return await session.call_tool("run_tests", arguments)
-    result = with_session(stub, body, "--mcp-allow-weak-sandbox")
-    assert result.is_error and message in result.content[0].text
+        return await session.call_tool("run_tests", {"code": NOISY, "tests": [
+            {"name": "three", "input": {"nums": [3, 2, 4], "target": 6}, "expected": [1, 2]},
+            {"name": "two", "input": {"nums": [1, 2], "target": 3}, "expected": [0, 1]}]})
+    raised, wrong = with_session(stub, body, "--mcp-allow-weak-sandbox").structured_content["results"]
+    assert (raised["name"], raised["passed"], raised["expected"]) == ("three", False, [1, 2])
+    assert raised["error"] == "IndexError: list index out of range" and raised["actual"] == ""
+    assert 'File "solution.py", line 4, in run_code' in raised["traceback"] and "return nums[10]" in raised["traceback"]
+    assert raised["output"] == "looking at [3, 2, 4]\n"
+    assert (wrong["actual"], wrong["expected"], wrong["error"], wrong["traceback"]) == ("[0, 0]", [0, 1], "", "")
+    assert wrong["output"] == "looking at [1, 2]\n"
+
+
+def test_what_a_test_printed_and_its_traceback_are_cut_to_their_stated_sizes(stub):
+    code = "def run_code(n):\n    print('x' * n)\n    raise ValueError('y' * n)\n"
+
+    async def body(session):
+        return await session.call_tool("run_tests", {"code": code, "tests": [{"input": {"n": 100_000}, "expected": 0}]})
+    (result,) = with_session(stub, body, "--mcp-allow-weak-sandbox").structured_content["results"]
+    for field, size in (("output", 4000), ("traceback", 2000), ("error", 500)):
+        assert size - 100 < len(result[field]) <= size, (field, len(result[field]))
+    assert result["output"].startswith("x" * 1000) and result["output"].endswith("more characters]")
+    assert result["error"].startswith("ValueError: yyy") and result["error"].endswith("more characters]")
+    assert result["traceback"].startswith('  File "solution.py", line 3, in run_code')
+
+
+def test_the_caller_sets_each_tests_time_limit(stub):
+    slow = "import time\ndef run_code(x):\n    time.sleep(0.6)\n    return x\n"
+
+    async def body(session):
+        tests = [{"input": {"x": 1}, "expected": 1}]
+        short = await session.call_tool("run_tests", {"code": slow, "tests": tests, "test_timeout": 0.2})
+        ample = await session.call_tool("run_tests", {"code": slow, "tests": tests, "test_timeout": 5})
+        return short.structured_content["results"][0], ample.structured_content["results"][0]
+    short, ample = with_session(stub, body, "--mcp-allow-weak-sandbox")
+    assert not short["passed"] and short["error"] == "Timeout: run_code did not return within 0.2 s"
+    assert ample["passed"] and ample["error"] == ""
+
+
+GOOD = "def run_code(x):\n    return x\n"
+ONE = [{"input": {"x": 1}, "expected": 1}]
+
+
+def refusals(folder):
+    """(tool, arguments, what the one-line message says) for every way an MCP caller's arguments are refused."""
+    (folder / "taken").mkdir()
+    (folder / "taken" / "run.json").write_text('{"status": "solved"}')
+    (folder / "a_file").write_text("not a folder")
+    (folder / "unwritable" / "run.json.tmp").mkdir(parents=True)  # the record cannot be written there
+    return [
+        ("solve", {"problem": "   "}, "the problem is blank"),
+        ("solve", {"problem": "-"}, "the problem is blank"),
+        ("solve", {"problem": "x" * 60_000}, "the problem argument is longer than 50,000 characters"),
+        ("solve", {}, "problem is missing"),
+        ("solve", {"problem": 7}, "problem: input should be a valid string, not 7"),
+        ("solve", {"problem": a.TWO_SUM, "tests": {"x": 1}}, "tests: input should be a valid list"),
+        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": 1}]}, "tests.0.input: input should be a valid dictionary, "
+                                                                   "not 1; tests.0.expected is missing"),
+        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": {"x": 1}, "expect": 1}]}, "tests.0.expected is missing; "
+         "tests.0.expect is not a field of a test (a test has name, input and expected)"),
+        ("solve", {"problem": a.TWO_SUM, "tests": [{"input": {"": 1}, "expected": 1}]}, "tests: case 1"),
+        ("solve", {"problem": a.TWO_SUM, "tests": ONE * 201}, "tests has 201 test cases; at most 200 are allowed"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": 0}, "max_calls: input should be greater than or equal to 1, not 0"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": -3}, "max_calls: input should be greater than or equal to 1"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": 1001}, "max_calls: input should be less than or equal to 1000"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": "many"}, "max_calls: input should be a valid integer, unable to "
+                                                                "parse string as an integer, not 'many'"),
+        ("solve", {"problem": a.TWO_SUM, "max_calls": 2.5}, "max_calls: input should be a valid integer"),
+        ("solve", {"problem": a.TWO_SUM, "time_limit": 0}, "time_limit: input should be greater than or equal to 1, not 0"),
+        ("solve", {"problem": a.TWO_SUM, "time_limit": -5}, "time_limit: input should be greater than or equal to 1"),
+        ("solve", {"problem": a.TWO_SUM, "time_limit": 86_401}, "time_limit: input should be less than or equal to 86400"),
+        ("solve", {"problem": a.TWO_SUM, "time_limt": 30}, "time_limt is not an argument of this tool (its arguments: "
+                                                           "problem, tests, max_calls, time_limit, model, out_dir)"),
+        ("solve", {"problem": a.TWO_SUM, "model": 3}, "model: input should be a valid string"),
+        ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "taken")}, "holds another run already (its run.json)"),
+        ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "a_file")}, "cannot write to the output folder"),
+        ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "unwritable")}, "run.json: Is a directory"),
+        ("run_tests", {"code": " ", "tests": ONE}, "the code is empty"),
+        ("run_tests", {"code": "def run_code(:", "tests": ONE}, "the code does not parse as Python"),
+        ("run_tests", {"code": "def solve(x):\n    return x\n", "tests": ONE}, "defines no function run_code"),
+        ("run_tests", {"code": GOOD}, "tests is missing"),
+        ("run_tests", {"code": GOOD, "tests": [{"input": {"x": 1}}]}, "tests.0.expected is missing"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "checker": "def is_valid(:"}, "checker: the checker does not parse"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "checker": "def ok(x, output):\n    return True\n"},
+         "checker: the checker must define is_valid"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": 0}, "test_timeout: input should be greater than or "
+                                                                      "equal to 0.1, not 0"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": -1}, "test_timeout: input should be greater than"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": 31}, "test_timeout: input should be less than or "
+                                                                       "equal to 30"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "timeout": 5}, "timeout is not an argument of this tool"),
+    ]
+
+
+def test_every_refused_argument_is_a_one_line_tool_error_in_the_tools_words_not_the_clis(stub, tmp_path):
+    cases = refusals(tmp_path)
+
+    async def body(session):
+        said = [await session.call_tool(tool, arguments) for tool, arguments, _ in cases]
+        return said, await session.call_tool("run_tests", {"code": GOOD, "tests": ONE})
+    said, after = with_session(stub, body, "--mcp-allow-weak-sandbox", "--out", str(tmp_path / "runs"))
+    for (tool, arguments, message), result in zip(cases, said):
+        text = result.content[0].text
+        assert result.is_error and message in text, (tool, list(arguments), text)
+        assert text.startswith(f"Error executing tool {tool}: ") and "\n" not in text, text
+        assert "--" not in text, f"a flag of the command line, told an MCP caller: {text}"
+    assert stub.requests == [], "no refused call asked the model anything"
+    assert not after.is_error and after.structured_content["passed"] == 1, "and the server goes on serving"
+    assert not list((tmp_path / "runs").iterdir()), "no folder left behind by a refused solve"
 
 
 def test_hostile_code_runs_sandboxed_and_nothing_of_the_servers_environment_comes_back(stub):
@@ -192,7 +458,7 @@ def test_without_real_isolation_run_tests_refuses_unless_the_server_allows_it(st
         return await session.call_tool("run_tests", {"code": "def run_code(x):\n    return x\n",
                                                      "tests": [{"input": {"x": 1}, "expected": 1}]})
     refused = with_session(stub, body, env=env)
-    assert refused.is_error and "no real isolation" in refused.content[0].text
+    assert refused.is_error and "no real isolation" in refused.content[0].text and "--" not in refused.content[0].text
     allowed = with_session(stub, body, "--mcp-allow-weak-sandbox", env=env)
     assert allowed.structured_content["isolation"] == "process" and allowed.structured_content["passed"] == 1
 
@@ -279,3 +545,22 @@ def test_streamable_http_serves_on_loopback_and_refuses_a_foreign_origin(stub):
     finally:
         os.killpg(server.pid, 9)
         server.wait()
+
+
+def test_an_embedded_model_that_cannot_start_is_told_the_caller_without_the_operators_flags(tmp_path):
+    missing = tmp_path / "no-such-llama-server"
+    errors = tmp_path / "stderr.txt"
+    env = cli_env(CODELOOP_CACHE=str(tmp_path / "cache"), CODELOOP_LLAMA_SERVER=str(missing))
+
+    async def main():
+        with errors.open("w") as errlog:
+            params = StdioServerParameters(command=sys.executable, args=[MAIN, "--mcp"], cwd=str(ROOT), env=env)
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await until_said(errors, "could not be started", 60)
+                    return await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "run")})
+    result = anyio.run(main)
+    assert result.is_error and result.content[0].text.endswith(
+        "the embedded model could not be started; the server's stderr says why"), result.content[0].text
+    assert f"CODELOOP_LLAMA_SERVER names {missing}" in lines_of(errors), "the operator reads why on stderr"

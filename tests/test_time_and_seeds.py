@@ -22,6 +22,25 @@ def test_at_the_time_limit_a_call_in_flight_is_cancelled_and_the_run_ends_with_i
     assert revising and max(revising) < 40, "the revision's stream was closed, not written to the end"
 
 
+def route_an_oracle_too_slow_for_the_limit(stub):
+    """A candidate at once, an oracle whose answer would take minutes: the time limit cuts it, and the candidate
+    passes the statement's one example with nothing else to back it (so a draw or the model's tests are wanted)."""
+    stub.route("code", *[a.GOOD_CODE] * 9)
+    stub.route("oracle", *[SLOW] * 3)
+    stub.route("tests", *[SLOW] * 3)
+
+
+def test_a_run_whose_oracle_the_time_limit_cut_says_so_in_its_last_line(stub, tmp_path):
+    route_an_oracle_too_slow_for_the_limit(stub)
+    result = codeloop(a.TWO_SUM, "--time-limit", "5", "--out", str(tmp_path), stub=stub)
+    assert result.returncode == 1, result.stderr
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["status"] == "unconfirmed" and record["message"].startswith(
+        "not confirmed (the time limit of 5 s ran out): attempt 1 passes all"), record["message"]
+    last = result.stderr.split("\n  files: ")[0].splitlines()[-1]
+    assert last == record["message"], "the line the person reads last says the time ran out"
+
+
 def test_seeds_make_each_request_its_own_and_a_run_repeatable(stub, tmp_path):
     def run(name):
         stub.route("tests", a.GARBAGE, a.TESTS)

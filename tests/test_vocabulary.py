@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from core.vocabulary import Action, AttemptStatus, Origin, RunStatus, Source
+from core.vocabulary import Action, AttemptStatus, Caller, Origin, RunStatus, Source
 from utils.yaml_answer import dump_yaml, load_yaml
 
 
@@ -34,3 +34,24 @@ def test_what_counts_and_what_programs_settled():
     assert [s for s in Source if s.backs_a_claim] == [Source.USER, Source.ORACLE, Source.MAJORITY, Source.WITNESS,
                                                          Source.CHECKER]
     assert [o for o in Origin if o.trusted] == [Origin.STATEMENT, Origin.USER]
+
+
+@pytest.mark.parametrize("caller, name, option, give", [
+    (Caller.CLI, "max_calls", "--max-calls", "--max-calls"),
+    (Caller.CLI, "tests", "--tests", "--tests FILE"),
+    (Caller.CLI, "checker", "--checker", "--checker FILE"),
+    (Caller.MCP, "max_calls", "max_calls", "the max_calls argument"),
+    (Caller.MCP, "tests", "tests", "the tests argument"),
+    (Caller.MCP, "checker", "checker", "run_tests and its checker argument"),  # solve takes none
+])
+def test_an_option_is_named_as_its_caller_gives_it(caller, name, option, give):
+    assert (caller.option(name), caller.give(name)) == (option, give)
+
+
+def test_a_setting_out_of_range_is_told_in_its_callers_words():
+    from settings import Settings, SettingsError
+    with pytest.raises(SettingsError, match="^--time-limit must be seconds from 1 to 86,400, not 0$"):
+        Settings(time_limit=0)
+    with pytest.raises(SettingsError, match="^time_limit must be seconds from 1 to 86,400, not 0$"):
+        Settings(time_limit=0, caller=Caller.MCP)
+    assert Settings(caller="mcp").caller is Caller.MCP, "as run.json records it"
