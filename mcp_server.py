@@ -34,10 +34,10 @@ import app
 from mcp_schema import (DEFAULT_TIME_LIMIT, RUN_TESTS, SOLVE, Checker, Code, LeftOutTest, MaxCalls, Model, OutDir,
                         Problem, RunTestsResult, SolvedTest, SolveResult, SolveTests, StrictServer, TestResult, Tests,
                         TestTimeout, TimeLimit, clip, tool)
-from core.agreement import describe
+from core.expected_values import describe
 from core.cases import Evidence, TestCase
 from core.compare import judge
-from core.judges import CHECKER_SHIM
+from core.checkers import CHECKER_SHIM
 from core.prompts import instructions
 from core.vocabulary import Caller, Source
 from utils.llama_server import LlamaServer, LocalModelError, cache_dir

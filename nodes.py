@@ -2,7 +2,7 @@
 
 The shared store's keys are documented in docs/design.md; the run's services (settings, record, budget,
 progress, terminal) are one object under `services`. The rules that judge a round and end a run live in
-core/ (core/verdict.py, core/outcome.py); the nodes gather their facts and write their results. Two small
+core/ (core/round_verdict.py, core/run_outcome.py); the nodes gather their facts and write their results. Two small
 bases keep the nodes short:
   Step       tells the run record (and so the terminal) which node is working and how long it took.
   ModelStep  a Step that asks the model. Every request checks the run's call and token budget first;
@@ -20,17 +20,17 @@ from functools import partial
 
 from pocketflow import BatchNode, Node
 
-from core.agreement import summary
+from core.expected_values import summary
 from core.budget import BudgetSpent
 from core.cases import TestCase, input_key, records, trusted_name, unique_names
 from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
-from core.judges import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_can_act, checker_in_use, checker_shim,
+from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker_can_act, checker_in_use, checker_shim,
                          input_promises, output_name, promised_only, promises_one_answer, validator_in_use,
                          wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
-from core.outcome import RunState, conclude
+from core.run_outcome import RunState, conclude
 from core.output_kind import OutputKind
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
@@ -40,7 +40,7 @@ from core.random_inputs import raised_where_others_return, shaped_inputs, tellin
 from core.source_code import program_key
 from core.statement_examples import statement_examples
 from core.variants import variant_cases
-from core.verdict import RoundFacts, Rules, judge_round
+from core.round_verdict import RoundFacts, Rules, judge_round
 from core.vocabulary import Action, AttemptStatus, Author, Origin, RunStatus, Source
 from utils.ask_model import SAMPLE_TEMPERATURE, InvalidAnswers, ask_for_yaml
 from utils.call_llm import Cancelled, ModelBackendError
@@ -384,9 +384,9 @@ def origin_counts(test_cases):
 class ImplementFunction(ModelStep):
     """`samples` candidates of run_code, asked at the same time as the programs that judge them: an oracle
     once a run (the simplest obviously correct program, slow as it may be, which only settles expected
-    values: core/agreement.py), and, each only while there is none that passed its checks, a checker when
+    values: core/expected_values.py), and, each only while there is none that passed its checks, a checker when
     several answers are right, an input validator when the statement promises something of its inputs
-    (core/judges.py). With agreement on, candidates see only the trusted tests: the model's guessed
+    (core/checkers.py). With agreement on, candidates see only the trusted tests: the model's guessed
     expected values could lead them astray, and they must stay independent votes. The first candidate
     becomes the current attempt until a round is judged."""
     working = "asking the model for run_code"
@@ -467,7 +467,7 @@ class ImplementFunction(ModelStep):
 
 
 def checker_wanted(shared):
-    """core/judges.wants_a_checker for this run."""
+    """core/checkers.wants_a_checker for this run."""
     return wants_a_checker(shared["output_kind"].kind, promises_one_answer(shared["problem"]),
                            shared["services"].settings.agreement)
 
@@ -583,7 +583,7 @@ class RunTests(Step, ParallelBatchNode):
 
 
 class RunChecker(Step, ParallelBatchNode):
-    """When several answers are right, or the statement promises one: the checkers (core/judges.py) judge
+    """When several answers are right, or the statement promises one: the checkers (core/checkers.py) judge
     every output a program returned that they have not judged, and the trusted outputs and the outputs
     wrong by construction or next to them that their own checks need. Nothing to do on other problems."""
     working = None  # quick, and said in the verdict's lines
@@ -609,7 +609,7 @@ class RunChecker(Step, ParallelBatchNode):
 
 
 class JudgeRound(Step):
-    """The round's verdict (core/verdict.py): expected values settled by what the programs returned, every
+    """The round's verdict (core/round_verdict.py): expected values settled by what the programs returned, every
     attempt judged on the tests that count, new ones kept or rejected, and what comes next: success,
     unconfirmed, a fresh draw of candidates, the person's edit or the search policy's choice to revise
     (failure), exhausted, or untested when no test is left."""
@@ -810,7 +810,7 @@ class TellApart(Step):
         apart, returned, raised = found
         shared["told_apart"].append(job["tried"])
         ids = [attempt_id for attempt_id, _ in job["versions"]]
-        for attempt_id, count in zip(ids, raised):  # the verdict's tie-break between versions (core/verdict.py)
+        for attempt_id, count in zip(ids, raised):  # the verdict's tie-break between versions (core/round_verdict.py)
             shared["raised_fresh"][attempt_id] = max(count, shared["raised_fresh"].get(attempt_id, 0))
         inputs = [job["inputs"][i] for i in apart]
         say = None
@@ -1068,7 +1068,7 @@ def corrected_tests(tests, answer):
 
 
 class Finish(Step):
-    """How the run ended (core/outcome.py), the version handed over made current. It ends the flow, unless
+    """How the run ended (core/run_outcome.py), the version handed over made current. It ends the flow, unless
     --explain wires ExplainSolution after it."""
     working = None  # main.py prints the outcome
 

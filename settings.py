@@ -57,7 +57,7 @@ class Settings:
     samples: int = 3                # candidates per ImplementFunction / Revise step
     first_draw: int | None = 1      # candidates asked first in a run's first draw (with the oracle and judges); the
     #                                 rest of it only if these settle no claim (None: all `samples` at once)
-    oracle: bool = True             # ImplementFunction also asks for a brute-force program (core/agreement.py)
+    oracle: bool = True             # ImplementFunction also asks for a brute-force program (core/expected_values.py)
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     validator: bool = True          # an input validator is asked where the statement promises something of its inputs
     #                                 (left out: LeetCode 162 and HumanEval/19 unconfirmed, not solved, in 60 replayed runs)

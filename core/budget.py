@@ -9,7 +9,7 @@ size is estimated (4 characters a token) before the server counts it.
 Time (--time-limit) runs from the flow's start; the embedded model's one-time set-up and start are not
 counted. Once it is out, or once `stop(reason)` is called, every request is refused, and a call in flight
 is cancelled by the model client, which asks `stopped()` while it waits: the run ends with the best
-verdict it has (core/outcome.py), and its last line says what cut it short (`cut_short()`), also when it
+verdict it has (core/run_outcome.py), and its last line says what cut it short (`cut_short()`), also when it
 was only the time left that could not fit a draw the verdict wanted.
 """
 import threading

@@ -88,7 +88,7 @@ class TestCase:
 
     @property
     def lone(self):
-        """A written test left out because only the claimed code answered it (core/verdict.left_out_lone,
+        """A written test left out because only the claimed code answered it (core/round_verdict.left_out_lone,
         Verdict.lone): `unchecked` as a variant fewer than two programs answered is, but not a variant."""
         return self.source == Source.UNCHECKED and not self.is_variant
 
@@ -99,7 +99,7 @@ class TestCase:
         examples, so a candidate returning it is a second, independent reading of the statement; a value
         Revise wrote has seen the code's outputs. Uncontested guesses were right in 6 of 6 claims that
         nothing else backed (docs/journal/2026-11.md, issue 27), later in 12 of 14 records; for those made before
-        the rest of a short first draw came, 5 of 7 (core/verdict.backs)."""
+        the rest of a short first draw came, 5 of 7 (core/round_verdict.backs)."""
         return bool(self.evidence and self.counted and self.evidence.backs_a_claim
                     and not (self.source == Source.GUESS and self.revised is not None))
 

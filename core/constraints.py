@@ -115,7 +115,7 @@ def constraint_lines(statement):
 
 def unread_lines(statement):
     """The Constraints lines not read as bounds: promises in words ("nums[i] != nums[i + 1] for all valid i",
-    "Only one valid answer exists"), for an input validator (core/judges.py) to check."""
+    "Only one valid answer exists"), for an input validator (core/checkers.py) to check."""
     elements = element_names(statement)
     # a line with no word in it says nothing (a docstring's closing quotes, as HumanEval/122's section ends)
     return [line for line in constraint_lines(statement) if re.search(r"\w", line) and not _wholly_read(line, elements)]

@@ -95,7 +95,7 @@ def difference(expected, result):
 
 def is_counted(case, result=None):
     """A test the verdict counts: every test, unless execution left its expected value disputed; a result's
-    own flag (core/verdict.py) says so for one attempt: raising on a disputed input counts against it."""
+    own flag (core/round_verdict.py) says so for one attempt: raising on a disputed input counts against it."""
     if result is not None and "counted" in result:
         return result["counted"]
     return case.counted

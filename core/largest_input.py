@@ -18,7 +18,7 @@ import sys
 
 from core.constraints import Bound, Name, constraints, normal_name, violations
 
-TOO_SLOW = "too slow at the stated bounds"  # what a claim lacks when no version passes the speed check (a lack, as in core/verdict.py)
+TOO_SLOW = "too slow at the stated bounds"  # what a claim lacks when no version passes the speed check (a lack, as in core/round_verdict.py)
 UPPER = {"<=": False, "≤": False, "<": True}  # left <= right; the value: strict bounds one less
 LOWER = {">=": False, "≥": False, ">": True}  # left >= right: the right side is bounded above by the left
 

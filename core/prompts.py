@@ -173,7 +173,7 @@ function_code: |
 
 def answers_request(test_cases):
     """Where the statement promises one answer: a program that lists every right answer (a brute force), from
-    which the checker is built (core/judges.lister_shim). Asked for is_valid instead, the embedded model
+    which the checker is built (core/checkers.lister_shim). Asked for is_valid instead, the embedded model
     wrote Two Sum's checker right 2 times in 12 (indices checked as values, the order left unchecked) and the
     README's Two Sum ended not confirmed in 9 runs of 10; asked this way, 9 lists of 12 were right, none of
     the others passed the checker's checks, and the README's Two Sum was solved in 20 runs of 20

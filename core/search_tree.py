@@ -2,7 +2,7 @@
 
 `Attempt` is one version; `AttemptTree` (the shared store's `attempts`) owns every change to them:
 `add` (a new version, or None when the same code was tried before), `take` (a round's verdict,
-core/verdict.py: each attempt's results on the current tests, which new ones are kept or rejected for
+core/round_verdict.py: each attempt's results on the current tests, which new ones are kept or rejected for
 breaking an anchor, which one solved), `note` (feedback for its next revision), and the choice of
 what to revise next. An attempt's parent is the attempt Revise
 started from; ImplementFunction's attempts are roots. Revising an attempt is expanding it; its
@@ -164,7 +164,7 @@ class AttemptTree:
         return next((a for a in self.attempts if a.code == code), None)
 
     def checked(self, attempt_id, failure, findings):
-        """CheckCode's findings: "ok" or the failed check (core/verdict.py fails every test on it), ruff's findings."""
+        """CheckCode's findings: "ok" or the failed check (core/round_verdict.py fails every test on it), ruff's findings."""
         attempt = self.get(attempt_id)
         attempt.check, attempt.lint = failure or "ok", findings
 
@@ -187,7 +187,7 @@ class AttemptTree:
         return notes[-last:]
 
     def take(self, verdict):
-        """A round's verdict (core/verdict.py): every judged attempt's results on the settled tests, what
+        """A round's verdict (core/round_verdict.py): every judged attempt's results on the settled tests, what
         becomes of each new one, and the one that solved."""
         for attempt_id, results in verdict.judged.items():
             self.get(attempt_id).score(results, verdict.tests)

@@ -16,7 +16,7 @@ flow trusts them: Revise may not change them and success requires them. The layo
              return ["Two", "One", "One"]                 with an arrow, "return" or "return =")
 
 When the statement admits several right answers ("return any of them"), an example's output is one
-of them: it stays a trusted test, judged by a checker that must accept it (core/judges.py,
+of them: it stays a trusted test, judged by a checker that must accept it (core/checkers.py,
 core/output_kind.py). Values are Python or JSON literals (true/false/null are read too). Positional arguments need the
 function's signature ("def name(a, b)" anywhere in the statement) to be named; an argument named
 `maxPts` in the example is the signature's `max_pts`. An example that cannot

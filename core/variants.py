@@ -10,7 +10,7 @@ so programs that agree only on the inputs someone happened to write disagree on 
 CodeT generate inputs for the same reason). A list stays sorted, or its items distinct, only when the
 statement says so and every given list is: a property the model's inputs merely share is what its code
 may wrongly assume. A variant has no expected value and no guess: only the programs' agreement settles
-it (core/agreement.py), which drops an input a program raises on, since a variant may break a
+it (core/expected_values.py), which drops an input a program raises on, since a variant may break a
 precondition the statement states only in words. Variants that break the constraints the statement
 states in its own form (core/constraints.py) are never made.
 

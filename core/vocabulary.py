@@ -30,7 +30,7 @@ class Origin(Word):
 
 
 class Source(Word):
-    """Where a test's expected value comes from (its evidence), strongest first; core/agreement.py."""
+    """Where a test's expected value comes from (its evidence), strongest first; core/expected_values.py."""
     STATEMENT = "statement"
     USER = "user"
     ORACLE = "oracle"                  # the valid oracle and a candidate agree
@@ -42,7 +42,7 @@ class Source(Word):
     MODEL = "model"                    # the model's word, taken as it is (--model-expected)
     DISPUTED = "disputed"              # no agreement: left out
     UNCHECKED = "unchecked"            # a variant fewer than two programs answered, or an input only the claim
-    # answered where programs back it elsewhere (core/verdict.left_out_lone): left out
+    # answered where programs back it elsewhere (core/round_verdict.left_out_lone): left out
     REJECTED = "rejected"              # outside what the problem allows: dropped
     BROKEN_PROMISE = "broken_promise"  # breaks what the statement promises of its inputs: dropped
 
@@ -72,7 +72,7 @@ class Author(Word):
     REVISE = "revise"        # Revise: a child of the attempt it revised
     USER = "user"            # the person's edit (--interactive)
     ORACLE = "oracle"        # ImplementFunction's brute-force program: settles values, never claims
-    CHECKER = "checker"      # is_valid(<inputs>, output): judges outputs where several are right (core/judges.py)
+    CHECKER = "checker"      # is_valid(<inputs>, output): judges outputs where several are right (core/checkers.py)
     VALIDATOR = "validator"  # is_valid_input(<inputs>): judges inputs against the statement's promises
 
     @property

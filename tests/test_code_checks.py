@@ -41,5 +41,5 @@ def test_a_solution_must_name_its_parameters(code, unnamed):
 
 
 def test_a_judge_keeps_codeloops_own_keyword_shim():
-    from core.judges import CHECKER_SHIM
+    from core.checkers import CHECKER_SHIM
     assert check_code("def is_valid(nums, output):\n    return True\n" + CHECKER_SHIM) is None

@@ -68,7 +68,7 @@ def test_each_stated_form_keeps_an_input_inside_and_names_the_line_an_input_outs
 def test_what_cannot_be_read_exactly_is_not_checked():
     assert broken(["- nums[i] != nums[i + 1]", "- 1 <= k <= the length of nums", "- All the values are unique."],
                   nums=[1, 1], k=99) == []
-    # an item's or a pair's promise, or one about a single value, is the input validator's (core/judges.py)
+    # an item's or a pair's promise, or one about a single value, is the input validator's (core/checkers.py)
     assert broken(["All the values of graph[u] are unique", "All the pairs (ui, vi) are distinct",
                    "The largest element in nums is unique", "The input is generated such that the answer is unique",
                    "nums[i] is sorted in ascending order", "intervals is sorted by starti in ascending order",

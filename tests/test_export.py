@@ -75,7 +75,7 @@ def test_numpy_values_are_judged_as_plain_data_in_the_sandbox_and_the_export(tmp
 
 
 def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_out(tmp_path):
-    from core.agreement import settle
+    from core.expected_values import settle
     model = case("guessed", {"nums": [5], "target": 5}, [9], guess=[9])
     split = case("variant_1", {"nums": [6], "target": 6}, None, "variant")
     lone = case("variant_2", {"nums": [7], "target": 7}, None, "variant")
@@ -92,7 +92,7 @@ def test_disputed_inputs_are_listed_not_tested_and_unchecked_variants_are_left_o
     assert "variant_2" not in text, "a variant one program answered is neither tested nor disputed"
     result = run_pytest(tmp_path)
     assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout
-    only_mine = replace(cases[1], evidence=Evidence(Source.UNCHECKED, voters=1))  # core/verdict.left_out_lone
+    only_mine = replace(cases[1], evidence=Evidence(Source.UNCHECKED, voters=1))  # core/round_verdict.left_out_lone
     write_outputs(str(tmp_path), GOOD, [cases[0], only_mine])
     text = (tmp_path / "test_solution.py").read_text()
     assert "# Inputs only this code answered, otherwise than the model guessed" in text and "# Disputed" not in text

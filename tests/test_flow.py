@@ -340,7 +340,7 @@ def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make
     assert "codeloop_no_such_pkg: no wheel found (not installed)" in shared["packages"]["report"]
 
 
-# Expected values from execution (core/agreement.py), with the shipped defaults.
+# Expected values from execution (core/expected_values.py), with the shipped defaults.
 
 def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_without_a_revision(make_shared, stub):
     a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE)
@@ -401,7 +401,7 @@ function_code: |
 
 def test_a_test_settled_by_execution_is_not_changed_on_the_models_word(make_shared, stub):
     # on each input two candidates side with the oracle and the two others are wrong in two ways: the oracle settles
-    # it (with one candidate against one it would not: core/agreement.py)
+    # it (with one candidate against one it would not: core/expected_values.py)
     a.route_defaults(stub, candidates=[WRONG_ON_PAIRS, WRONG_ON_TRIPLES, ZERO_ON_PAIRS, ZERO_ON_TRIPLES], samples=4)
     stub.route("revise", *[MAKE_TESTS_FIT] * 3)
     shared = run_flow(make_shared(a.TWO_SUM, samples=4))
@@ -818,7 +818,7 @@ def test_where_every_candidate_fails_the_guesses_the_oracle_returned_the_oracle_
     assert "no candidate passes every test that counts, so the oracle (attempt " in shared["message"], shared["message"]
 
 
-# where the statement asks for increasing indices, a checker accepting [1, 0] is refused (core/judges._accepts_another)
+# where the statement asks for increasing indices, a checker accepting [1, 0] is refused (core/checkers._accepts_another)
 INCREASING_PAIR_LISTER = PAIR_LISTER.replace("range(len(nums)) if i != j and", "range(i + 1, len(nums)) if")
 TWO_PAIRS = """```yaml
 reasoning: a pair apart, and an input with two pairs
@@ -1007,7 +1007,7 @@ def test_with_the_defaults_a_first_candidate_the_oracle_backs_beyond_the_example
 
 def test_when_the_first_candidates_lack_evidence_the_models_tests_come_and_the_round_is_judged_again(make_shared, stub):
     # the oracle fails the example, so no variant has a second voter; the model's guesses, which the one
-    # candidate returns, back a claim only once the rest of the first draw has voted (core/verdict.backs):
+    # candidate returns, back a claim only once the rest of the first draw has voted (core/round_verdict.backs):
     # here it writes the same program again (one voter), so the guesses are the evidence beyond the example
     a.route_defaults(stub, oracle=a.wrong_on_the_example(20))
     shared, said = make_shared(a.TWO_SUM, **SHIPPED), []

@@ -2,7 +2,7 @@
 from types import SimpleNamespace
 
 from core.cases import input_key
-from core.verdict import judge_attempt
+from core.round_verdict import judge_attempt
 from nodes import Finish, GenerateTestCases, ImplementFunction, JudgeRound, ModelFailure, Revise, RunTests
 from tests import scripted_answers as answers
 from tests.scripted_answers import MODEL_TESTS, case, events_of

@@ -1,10 +1,10 @@
-"""What a statement promises of its inputs (core/judges.promises), one row per way it says it, and a
+"""What a statement promises of its inputs (core/checkers.promises), one row per way it says it, and a
 promise said in a sentence at work: HumanEval/19's "Valid choices are 'zero', ..." with a model whose
 tests write digits (as the embedded model's did in every recorded run), a scripted model over HTTP, the
 real sandbox."""
 import pytest
 
-from core.judges import input_promises, promises
+from core.checkers import input_promises, promises
 from flow import create_flow
 from tests.scripted_answers import code_answer, why_dropped
 
@@ -89,8 +89,8 @@ def test_a_test_outside_the_values_a_sentence_allows_is_dropped_and_right_code_i
 def test_the_checker_built_on_a_list_of_every_answer_looks_the_output_up_under_its_own_name():
     # one answer promised: the model lists every answer (core/prompts.answers_request) and this shim makes the
     # list a checker (the pairs listed as tuples are the lists a program returns); an input already named
-    # `output` moves the output to `returned` (core/judges.output_name)
-    from core.judges import lister_shim
+    # `output` moves the output to `returned` (core/checkers.output_name)
+    from core.checkers import lister_shim
     from utils.sandbox import run_batch
     code = "def all_answers(output, k):\n    return [(i, i + k) for i in output if i + k in output]\n"
     calls = [{"output": [1, 2, 3], "k": 1, "returned": [1, 2]}, {"output": [1, 2, 3], "k": 1, "returned": [2, 3]},
@@ -101,7 +101,7 @@ def test_the_checker_built_on_a_list_of_every_answer_looks_the_output_up_under_i
 def test_the_checker_built_on_a_list_makes_each_inputs_list_once():
     # the checker is called once per output judged, several times an input, in one sandbox process: a list
     # that changed from call to call (here: it grows) shows how often all_answers ran
-    from core.judges import lister_shim
+    from core.checkers import lister_shim
     from utils.sandbox import run_batch
     code = ("made = []\n\n\ndef all_answers(n):\n    made.append(n)\n    return [[n, len(made)]]\n")
     calls = [{"n": 5, "output": [5, 1]}, {"n": 5, "output": [5, 1]}, {"n": 6, "output": [6, 2]},

@@ -118,7 +118,7 @@ def test_reasoning_that_goes_round_with_another_word_each_time_is_a_runaway():
 
 def test_real_code_and_prose_do_not_squeeze_like_a_loop():
     from utils.runaway import SQUEEZE_WINDOW, squeezes_like_a_loop
-    for path in ("nodes.py", "core/verdict.py", "README.md", "docs/design.md"):
+    for path in ("nodes.py", "core/round_verdict.py", "README.md", "docs/design.md"):
         text = (ROOT / path).read_text()
         windows = [text[i:i + SQUEEZE_WINDOW] for i in range(0, len(text) - SQUEEZE_WINDOW, 200)]
         assert windows and not any(squeezes_like_a_loop(window) for window in windows), path

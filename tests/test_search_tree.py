@@ -2,9 +2,9 @@
 up the tree, and each policy's choice."""
 import random
 
-from core.outcome import handed_over
+from core.run_outcome import handed_over
 from core.search_tree import AttemptTree
-from core.verdict import keep_or_reject
+from core.round_verdict import keep_or_reject
 from tests.scripted_answers import case
 
 TESTS = [case(origin="statement"), case(), case(), case()]
@@ -16,7 +16,7 @@ def results(passes):
 
 def grow(tree, parent, passes, code=None, anchors=False):
     """Add an attempt under `parent`, score it on TESTS and settle it as a round's verdict would
-    (core/verdict.keep_or_reject)."""
+    (core/round_verdict.keep_or_reject)."""
     attempt = tree.add(code or f"def run_code():\n    return {len(tree)}\n", parent, "revise" if parent else "implement", 0)
     attempt.score(results(passes), TESTS)
     judged = {a.id: a.results for a in tree if a.results is not None}

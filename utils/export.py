@@ -11,8 +11,8 @@ import pprint
 from pathlib import Path
 
 from core import compare
-from core.agreement import describe
-from core.judges import checker_source, output_name
+from core.expected_values import describe
+from core.checkers import checker_source, output_name
 from core.vocabulary import Source
 from utils.text_files import write_atomically
 

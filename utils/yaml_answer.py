@@ -372,7 +372,7 @@ def parse_code_answer(text, function="run_code"):
 
 
 def parse_judge_answer(text, function):
-    """A judge's code (core/judges.py: a checker is_valid, an input validator is_valid_input), answered like
+    """A judge's code (core/checkers.py: a checker is_valid, an input validator is_valid_input), answered like
     code ({reasoning, function_code}, or a bare python block): it must define `function`; an answer that
     named it otherwise gets `function = <its last function>`."""
     answer = parse_code_answer(text, function)

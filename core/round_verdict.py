@@ -3,9 +3,9 @@
 `judge_round(RoundFacts) -> Verdict` is pure: it reads the tests and the attempts (with what each
 returned on each input, core.search_tree.Attempt.outputs) and changes neither; it runs nothing. The
 JudgeRound node gives it the facts and writes the Verdict back (the attempt tree takes it). The
-rules, in the order they apply; tests/test_verdict.py holds one row per rule:
+rules, in the order they apply; tests/test_round_verdict.py holds one row per rule:
 
- 1. Expected values. Each test is settled by the evidence (core/agreement.py: statement, user,
+ 1. Expected values. Each test is settled by the evidence (core/expected_values.py: statement, user,
     oracle, majority, checker, guess, disputed, unchecked); an input every program raised on is
     dropped (rejected), and so is one that breaks what the statement promises (broken_promise: the
     input validator rejects it, or the checker accepts two answers where one is promised).
@@ -13,7 +13,7 @@ rules, in the order they apply; tests/test_verdict.py holds one row per rule:
     evidence is disputed or unchecked, except that code raising on a disputed written input where other
     programs return a value fails it (whichever value is right, raising is wrong; not on a variant, which
     may break a precondition). Code whose import or execution check failed fails every test.
- 3. Keep or reject. A new oracle votes and never claims (an unsolved run may hand it over: core/outcome.py);
+ 3. Keep or reject. A new oracle votes and never claims (an unsolved run may hand it over: core/run_outcome.py);
     a new revision that fails a counted test its parent passes is rejected (an anchor; the person's edit
     never is).
  4. No tests left (the person deleted them all): the latest candidate that loads, `untested`.
@@ -49,10 +49,10 @@ Why each rule is there, measured: docs/journal/ (its README lists every measurem
 """
 from dataclasses import dataclass, field, replace
 
-from core.agreement import confirmed_by_guess, settle, support
+from core.expected_values import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted, trusted_name
 from core.compare import judge
-from core.judges import (answering, breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only,
+from core.checkers import (answering, breaks_a_promise, breaks_the_one_answer, checker_in_use, promised_only,
                          returned_on, validator_in_use, wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind, comparison
 from core.search_tree import Score
@@ -267,13 +267,13 @@ def backs(case, facts):
     program returned does not: the draw's other candidates vote on it first. Claims that nothing but such
     guesses backed, before the rest came, were right in 5 of 7 records, 3 of 5 problems (LeetCode 593 and
     950 wrong, on degenerate inputs the model guessed alike; docs/journal/2026-11.md). Nor does a witness's
-    value (core/agreement.py): it was measured on runs whose every candidate had come."""
+    value (core/expected_values.py): it was measured on runs whose every candidate had come."""
     one_program = case.source == Source.GUESS and case.evidence.voters < 2 or case.source == Source.WITNESS
     return case.backs_a_claim and not (facts.owes_rest and one_program)
 
 
 def settled_tests(facts, checker, promise, again):
-    """The tests with the evidence execution gives them (core/agreement.py), and (name, why) for each one
+    """The tests with the evidence execution gives them (core/expected_values.py), and (name, why) for each one
     dropped: every program raised there (a variant: any voting program), or it breaks a promise of the
     statement (the input validator rejects it, or the checker accepts two answers where one is promised:
     `checker` when it judges outputs, `promise` when outputs are judged by equality and it only looks for
@@ -347,7 +347,7 @@ def judge_attempt(attempt, tests, comparison, checker=None, unchecked=False):
 
 def plainly_wrong(output, case):
     """An output that cannot be right where the case's given output is: another type (a tuple for a list
-    aside, as core/compare.py reads them alike), or one a checker must reject (core/judges.wrong_outputs:
+    aside, as core/compare.py reads them alike), or one a checker must reject (core/checkers.wrong_outputs:
     None, the answer cut short, an index past the end)."""
     def kind(value):
         return list if isinstance(value, (list, tuple)) else type(value)

@@ -1,8 +1,8 @@
-"""core/agreement.py: how each test's expected value is settled from what programs returned."""
+"""core/expected_values.py: how each test's expected value is settled from what programs returned."""
 from dataclasses import replace
 
-from core import agreement
-from core.agreement import confirmed_by_guess, describe, summary, support
+from core import expected_values
+from core.expected_values import confirmed_by_guess, describe, summary, support
 from core.cases import Evidence
 from core.compare import EXACT, Comparison
 from tests.scripted_answers import case
@@ -17,12 +17,12 @@ def model_test(expected, name="t"):
 
 
 def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True):
-    """core.agreement.settle, each (evidence, expected) as one mapping: run.json's evidence and the value."""
+    """core.expected_values.settle, each (evidence, expected) as one mapping: run.json's evidence and the value."""
     return [{**evidence.record(), "expected": expected}
             for evidence, expected in agreement_settle(tests, voters, oracle, comparison, agreement)]
 
 
-agreement_settle = agreement.settle
+agreement_settle = expected_values.settle
 
 
 def ok(value):

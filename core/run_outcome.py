@@ -9,10 +9,10 @@ by the oracle and a candidate"), what is still disputed, or what fails.
 """
 from dataclasses import dataclass
 
-from core.agreement import summary
+from core.expected_values import summary
 from core.cases import has_trusted, trusted_name
 from core.largest_input import TOO_SLOW
-from core.verdict import NONE_PASSES, SPLIT, UNBACKED, UNCHECKED
+from core.round_verdict import NONE_PASSES, SPLIT, UNBACKED, UNCHECKED
 from core.vocabulary import Author, Caller, Origin, RunStatus, Source
 
 ORIGIN_MARKS = {Origin.STATEMENT: " (statement)", Origin.USER: " (yours)"}
@@ -35,7 +35,7 @@ class RunState:
     iteration: int = 0
     message: str = ""
     dispute_draws: int = 0
-    lacks: list | None = None  # what the last claim lacked (core/verdict.lacks)
+    lacks: list | None = None  # what the last claim lacked (core/round_verdict.lacks)
     by_equality: bool = False  # several answers are right and no checker judged them: equality did
     caller: Caller = Caller.CLI  # whose words the advice uses: --tests FILE, or the tests argument
 
@@ -91,7 +91,7 @@ def closing_message(status, state, kept):
     why = f" ({state.message})" if state.message and status == RunStatus.UNSOLVED else ""
     best = state.attempts.best()
     lacking = ("every test that counts" if best and best.scored.passes_trusted else f"the {trusted_name(state.tests)}")
-    said = why.startswith(f" ({NONE_PASSES}")  # the draws ended saying so (core/verdict.hopeless_after)
+    said = why.startswith(f" ({NONE_PASSES}")  # the draws ended saying so (core/round_verdict.hopeless_after)
     version = (f"{'' if said else f'{NONE_PASSES} {lacking}, so '}the oracle (attempt {kept.id}, written to be "
                "plainly right rather than fast) is handed over: it" if kept.source == Author.ORACLE else
                f"the best version (attempt {kept.id})")

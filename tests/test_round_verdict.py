@@ -1,4 +1,4 @@
-"""core/verdict.py as a table: one row per rule of the verdict, readable as its specification.
+"""core/round_verdict.py as a table: one row per rule of the verdict, readable as its specification.
 
 Each row is a round: the tests (a statement example `ex`, the person's test `mine`, the model's test `t`
 with its guess, a variant `v`), the programs with what each returned on each test in order (a value,
@@ -8,10 +8,10 @@ returned, so the rows give it directly.
 import pytest
 
 from core.cases import input_key
-from core.judges import calls_to_check, output_name
+from core.checkers import calls_to_check, output_name
 from core.output_kind import OutputKind
 from core.search_tree import AttemptTree
-from core.verdict import RoundFacts, Rules, judge_round
+from core.round_verdict import RoundFacts, Rules, judge_round
 from tests.scripted_answers import case
 
 RAISES = {"ok": False, "value": None, "repr": "", "error_type": "ValueError", "message": "no", "traceback": "",
@@ -99,7 +99,7 @@ TWIN = "def run_code(x):\n    total = 0\n    for i in range(x):\n        total +
 TWIN_RENAMED = 'def run_code(x):\n    """Sum below x."""\n    s = 0\n    for k in range(x):  # each\n        s += k\n    return s\n'
 
 
-# Where each expected value comes from (core/agreement.py), strongest first.
+# Where each expected value comes from (core/expected_values.py), strongest first.
 EVIDENCE = [
     pytest.param(Round(ex(1, 2)).candidate(3).candidate(3).oracle(3), {},
                  [("example_1", "statement", 2, True)], id="statement: the example's value stands whatever programs say"),
@@ -188,7 +188,7 @@ def outcome(verdict):
     return {"action": verdict.action, "current": verdict.current, "solved": verdict.solved}
 
 
-# What the round decides next (core/verdict.py, rules 3 to 6).
+# What the round decides next (core/round_verdict.py, rules 3 to 6).
 ROUNDS = [
     pytest.param(Round(ex(1, 2), t(5, 9)).candidate(2, 10).candidate(2, 10), {},
                  {"action": "success", "current": 2, "solved": 2},
@@ -402,7 +402,7 @@ def test_the_verdict_changes_neither_the_tests_nor_the_attempts_it_reads():
     assert ([test.record() for test in round_.tests], [a.record() for a in round_.tree]) == before
 
 
-# Several right answers: a checker judges outputs (core/judges.py). Example: the index of any peak.
+# Several right answers: a checker judges outputs (core/checkers.py). Example: the index of any peak.
 def peak(nums, index):
     return isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(nums) and all(
         nums[index] > nums[j] for j in (index - 1, index + 1) if 0 <= j < len(nums))
@@ -475,7 +475,7 @@ def test_without_a_checker_candidates_no_example_can_judge_are_claimed_unconfirm
 @pytest.mark.parametrize("output, wrong", [((3, 1), False), ([1], True), ("[1, 3]", True), (None, True), ([1, 3, 1], True)],
                          ids=["a tuple for a list", "cut short", "a string", "None", "one too many"])
 def test_without_a_checker_only_outputs_wrong_by_construction_fail_an_expected_value(output, wrong):
-    from core.verdict import plainly_wrong
+    from core.round_verdict import plainly_wrong
     assert plainly_wrong(output, case("example_1", {"nums": [1, 3]}, [1, 3], "statement")) is wrong
 
 
@@ -609,7 +609,7 @@ def test_where_several_answers_are_right_a_checker_accepting_every_renumbering_t
 
 
 def test_renumbered_outputs_change_the_first_or_last_number_and_keep_how_each_item_compares_with_the_next():
-    from core.judges import renumbered
+    from core.checkers import renumbered
     assert renumbered([1, 2]) == [[0, 2], [1, 3]]
     assert renumbered([0, 4, 1, 3, 2]) == [[1, 4, 1, 3, 2], [-1, 4, 1, 3, 2], [0, 4, 1, 3, 1]]
     assert renumbered([3, 3]) == [] and renumbered([5]) == [] and renumbered([True, False]) == []
@@ -617,7 +617,7 @@ def test_renumbered_outputs_change_the_first_or_last_number_and_keep_how_each_it
 
 
 def test_the_outputs_next_to_a_given_one_keep_its_type_and_differ_from_it():
-    from core.judges import near_outputs
+    from core.checkers import near_outputs
     assert near_outputs(5) == [6, 4] and near_outputs(True) == [False]
     assert near_outputs([0, 1]) == [[1, 0], [1, 1]] and near_outputs([3, 3]) == [[4, 3]]
     assert near_outputs("ab") == ["ba"] and near_outputs("aa") == []

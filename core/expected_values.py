@@ -29,13 +29,13 @@ clustering, MBR-exec). So the model's tests give *inputs* and a *guess* (a test'
   disputed         none of the above: the test is left out of the verdict, and the record says so
   solution_guess   a disputed input no independent program answered (voters 0: no candidate passed the
                    trusted tests, a revision solved) where the claimed code returns the model's guess:
-                   given at the claim only (core/verdict.py), the one program and the guess written before any
+                   given at the claim only (core/round_verdict.py), the one program and the guess written before any
                    code agree, as for `guess` (how often such claims held: docs/journal/2026-11.md)
   rejected         every program (two at least) that returns a value on some input raised on this one, or
                    every program that passes the trusted tests (two at least) did: it is outside what the
                    problem allows, so it is dropped
 
-When several answers are right (core/output_kind.py) and a checker is in use (core/judges.py), the
+When several answers are right (core/output_kind.py) and a checker is in use (core/checkers.py), the
 oracle, majority and guess rules give way to one:
 
   checker          the checker accepts the output of an independent program (a candidate that passes the
@@ -53,14 +53,14 @@ fewer than two programs answering it is "unchecked": left out, and not disputed 
 to disagree with).
 
 Voters are independent samples only: ImplementFunction's candidates, never a revision of one of them
-(it would vote with its parent), and one per program: core/verdict.py passes no candidate that is an
+(it would vote with its parent), and one per program: core/round_verdict.py passes no candidate that is an
 earlier one or the oracle with other names (core/source_code.py). Outputs are compared as the tests are
 (core/compare.outputs_match: floats with tolerance, "any order" lists as multisets).
 
 With agreement off (`settle(..., agreement=False)`), the model's own expected value is taken as it is
 (source "model"): the flow as it was before, kept for the benchmark's comparison.
 
-Run alone on a finished run:  python -m core.agreement runs/<run>/run.json
+Run alone on a finished run:  python -m core.expected_values runs/<run>/run.json
 """
 import json
 import sys
@@ -75,7 +75,7 @@ def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True, accepts
 
     `voters`: {attempt id: [raw result or None per test]} for the independent candidates; a raw result is
     the sandbox's {"ok", "value", "error_type", "timed_out", ...}. `oracle`: the oracle's list, or None.
-    `accepts(case, value)`: the checker in use, for a problem with several right answers (core/judges.py):
+    `accepts(case, value)`: the checker in use, for a problem with several right answers (core/checkers.py):
     then an output is right when the checker accepts it, not when it equals another; with `one_answer` (the
     statement promises one) an input on which it accepts two different outputs breaks that promise."""
     trusted = [i for i, case in enumerate(tests) if case.trusted]
@@ -290,7 +290,7 @@ def summary(tests):
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m core.agreement RUN_DIR/run.json")
+        sys.exit("usage: python -m core.expected_values RUN_DIR/run.json")
     with open(sys.argv[1], encoding="utf-8") as f:
         final = json.load(f).get("final") or {}
     for case in map(TestCase.from_record, final.get("test_cases") or []):
