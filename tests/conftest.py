@@ -21,6 +21,9 @@ from utils.sandbox import Limits, best_isolation  # noqa: E402
 def stub():
     with StubOpenAIServer() as server:
         yield server
+    # a test that routes answers by kind, and a request of no known kind: a new step whose request needs a phrase in
+    # tests/stub_openai_server.py's KINDS (it would be answered from the unrouted script, or not at all)
+    assert not server.unknown, f"requests of no kind in KINDS (add a phrase there): {server.unknown}"
 
 
 @pytest.fixture

@@ -36,7 +36,8 @@ KINDS = [("tests", ("test cases for run_code", "more test case")), ("code", ("Im
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
          ("question", ("does the problem leave something open",)),
          ("checker", ("Write a checker instead of a", "Write a function all_answers")),
-         ("validator", ("promises this about its inputs",)), ("repair", ("This run_code is wrong on",))]
+         ("validator", ("promises this about its inputs",)), ("repair", ("This run_code is wrong on",)),
+         ("explanation", ("The run has ended",))]
 
 
 def request_kind(body):
@@ -49,6 +50,7 @@ class StubOpenAIServer:
     def __init__(self, script=(), port=0):
         self.script, self.requests, self.lock = list(script), [], threading.Lock()
         self.routes = {}
+        self.unknown = []  # the start of each request of no kind in KINDS, while answers are routed by kind
         self.timeline = []  # (kind, started, ended) of every request answered, in monotonic seconds
         self.httpd = QuietServer(("127.0.0.1", port), self._handler())
         self.httpd.daemon_threads = True
@@ -83,6 +85,8 @@ class StubOpenAIServer:
             routed = self.routes.get((kind, None))
             if routed:
                 return routed.pop(0)
+            if kind is None and self.routes:  # a new step's request: its phrase belongs in KINDS (the fixture says so)
+                self.unknown.append(next((m["content"][:80] for m in body.get("messages", []) if m["role"] == "user"), ""))
             return self.script.pop(0) if self.script else {"status": 500, "body": "stub script exhausted"}
 
     def _handler(self):

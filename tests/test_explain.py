@@ -18,7 +18,7 @@ def solved_two_sum(stub, make_shared, tmp_path, **settings):
 
 
 def test_the_final_code_is_explained_in_explanation_md_and_run_json(make_shared, stub, tmp_path):
-    stub.add(EXPLANATION)  # the one request of no routed kind
+    stub.route("explanation", EXPLANATION)
     shared = solved_two_sum(stub, make_shared, tmp_path, explain=True)
     assert shared["status"] == "solved" and shared["message"].startswith("solved: all 3 tests pass")
     text = (tmp_path / "explanation.md").read_text()
@@ -31,7 +31,7 @@ def test_the_final_code_is_explained_in_explanation_md_and_run_json(make_shared,
 
 
 def test_an_explanation_that_fails_leaves_the_outcome_as_it_was(make_shared, stub, tmp_path):
-    stub.add(*[{"status": 500, "body": "down"}] * 4)
+    stub.route("explanation", *[{"status": 500, "body": "down"}] * 4)
     shared = solved_two_sum(stub, make_shared, tmp_path, explain=True)
     assert shared["status"] == "solved" and not (tmp_path / "explanation.md").exists()
     assert any(e["kind"] == "explanation_skipped" for e in shared["services"].record.data["events"])
