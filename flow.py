@@ -58,10 +58,11 @@ def create_flow(settings=None):
     for asks_the_model in (ask_person, reflect, generate_tests, implement, reflect_on_failure, revise):
         asks_the_model - Action.MODEL_FAILED >> model_failed
         asks_the_model - Action.EXHAUSTED >> gave_up  # the call or token budget is spent
-    if wants.explain:
-        explain = ExplainSolution()
-        for ending in (solved, unconfirmed, gave_up, untested):  # an ending that hands over code
-            ending >> explain
+    after_ending = [ExplainSolution()] if wants.explain else []  # steps once the run has ended, in order
+    for step, next_step in zip(after_ending, after_ending[1:]):
+        step >> next_step
+    for ending in (solved, unconfirmed, gave_up, untested) if after_ending else ():  # an ending that hands over code
+        ending >> after_ending[0]
 
     return Flow(start=ask_person if wants.interactive else reflect if wants.reflect else generate_tests)
 

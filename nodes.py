@@ -1094,7 +1094,19 @@ class Finish(Step):
         return None
 
 
-class ExplainSolution(ModelStep):
+class AfterEnding(ModelStep):
+    """A model step once the run has ended (wired after the endings, flow.py's `after_ending`): it never changes
+    how the run ended. A failed, refused or unaffordable answer is skipped (its event says so), and it hands on to
+    the next such step, or ends the flow."""
+    optional = True
+
+    def without_answer(self, shared, failure):
+        event, said = self.skipped
+        shared["services"].record.event(event, say=f"  {said}: {failure.message}", node=type(self).__name__)
+        return Action.DEFAULT
+
+
+class ExplainSolution(AfterEnding):
     """--explain: once the run has ended, the model explains the code handed over in a few sentences, for
     the person who will read it: explanation.md beside solution.py, and run.json. It never changes how
     the run ended: a failed or unaffordable explanation is skipped."""
@@ -1118,9 +1130,4 @@ class ExplainSolution(ModelStep):
     def use_answer(self, shared, inputs, explanation):
         if explanation:
             shared["services"].record.event("explanation", say=f"  explained in {inputs['path']}", explanation=explanation)
-        return None  # the run has ended
-
-    def without_answer(self, shared, failure):
-        event, said = self.skipped
-        shared["services"].record.event(event, say=f"  {said}: {failure.message}", node=type(self).__name__)
-        return None
+        return Action.DEFAULT
