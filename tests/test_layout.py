@@ -69,17 +69,17 @@ def test_no_function_over_60_lines_but_the_flows_wiring():
     assert long == []
 
 
-def test_the_design_doc_is_read_in_at_most_3200_words():
-    # what a reader pays is words, not lines (a line cap made a new row rewrap paragraphs about voting);
-    # 3,200 holds today's doc, and issue 78 brings it to 1,800 when design.md is rewritten as the template
-    assert len((ROOT / "docs" / "design.md").read_text().split()) <= 3200
+def test_the_design_doc_is_read_in_at_most_1800_words():
+    # what a reader pays is words, not lines (a line cap made a new row rewrap paragraphs about voting): the
+    # template a newcomer copies from is read whole (issue 78)
+    assert len((ROOT / "docs" / "design.md").read_text().split()) <= 1800
 
 
 def test_the_design_doc_names_every_node():
     design = (ROOT / "docs" / "design.md").read_text()
     nodes = [node.name for node in sources()["nodes"].body if isinstance(node, ast.ClassDef)
              and node.name not in ("ModelFailure", "Step", "ModelStep", "AfterEnding", "ParallelBatchNode")]
-    assert [name for name in nodes if f"| {name}" not in design] == []
+    assert [name for name in nodes if f"| {name}" not in design and f"### {name}\n" not in design] == []
 
 
 def test_bench_holds_at_most_15_top_level_modules():
