@@ -20,6 +20,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.vocabulary import Word
 
@@ -58,7 +59,7 @@ class Contract:
         that the runner does exactly what it did before families existed."""
         if self.plain and not (self.trees or self.lists):
             return None
-        return {"family": str(self.family), "trees": list(self.trees), "lists": list(self.lists),
+        return {"family": str(self.family), "trees": list(self.trees), "lists": list(self.lists), "returns": self.returns,
                 "design_class": self.design_class, "in_place": self.in_place, "return_too": self.return_too}
 
     def record(self):
@@ -199,4 +200,4 @@ def _in_place(text, params, returned):
 
 
 if __name__ == "__main__":
-    print(detect(open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()).record())
+    print(detect(Path(sys.argv[1]).read_text(encoding="utf-8") if len(sys.argv) > 1 else sys.stdin.read()).record())
