@@ -16,6 +16,7 @@ statement this cannot honour ends with ProblemKindError, one line saying what is
 
 Run alone:  python -m core.problem_kind STATEMENT_FILE
 """
+import ast
 import json
 import re
 import sys
@@ -54,6 +55,11 @@ class Contract:
     def plain(self):
         return self.family == Family.PLAIN
 
+    @property
+    def solution_name(self):
+        """What a code answer must define: run_code, or a design's class."""
+        return self.design_class or "run_code"
+
     def for_sandbox(self):
         """What the sandbox runner's codec needs, as plain data (marshal-able); None for a plain problem, so
         that the runner does exactly what it did before families existed."""
@@ -79,9 +85,10 @@ RETURNS_NODE = re.compile(r"\breturn (?:the |its |a )?(?:\w+ ){0,3}?(?P<what>hea
                           re.IGNORECASE)
 
 
-def detect(statement, signature=None, kind=None):
+def detect(statement, signature=None, kind=None, option="--kind"):
     """The statement's Contract; `signature` a `def` line when the caller has one apart from the statement;
-    `kind` the family the person named (--kind), which wins over the statement's words."""
+    `kind` the family the person named (--kind), which wins over the statement's words; `option`: how the
+    caller names that option in a message (MCP's `kind`)."""
     text = (statement or "").replace("`", "")
     params, returned = _signature(signature or text)
     family = Family(kind) if kind else None
@@ -93,20 +100,50 @@ def detect(statement, signature=None, kind=None):
             raise ProblemKindError("a class design whose methods take or return TreeNode / ListNode is not supported")
         return Contract(Family.DESIGN, design_class=design)
     if family == Family.DESIGN:
-        raise ProblemKindError("--kind design: the statement names no class to implement "
+        raise ProblemKindError(f"{option} design: the statement names no class to implement "
                                '("Implement the X class", or an operation list like ["X","push"])')
     trees, lists, returns = _nodes(text, params, returned)
     in_place = _in_place(text, params, returned)
     if family == Family.TREE and not (trees or lists or returns):
-        raise ProblemKindError("--kind tree: the statement names no TreeNode or ListNode argument (root = [...], head = [...])")
+        raise ProblemKindError(f"{option} tree: the statement names no TreeNode or ListNode argument (root = [...], head = [...])")
     if family == Family.IN_PLACE and not in_place:
-        raise ProblemKindError("--kind in-place: the statement names no argument to modify (modify nums in-place)")
+        raise ProblemKindError(f"{option} in-place: the statement names no argument to modify (modify nums in-place)")
     if in_place and family in (None, Family.IN_PLACE):
         return Contract(Family.IN_PLACE, trees, lists, returns, in_place=in_place,
                         return_too=bool(FIRST_K.search(text)) and returned not in ("None", ""))
     if trees or lists or returns:
         return Contract(Family.TREE, trees, lists, returns)
     return Contract()
+
+
+def from_code(code, kind, option="--kind"):
+    """The contract of code given without its statement (MCP's run_tests), in the family the caller names: a
+    design's class is the code's last class; a tree's nodes and an in-place argument are read from run_code's
+    signature (the first list or node parameter is changed in place; returning an int, k is compared too)."""
+    family = Family(kind) if kind else Family.PLAIN
+    if family == Family.PLAIN:
+        return Contract()
+    body = ast.parse(code).body
+    if family == Family.DESIGN:
+        classes = [node.name for node in body if isinstance(node, ast.ClassDef)]
+        if not classes:
+            raise ProblemKindError(f"{option} design: the code defines no class")
+        return Contract(Family.DESIGN, design_class=classes[-1])
+    run = next((node for node in body if isinstance(node, ast.FunctionDef) and node.name == "run_code"), None)
+    if run is None:
+        return Contract()  # the caller says that run_code is missing
+    returns = f" -> {ast.unparse(run.returns)}" if run.returns else ""
+    params, returned = _signature(f"def run_code({ast.unparse(run.args)}){returns}")
+    trees, lists, returns = _nodes("", params, returned)
+    if family == Family.TREE:
+        if not (trees or lists or returns):
+            raise ProblemKindError(f"{option} tree: annotate run_code's node parameters (root: TreeNode, head: ListNode)")
+        return Contract(Family.TREE, trees, lists, returns)
+    listed = [name for name, annotation in params.items() if re.search(r"list|List|TreeNode|ListNode", annotation)]
+    changed = (listed or list(params) or [""])[0]
+    if not changed:
+        raise ProblemKindError(f"{option} in-place: run_code takes no argument to change")
+    return Contract(Family.IN_PLACE, trees, lists, returns, in_place=changed, return_too=returned == "int")
 
 
 def _signature(text):
