@@ -103,7 +103,7 @@ def detect(statement, signature=None, kind=None, option="--kind"):
         raise ProblemKindError(f"{option} design: the statement names no class to implement "
                                '("Implement the X class", or an operation list like ["X","push"])')
     trees, lists, returns = _nodes(text, params, returned)
-    in_place = _in_place(text, params, returned)
+    in_place = _in_place(text, params, returned, named=family == Family.IN_PLACE)
     if family == Family.TREE and not (trees or lists or returns):
         raise ProblemKindError(f"{option} tree: the statement names no TreeNode or ListNode argument (root = [...], head = [...])")
     if family == Family.IN_PLACE and not in_place:
@@ -223,12 +223,13 @@ def _tree_values(written):
     return values
 
 
-def _in_place(text, params, returned):
-    """The argument the statement says to modify in place, or ""."""
+def _in_place(text, params, returned, named=False):
+    """The argument the statement says to modify in place, or ""; `named`: the person said the family, so a
+    signature returning None is enough without the words "in-place"."""
     said = MODIFY.search(text)
     if said and (not params or said.group("name") in params):
         return said.group("name")
-    if not IN_PLACE_WORDS.search(text) or not params:
+    if not (IN_PLACE_WORDS.search(text) or named and returned == "None") or not params:
         return ""
     if returned == "None" or NO_RETURN.search(text) or FIRST_K.search(text):
         listed = [name for name, annotation in params.items() if re.search(r"list|List|TreeNode|ListNode", annotation)]
