@@ -124,7 +124,8 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
                         output_kind=output_kind or given.output_kind or ("any" if checker else None), **options)
     if settings.interactive:
         require_terminal()
-    detect(text, kind=settings.kind, option=settings.caller.option("kind"))  # a statement of a family codeloop cannot run is refused before any folder is made
+    # a statement of a family codeloop cannot run is refused before any folder is made
+    detect(text, kind=settings.kind, option=settings.caller.option("kind"))
     out_dir = os.fspath(out) if out else new_out_dir(RUNS, text)
     try:
         os.makedirs(out_dir, exist_ok=True)

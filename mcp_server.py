@@ -146,7 +146,8 @@ def prepared(problem, tests, max_calls, time_limit, out_dir, options, kind=None)
     if not isinstance(problem, str) or problem.strip() in ("", "-"):  # "-" would read the server's stdin: the protocol
         raise ToolError("the problem is blank: give the problem statement, with its examples")
     runs, fresh = runs_folder(options), None
-    given = {"tests": tests, "max_calls": max_calls, "time_limit": time_limit, "kind": kind and str(kind)}  # None: not given, the server's default
+    # None: not given, the server's default
+    given = {"tests": tests, "max_calls": max_calls, "time_limit": time_limit, "kind": kind and str(kind)}
     try:
         fresh = None if out_dir else app.new_out_dir(runs, problem)
         chosen = {**options, "time_limit": options.get("time_limit") or DEFAULT_TIME_LIMIT,

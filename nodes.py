@@ -594,7 +594,8 @@ class RunTests(Step, ParallelBatchNode):
         shards = max(1, min(max((len(todo) for _, todo in work), default=1), os.cpu_count() or 1)) if len(work) == 1 else 1
         return [{"id": a.id, "cases": todo[k::shards], "code": a.code, "limits": settings.limits,
                  "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
-                 "contract": None if a.source == Author.VALIDATOR else sandbox_contract(shared)}  # a validator judges inputs as written
+                 # a validator judges inputs as the tests write them
+                 "contract": None if a.source == Author.VALIDATOR else sandbox_contract(shared)}
                 for a, todo in work for k in range(shards)]
 
     def exec(self, shard):

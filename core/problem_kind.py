@@ -105,7 +105,8 @@ def detect(statement, signature=None, kind=None, option="--kind"):
     trees, lists, returns = _nodes(text, params, returned)
     in_place = _in_place(text, params, returned, named=family == Family.IN_PLACE)
     if family == Family.TREE and not (trees or lists or returns):
-        raise ProblemKindError(f"{option} tree: the statement names no TreeNode or ListNode argument (root = [...], head = [...])")
+        raise ProblemKindError(f"{option} tree: the statement names no TreeNode or ListNode argument "
+                               "(root = [...], head = [...])")
     if family == Family.IN_PLACE and not in_place:
         raise ProblemKindError(f"{option} in-place: the statement names no argument to modify (modify nums in-place)")
     if in_place and family in (None, Family.IN_PLACE):
@@ -217,7 +218,8 @@ def _tree_values(written):
     try:
         values = json.loads(re.sub(r"\bNone\b", "null", written))
     except ValueError:
-        raise ProblemKindError(f"the list form {written[:80]} does not parse as a tree (level order, null for a missing child)") from None
+        raise ProblemKindError(f"the list form {written[:80]} does not parse as a tree "
+                               "(level order, null for a missing child)") from None
     if values and values[0] is None:
         raise ProblemKindError(f"the list form {written[:80]} does not parse as a tree: its root is null")
     return values

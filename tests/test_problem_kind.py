@@ -98,3 +98,13 @@ def test_every_message_is_one_line():
         with pytest.raises(ProblemKindError) as caught:
             detect(statement)
         assert "\n" not in str(caught.value)
+
+
+def test_a_plain_problem_is_told_nothing_more_and_each_family_what_its_code_must_do():
+    from core.prompts import family_note, problem_context
+    assert family_note(detect("Return the sum of nums.")) == ""
+    assert problem_context("Sum nums.", family=family_note(Contract())) == problem_context("Sum nums.")
+    assert "run_code receives root as a TreeNode" in family_note(detect(MAX_DEPTH))
+    assert "run_code returns a ListNode" in family_note(detect(REVERSE))
+    assert "write the class MinStack" in family_note(detect(MIN_STACK))
+    assert "[k, the first k items of nums]" in family_note(detect(REMOVE_DUPLICATES))

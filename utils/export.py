@@ -99,7 +99,8 @@ def family_head(contract):
     loading = LOAD_SOLUTION.replace("_spec.loader.exec_module", "solution.__dict__.update(TreeNode=TreeNode, "
                                     "ListNode=ListNode, List=List, Optional=Optional)\n_spec.loader.exec_module")
     return TEST_FILE_HEAD.replace("from pathlib import Path\n", "from pathlib import Path\nfrom typing import List, Optional\n") \
-        .replace(LOAD_SOLUTION, f"# The contract of this {contract['family']} problem, and codeloop's codec (its utils/sandbox_runner.py)\n"
+        .replace(LOAD_SOLUTION, f"# The contract of this {contract['family']} problem, and codeloop's codec "
+                 "(its utils/sandbox_runner.py)\n"
                  f"CONTRACT = {contract!r}\n\n\n{CODEC}\n\n{loading}")
 
 
