@@ -236,6 +236,9 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
     shared = new_store(problem, settings, record, Progress(echo) if echo else None)
+    contract = shared["contract"]
+    if not contract.plain:  # said and kept: its tests are in list form, and the sandbox calls the code as it says
+        record.event("problem_kind", say=f"  a {contract.family} problem: {contract.describe()}", **contract.record())
     if on_start:
         on_start(shared["services"])
     try:

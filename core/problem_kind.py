@@ -68,6 +68,16 @@ class Contract:
         return {"family": str(self.family), "trees": list(self.trees), "lists": list(self.lists), "returns": self.returns,
                 "design_class": self.design_class, "in_place": self.in_place, "return_too": self.return_too}
 
+    def describe(self):
+        """One line on how the code is called, for the run's progress."""
+        if self.design_class:
+            return f"the class {self.design_class}, its operations replayed"
+        parts = [*(f"{name} given as a TreeNode" for name in self.trees), *(f"{name} as a ListNode" for name in self.lists)]
+        parts += [f"returns a {'TreeNode' if self.returns == 'tree' else 'ListNode'}"] if self.returns else []
+        if self.in_place:
+            parts.append(f"{self.in_place} compared after the call" + (" with the returned k" if self.return_too else ""))
+        return ", ".join(parts)
+
     def record(self):
         return {key: value for key, value in (self.for_sandbox() or {"family": "plain"}).items() if value}
 

@@ -210,6 +210,8 @@ def test_each_family_is_solved_and_its_exported_tests_judge_the_code_under_plain
     assert result.returncode == 0, result.stderr
     record = json.loads((out / "run.json").read_text())
     assert record["status"] == "solved"
+    kinds = [event for event in record["events"] if event["kind"] == "problem_kind"]
+    assert kinds[0]["family"] == ("tree" if family == "linked-list" else family), "the record says how the code was called"
     passing = exported_pytest(out)
     assert passing.returncode == 0 and " passed" in passing.stdout, passing.stdout + passing.stderr
     (out / "solution.py").write_text(wrong)
