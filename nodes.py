@@ -304,8 +304,8 @@ class GenerateTestCases(ModelStep):
         settings, trusted = inputs["settings"], inputs["trusted"]
         later = bool(trusted) and not inputs["late"] and settings.tests_when_needed
         answer = self.written_tests(inputs, trusted, later)
-        made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants) \
-            if settings.agreement and inputs["contract"].family != Family.DESIGN else []
+        made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants,
+                             sequences=inputs["contract"].family == Family.DESIGN) if settings.agreement else []
         return {**answer, "variants": made}
 
     def written_tests(self, inputs, trusted, later):
