@@ -32,7 +32,7 @@ from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.run_outcome import RunState, conclude
 from core.output_kind import OutputKind
-from core.problem_kind import Family
+from core.problem_kind import GIVEN_NAMES, Family
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
                           family_note, problem_context, reflect_request, revise_request, speed_note, validator_request,
@@ -551,7 +551,7 @@ class CheckCode(Step, ParallelBatchNode):
                 for a in shared["attempts"] if a.status == AttemptStatus.NEW]
 
     def exec(self, item):
-        findings = lint(item["code"]) if item["lint"] else None
+        findings = lint(item["code"], builtins=GIVEN_NAMES if item["contract"] else ()) if item["lint"] else None
         return item["id"], check_code(item["code"], item["limits"], item["isolation"], item["packages"],
                                       item["sandboxes"], item["solution"], item["contract"]), findings
 

@@ -34,7 +34,7 @@ class Family(Word):
 
 
 FAMILIES = tuple(str(family) for family in Family)
-MAX_NODES = 100_000  # a returned structure larger than this is refused (a runaway loop, a cycle we missed)
+GIVEN_NAMES = ("TreeNode", "ListNode", "List", "Optional")  # what the sandbox defines for another family's code
 
 
 class ProblemKindError(ValueError):
