@@ -61,6 +61,16 @@ def test_an_exception_reports_type_message_and_the_offending_line(isolation):
     assert 'File "solution.py", line 4' in result["traceback"] and "return nums[10]" in result["traceback"]
 
 
+def test_a_long_message_and_traceback_are_cut_to_their_sizes_saying_how_much_is_left_out():
+    result = run_batch("def run_code(n):\n    raise ValueError('y' * n)\n", [{"n": 5000}], FAST, best_isolation())[0]
+    limits = Limits()
+    for field, size in (("message", limits.message_chars), ("traceback", 2 * limits.message_chars)):
+        shown, note = result[field].rsplit("\n... [", 1)  # a cut is said, never silent (the CLI's --json shows both)
+        assert len(result[field]) <= size and note.endswith(" more characters]"), (field, result[field][-80:])
+    shown, note = result["message"].rsplit("\n... [", 1)
+    assert len(shown) + int(note.split()[0].replace(",", "")) == 5000, "the note counts what is left out"
+
+
 def test_a_syntax_error_fails_every_test_with_its_line(isolation):
     results = run_batch("def run_code(x):\n    return x +\n", [{"x": 1}, {"x": 2}], FAST, isolation)
     assert [r["error_type"] for r in results] == ["SyntaxError", "SyntaxError"]
