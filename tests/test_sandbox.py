@@ -266,6 +266,14 @@ def test_raw_writes_to_stdout_and_stderr_are_captured_not_mixed_into_results(iso
     assert "not json" in results[0]["output"] and len(results[0]["output"]) < 20_000
 
 
+def test_raw_writes_past_what_is_kept_are_cut_saying_how_much_is_left_out():
+    results = run_batch("import os\ndef run_code(n):\n    os.write(1, b'z' * n)\n    return n\n",
+                        [{"n": 100_000}, {"n": 100_000}], Limits(test_timeout=5), best_isolation())
+    shown, note = results[0]["output"].rsplit("\n... [", 1)  # on the first test, which cannot be told apart
+    assert len(results[0]["output"]) <= 2 * Limits().output_chars and set(shown) == {"z"}
+    assert len(shown) + int(note.split()[0].replace(",", "")) == 200_000, "what was never kept is counted too"
+
+
 def test_junk_on_every_inherited_descriptor_costs_the_test_not_the_run(isolation):
     # The runner's result descriptor is reachable by number, so hostile code can garble it: that must
     # fail the test with a clear error, never hang or crash the parent.
