@@ -134,13 +134,12 @@ SANDBOX_CUT = re.compile(r"\n\.\.\. \[([\d,]+) more characters(?: dropped)?\]\Z"
 def clip(text, field):
     """`text` cut to SHOWN[field] characters, the cut said at its end (within the size), counting what the
     sandbox had cut already: the note says how much of what the code wrote is not shown."""
-    size = SHOWN[field]
-    if len(text) <= size:
+    size, before = SHOWN[field], SANDBOX_CUT.search(text)
+    if len(text) <= size and not before:
         return text
-    before = SANDBOX_CUT.search(text)
     left_out = int(before.group(1).replace(",", "")) if before else 0
     text = text[:before.start()] if before else text
-    kept = size - 40  # room for the note, which is shorter
+    kept = min(len(text), size - 40)  # room for the note, which is shorter
     return text[:kept] + f"\n... [{len(text) - kept + left_out:,} more characters]"
 
 

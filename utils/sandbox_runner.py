@@ -60,8 +60,12 @@ class CappedText:
         return False
 
     def value(self):
+        """The prints kept, within `cap` characters with the note that says how many more there were."""
         text = "".join(self.parts)
-        return text + (f"\n... [{self.dropped} more characters dropped]" if self.dropped else "")
+        if not self.dropped:
+            return text
+        kept = max(0, self.cap - 50)  # room for the note
+        return text[:kept] + f"\n... [{len(text) - kept + self.dropped:,} more characters dropped]"
 
 
 def set_limits(limits):
