@@ -58,7 +58,8 @@ def create_flow(settings=None):
     for asks_the_model in (ask_person, reflect, generate_tests, implement, reflect_on_failure, revise):
         asks_the_model - Action.MODEL_FAILED >> model_failed
         asks_the_model - Action.EXHAUSTED >> gave_up  # the call or token budget is spent
-    after_ending = [ExplainSolution()] if wants.explain else []  # steps once the run has ended, in order
+    # steps once the run has ended, in this order: a new one is a (flag, node) pair here
+    after_ending = [make() for wanted, make in ((wants.explain, ExplainSolution),) if wanted]
     for step, next_step in zip(after_ending, after_ending[1:]):
         step >> next_step
     for ending in (solved, unconfirmed, gave_up, untested) if after_ending else ():  # an ending that hands over code

@@ -261,7 +261,8 @@ def serve_mcp(args):
     try:
         import mcp_server  # mcp is optional: only this path needs it
     except ImportError:
-        raise app.UsageError("--mcp needs the mcp package: pip install -r requirements-mcp.txt") from None
+        raise app.UsageError("--mcp needs the mcp package: pip install -r requirements-mcp.txt in a clone; installed, "
+                             "install codeloop with its mcp extra: pipx install '.[mcp]' in codeloop's folder") from None
     return mcp_server.serve(args.mcp_http, args.mcp_slots, args.mcp_allow_weak_sandbox, chosen)
 
 

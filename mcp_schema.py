@@ -15,7 +15,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict, Field, ValidationError, with_config
+from pydantic import BeforeValidator, ConfigDict, Field, ValidationError, with_config
+from pydantic_core import PydanticCustomError
 from typing_extensions import NotRequired, TypedDict  # pydantic reads a TypedDict's schema only from here before 3.12
 
 from core.problem_kind import Family
@@ -26,7 +27,15 @@ DEFAULT_TIME_LIMIT = 900.0  # seconds a solve may take unless the client says ot
 
 
 def described(kind, text, **bounds):
+    if bounds:  # a number: pydantic would take true as 1 (time_limit: true ran a solve of 1 s)
+        return Annotated[kind, Field(description=text, **bounds), BeforeValidator(not_a_bool)]
     return Annotated[kind, Field(description=text, **bounds)]
+
+
+def not_a_bool(value):
+    if isinstance(value, bool):
+        raise PydanticCustomError("number_type", "input should be a number")
+    return value
 
 
 @with_config(ConfigDict(extra="forbid"))  # a misspelt "expect" is refused, not a test with no expected value
@@ -123,13 +132,20 @@ RUN_TESTS = ToolAnnotations(title="Run code on tests in a sandbox", read_only_hi
                             open_world_hint=False)
 
 
+# how the sandbox says it cut a text already (utils/sandbox_runner.py: cut, CappedText)
+SANDBOX_CUT = re.compile(r"\n\.\.\. \[([\d,]+) more characters(?: dropped)?\]\Z")
+
+
 def clip(text, field):
-    """`text` cut to SHOWN[field] characters, the cut said at its end (within the size)."""
-    size = SHOWN[field]
-    if len(text) <= size:
+    """`text` cut to SHOWN[field] characters, the cut said at its end (within the size), counting what the
+    sandbox had cut already: the note says how much of what the code wrote is not shown."""
+    size, before = SHOWN[field], SANDBOX_CUT.search(text)
+    if len(text) <= size and not before:
         return text
-    kept = size - 40  # room for the note, which is shorter
-    return text[:kept] + f"\n... [{len(text) - kept:,} more characters]"
+    left_out = int(before.group(1).replace(",", "")) if before else 0
+    text = text[:before.start()] if before else text
+    kept = min(len(text), size - 40)  # room for the note, which is shorter
+    return text[:kept] + f"\n... [{len(text) - kept + left_out:,} more characters]"
 
 
 def tool(fn, annotations):

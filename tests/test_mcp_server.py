@@ -345,6 +345,13 @@ def test_what_a_test_printed_and_its_traceback_are_cut_to_their_stated_sizes(stu
     assert result["output"].startswith("x" * 1000) and result["output"].endswith("more characters]")
     assert result["error"].startswith("ValueError: yyy") and result["error"].endswith("more characters]")
     assert result["traceback"].startswith('  File "solution.py", line 3, in run_code')
+    assert result["traceback"].endswith("more characters]"), "a traceback cut says so, as the others do"
+    # each note counts all that is not shown, what the sandbox cut before included: the code wrote 100,001
+    # characters, its message is 100,000 long (the error adds "ValueError: ", 12) and the traceback holds it
+    for field, written in (("output", 100_001), ("error", 100_012)):
+        shown, note = result[field].rsplit("\n... [", 1)
+        assert len(shown) + int(note.split()[0].replace(",", "")) == written, (field, note)
+    assert int(result["traceback"].rsplit("\n... [", 1)[1].split()[0].replace(",", "")) > 100_000 - 2000
 
 
 def test_the_caller_sets_each_tests_time_limit(stub):
@@ -392,6 +399,8 @@ def refusals(folder):
         ("solve", {"problem": a.TWO_SUM, "time_limit": 0}, "time_limit: input should be greater than or equal to 1, not 0"),
         ("solve", {"problem": a.TWO_SUM, "time_limit": -5}, "time_limit: input should be greater than or equal to 1"),
         ("solve", {"problem": a.TWO_SUM, "time_limit": 86_401}, "time_limit: input should be less than or equal to 86400"),
+        ("solve", {"problem": a.TWO_SUM, "time_limit": True}, "time_limit: input should be a number, not True"),  # not 1 s
+        ("solve", {"problem": a.TWO_SUM, "max_calls": True}, "max_calls: input should be a number, not True"),
         ("solve", {"problem": a.TWO_SUM, "time_limt": 30}, "time_limt is not an argument of this tool (its arguments: "
                                                            "problem, tests, max_calls, time_limit, model, out_dir, kind)"),
         ("solve", {"problem": a.TWO_SUM, "model": 3}, "model: input should be a valid string"),
@@ -414,6 +423,7 @@ def refusals(folder):
         ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": -1}, "test_timeout: input should be greater than"),
         ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": 31}, "test_timeout: input should be less than or "
                                                                        "equal to 30"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "test_timeout": False}, "test_timeout: input should be a number"),
         ("run_tests", {"code": GOOD, "tests": ONE, "timeout": 5}, "timeout is not an argument of this tool"),
     ]
 

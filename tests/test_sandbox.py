@@ -61,6 +61,16 @@ def test_an_exception_reports_type_message_and_the_offending_line(isolation):
     assert 'File "solution.py", line 4' in result["traceback"] and "return nums[10]" in result["traceback"]
 
 
+def test_a_long_message_and_traceback_are_cut_to_their_sizes_saying_how_much_is_left_out():
+    result = run_batch("def run_code(n):\n    raise ValueError('y' * n)\n", [{"n": 5000}], FAST, best_isolation())[0]
+    limits = Limits()
+    for field, size in (("message", limits.message_chars), ("traceback", 2 * limits.message_chars)):
+        shown, note = result[field].rsplit("\n... [", 1)  # a cut is said, never silent (the CLI's --json shows both)
+        assert len(result[field]) <= size and note.endswith(" more characters]"), (field, result[field][-80:])
+    shown, note = result["message"].rsplit("\n... [", 1)
+    assert len(shown) + int(note.split()[0].replace(",", "")) == 5000, "the note counts what is left out"
+
+
 def test_a_syntax_error_fails_every_test_with_its_line(isolation):
     results = run_batch("def run_code(x):\n    return x +\n", [{"x": 1}, {"x": 2}], FAST, isolation)
     assert [r["error_type"] for r in results] == ["SyntaxError", "SyntaxError"]
@@ -238,7 +248,9 @@ def test_a_flood_of_prints_is_capped_per_test(isolation):
     result = run_batch("def run_code():\n    for _ in range(200):\n        print('x' * 1_000_000)\n    return 1\n",
                        [{}], Limits(test_timeout=5), isolation)[0]
     assert result["ok"] and result["value"] == 1
-    assert len(result["output"]) < 10_000 and "characters dropped" in result["output"]
+    assert len(result["output"]) <= Limits().output_chars and "characters dropped" in result["output"]
+    shown, note = result["output"].rsplit("\n... [", 1)
+    assert len(shown) + int(note.split()[0].replace(",", "")) == 200 * 1_000_001, "the note counts all that was printed"
     assert time.monotonic() - started < 5
 
 
@@ -254,6 +266,14 @@ def test_raw_writes_to_stdout_and_stderr_are_captured_not_mixed_into_results(iso
     assert time.monotonic() - started < 10
     assert [r["value"] for r in results] == [1, 2]
     assert "not json" in results[0]["output"] and len(results[0]["output"]) < 20_000
+
+
+def test_raw_writes_past_what_is_kept_are_cut_saying_how_much_is_left_out():
+    results = run_batch("import os\ndef run_code(n):\n    os.write(1, b'z' * n)\n    return n\n",
+                        [{"n": 100_000}, {"n": 100_000}], Limits(test_timeout=5), best_isolation())
+    shown, note = results[0]["output"].rsplit("\n... [", 1)  # on the first test, which cannot be told apart
+    assert len(results[0]["output"]) <= 2 * Limits().output_chars and set(shown) == {"z"}
+    assert len(shown) + int(note.split()[0].replace(",", "")) == 200_000, "what was never kept is counted too"
 
 
 def test_junk_on_every_inherited_descriptor_costs_the_test_not_the_run(isolation):

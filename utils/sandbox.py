@@ -348,8 +348,10 @@ def _watch(proc, payload, limits, deadline, expected):
     if output:  # raw fd output cannot be attributed to one test: show it on the first reported result
         target = channel.load_failure or (channel.done[0] if channel.done else None)
         if target is not None:
-            target["output"] = (target.get("output", "") + output)[: limits.output_chars * 2]
-    crash = _crash_result(channel.killed_for, returncode, limits, time.monotonic() - channel.last_event_at, output)
+            target["output"] = cut_saying_so(target.get("output", "") + output, limits.output_chars * 2,
+                                             channel.raw_dropped)
+    crash = _crash_result(channel.killed_for, returncode, limits, time.monotonic() - channel.last_event_at, output,
+                          channel.raw_dropped)
     return {"done": channel.done, "loaded": channel.loaded, "load_failure": channel.load_failure, "crash": crash,
             "forged": channel.killed_for == "garbage"}
 
@@ -366,6 +368,7 @@ class _Channel:
         self.selector.register(proc.stdout, selectors.EVENT_READ)
         self.selector.register(proc.stderr, selectors.EVENT_READ)
         self.sent, self.partial_line, self.raw_output, self.result_bytes = 0, b"", bytearray(), 0
+        self.raw_dropped = 0  # raw output past limits.stream_bytes, counted for the note that says it was cut
         self.done, self.loaded, self.load_failure, self.finished, self.killed_for = [], False, None, False, None
         self.last_event_at = time.monotonic()
 
@@ -379,7 +382,7 @@ class _Channel:
             if not chunk:
                 self.selector.unregister(key.fileobj)
             elif key.fileobj is self.proc.stderr:
-                self.raw_output += chunk[: max(0, self.limits.stream_bytes - len(self.raw_output))]
+                self._keep_raw(chunk)
             else:
                 self._take(chunk)
             if self.killed_for:
@@ -422,11 +425,25 @@ class _Channel:
             elif kind == "finished":
                 self.finished = True
 
+    def _keep_raw(self, chunk):
+        room = max(0, self.limits.stream_bytes - len(self.raw_output))
+        self.raw_output += chunk[:room]
+        self.raw_dropped += max(0, len(chunk) - room)
+
     def drain_stderr(self):
         try:
-            self.raw_output += os.read(self.proc.stderr.fileno(), 65536)[: max(0, self.limits.stream_bytes - len(self.raw_output))]
+            self._keep_raw(os.read(self.proc.stderr.fileno(), 65536))
         except (BlockingIOError, ValueError, OSError):
             pass
+
+
+def cut_saying_so(text, size, dropped=0):
+    """`text` within `size` characters, a cut said at its end with how much is not shown, `dropped` (never
+    kept) included: the words of sandbox_runner.cut, which mcp_schema.clip reads when it cuts again."""
+    if len(text) <= size and not dropped:
+        return text
+    kept = min(len(text), size - 40)  # room for the note
+    return text[:kept] + f"\n... [{len(text) - kept + dropped:,} more characters]"
 
 
 RESULT_FIELDS = {"ok": bool, "repr": str, "timed_out": bool, "error_type": (str, type(None)), "message": str,
@@ -445,7 +462,7 @@ def _check_fields(kind, event):
         raise ValueError(f"unknown event {kind!r}")
 
 
-def _crash_result(killed_for, returncode, limits, seconds, output):
+def _crash_result(killed_for, returncode, limits, seconds, output, dropped=0):
     ms = round(seconds * 1000, 3)
     if killed_for == "test":
         result = _failure("Timeout", f"run_code did not return within {limits.test_timeout} s "
@@ -463,7 +480,7 @@ def _crash_result(killed_for, returncode, limits, seconds, output):
         result = _failure("Crashed", f"the interpreter was killed by {name}{hint}", ms=ms)
     else:
         result = _failure("Crashed", f"the interpreter exited with status {returncode} during this test", ms=ms)
-    result["output"] = output[: limits.output_chars]
+    result["output"] = cut_saying_so(output, limits.output_chars, dropped) if output else ""
     return result
 
 

@@ -67,8 +67,12 @@ class CappedText:
         return False
 
     def value(self):
+        """The prints kept, within `cap` characters with the note that says how many more there were."""
         text = "".join(self.parts)
-        return text + (f"\n... [{self.dropped} more characters dropped]" if self.dropped else "")
+        if not self.dropped:
+            return text
+        kept = max(0, self.cap - 50)  # room for the note
+        return text[:kept] + f"\n... [{len(text) - kept + self.dropped:,} more characters dropped]"
 
 
 # --- codec: begin (utils/export.py copies from here to "codec: end" into test_solution.py; standard library only)
@@ -315,8 +319,17 @@ def describe_error(exc, limits, source):
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == CODE_FILENAME]
     lines = "".join(traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc))
     tail = "\n".join(lines.rstrip().splitlines()[-limits["traceback_lines"]:])
-    return {"error_type": type(exc).__name__, "message": str(exc)[: limits["message_chars"]],
-            "traceback": tail[: limits["message_chars"] * 2]}
+    return {"error_type": type(exc).__name__, "message": cut(str(exc), limits["message_chars"]),
+            "traceback": cut(tail, limits["message_chars"] * 2)}
+
+
+def cut(text, size):
+    """`text` within `size` characters; a cut is said at its end with how much it left out (the same words as
+    mcp_schema.clip, which reads the count when it cuts again), never silently."""
+    if len(text) <= size:
+        return text
+    kept = size - 40  # room for the note
+    return text[:kept] + f"\n... [{len(text) - kept:,} more characters]"
 
 
 def on_alarm(signum, frame):
