@@ -26,6 +26,7 @@ from core.seeds import Seeds
 from core.cases import records
 from core.feedback import passed_count
 from core.output_kind import OutputKind, chosen
+from core.problem_kind import ProblemKindError, detect
 from core.prompts import instructions
 from core.search_tree import AttemptTree
 from core.vocabulary import Caller, RunStatus
@@ -78,7 +79,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 def failure(exc):
     """(exit code, one-line message) for an exception that stops a run outside the flow; None for a bug."""
-    if isinstance(exc, (UsageError, InputError, SettingsError, NoTerminal)):
+    if isinstance(exc, (UsageError, InputError, SettingsError, NoTerminal, ProblemKindError)):
         return EXIT_USAGE, str(exc)
     if isinstance(exc, LocalModelError):
         return EXIT_MODEL, str(exc)
@@ -123,6 +124,8 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
                         output_kind=output_kind or given.output_kind or ("any" if checker else None), **options)
     if settings.interactive:
         require_terminal()
+    # a statement of a family codeloop cannot run is refused before any folder is made
+    detect(text, kind=settings.kind, option=settings.caller.option("kind"))
     out_dir = os.fspath(out) if out else new_out_dir(RUNS, text)
     try:
         os.makedirs(out_dir, exist_ok=True)
@@ -233,6 +236,9 @@ def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=No
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
     shared = new_store(problem, settings, record, Progress(echo) if echo else None)
+    contract = shared["contract"]
+    if not contract.plain:  # said and kept: its tests are in list form, and the sandbox calls the code as it says
+        record.event("problem_kind", say=f"  a {contract.family} problem: {contract.describe()}", **contract.record())
     if on_start:
         on_start(shared["services"])
     try:
@@ -262,7 +268,8 @@ def finish(shared, record, out_dir):
         unjudged = current.unjudged_tests(tests) if current else []
         several = shared["output_kind"].kind == OutputKind.ANY_VALID
         files = write_outputs(out_dir, current and current.code, tests, shared["output_kind"].comparison,
-                              checker and checker.code, unjudged, by_equality=several and checker is None)
+                              checker and checker.code, unjudged, by_equality=several and checker is None,
+                              contract=shared["contract"].for_sandbox())
     except WriteError as exc:
         if shared["status"] != RunStatus.ERROR:
             shared["status"], shared["message"] = RunStatus.ERROR, str(exc)
@@ -308,6 +315,7 @@ def new_store(problem, settings, record, progress=None):
                         Terminal() if settings.interactive else None)
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
             "test_cases": [], "output_kind": chosen(settings.output_kind, problem), "attempts": AttemptTree(),
+            "contract": detect(problem, kind=settings.kind),
             "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "draw_rest": 0, "tests_owed": False,
             "too_slow": None, "told_apart": [], "raised_fresh": {}, "lacks": None, "status": RunStatus.RUNNING,
             "message": ""}

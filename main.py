@@ -13,6 +13,7 @@ from settings import MODEL_TESTS, Settings
 from utils.llama_server import LocalModelError
 from utils.local_model import ensure_local_model
 from utils.sandbox import Limits
+from core.problem_kind import FAMILIES
 from core.search_tree import POLICIES
 from core.search_tree import render as render_tree
 
@@ -165,6 +166,11 @@ def judging_flags(parser):
                        help="how an output is judged: exact, unordered (a list in any order), float (within the statement's "
                        "stated tolerance, else 10^-5) or "
                        "any (several answers are right: a checker judges them); default: read from the statement")
+    group.add_argument("--kind", choices=FAMILIES,
+                       help="the problem's family: plain (values in, a value returned), tree (TreeNode / ListNode "
+                       "arguments or answer, tests in list form), design (a class the statement names, tests as "
+                       "operation and argument lists) or in-place (an argument modified, returning nothing); "
+                       "default: read from the statement")
     group.add_argument("--checker", metavar="FILE",
                        help="your checker, a Python file defining is_valid(<the inputs>, output) -> bool: it judges "
                        "outputs where several answers are right (implies --output-kind any); trusted, and run only "

@@ -19,6 +19,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, ValidationError, with_c
 from pydantic_core import PydanticCustomError
 from typing_extensions import NotRequired, TypedDict  # pydantic reads a TypedDict's schema only from here before 3.12
 
+from core.problem_kind import Family
 from settings import MAX_CALLS, TEST_TIMEOUT_S, TIME_LIMIT_S
 from utils.sandbox import Limits
 
@@ -59,7 +60,11 @@ TimeLimit = described(float | None, f"seconds the solve may take (default: the s
 Model = described(str | None, "the endpoint's model (the embedded one has one)")
 OutDir = described(str | None, "the folder for the run's files, which must not hold another run's run.json; "
                                "relative: under the server's runs folder (default: a new folder there)")
-Code = described(str, "Python source defining run_code")
+Kind = described(Family | None, "the problem's family: plain (values in, a value returned), tree (TreeNode / ListNode "
+                                "arguments or answer, in list form in the tests), design (a class; a test's input is "
+                                "{operations, arguments}, its expected value the list of returns) or in-place (an "
+                                "argument modified, returning nothing) (default: read from the statement, or the code)")
+Code = described(str, "Python source defining run_code (for a design problem: the class)")
 Checker = described(str | None, "Python source of is_valid(<the inputs>, output) -> bool, for problems with "
                                 "several right answers: it judges each output instead of equality")
 TestTimeout = described(float | None, f"seconds each test may take (default {Limits.test_timeout:g}); all of them "

@@ -31,13 +31,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 
 import app
-from mcp_schema import (DEFAULT_TIME_LIMIT, RUN_TESTS, SOLVE, Checker, Code, LeftOutTest, MaxCalls, Model, OutDir,
+from mcp_schema import (DEFAULT_TIME_LIMIT, RUN_TESTS, SOLVE, Checker, Code, Kind, LeftOutTest, MaxCalls, Model, OutDir,
                         Problem, RunTestsResult, SolvedTest, SolveResult, SolveTests, StrictServer, TestResult, Tests,
                         TestTimeout, TimeLimit, clip, tool)
 from core.expected_values import describe
 from core.cases import Evidence, TestCase
 from core.compare import judge
 from core.checkers import CHECKER_SHIM
+from core.problem_kind import Family, ProblemKindError, from_code
 from core.prompts import instructions
 from core.vocabulary import Caller, Source
 from utils.llama_server import LlamaServer, LocalModelError, cache_dir
@@ -137,7 +138,7 @@ def runs_folder(options):
     return options.get("out") or os.path.join(cache_dir(), "mcp-runs")
 
 
-def prepared(problem, tests, max_calls, time_limit, out_dir, options):
+def prepared(problem, tests, max_calls, time_limit, out_dir, options, kind=None):
     """app.prepare with the tool's arguments over the server's options (its command line's flags), in a folder
     that is the solve's alone: a new one under the runs folder, or `out_dir` (relative: to the runs folder, not
     to wherever the client started the server) unless it holds another run. A bad argument is a ToolError
@@ -145,7 +146,8 @@ def prepared(problem, tests, max_calls, time_limit, out_dir, options):
     if not isinstance(problem, str) or problem.strip() in ("", "-"):  # "-" would read the server's stdin: the protocol
         raise ToolError("the problem is blank: give the problem statement, with its examples")
     runs, fresh = runs_folder(options), None
-    given = {"tests": tests, "max_calls": max_calls, "time_limit": time_limit}  # None: not given, the server's default
+    # None: not given, the server's default
+    given = {"tests": tests, "max_calls": max_calls, "time_limit": time_limit, "kind": kind and str(kind)}
     try:
         fresh = None if out_dir else app.new_out_dir(runs, problem)
         chosen = {**options, "time_limit": options.get("time_limit") or DEFAULT_TIME_LIMIT,
@@ -186,14 +188,15 @@ async def run_in_thread(work, on_cancel):
 
 def build_server(host, allow_weak_sandbox=False, options=None):
     async def solve(problem: Problem, ctx: Context, tests: SolveTests = None, max_calls: MaxCalls = None,
-                    time_limit: TimeLimit = None, model: Model = None, out_dir: OutDir = None) -> SolveResult:
+                    time_limit: TimeLimit = None, model: Model = None, out_dir: OutDir = None,
+                    kind: Kind = None) -> SolveResult:
         """Write tests and a function run_code for a problem, run them in a sandbox and revise until they pass.
         Returns the status (solved, unconfirmed, unsolved, ...), the code, the tests that counted with where
         each expected value came from (the others apart, with why), a one-line message saying how far to trust
         it, usage and the folder with solution.py, test_solution.py and run.json (a new one unless out_dir
         names one)."""
         model_config = host.config(model)  # before a folder is made for the solve: the model may not be ready
-        job = prepared(problem, tests, max_calls, time_limit, out_dir, options or {})
+        job = prepared(problem, tests, max_calls, time_limit, out_dir, options or {}, kind)
         settings = replace(job.settings, model=model_config)
         lines, handle = queue.Queue(), {}
 
@@ -217,18 +220,20 @@ def build_server(host, allow_weak_sandbox=False, options=None):
             raise ToolError(app.failure(final)[1])
         return solve_result(final, settings.isolation)
 
-    async def run_tests(code: Code, tests: Tests, checker: Checker = None, test_timeout: TestTimeout = None) -> RunTestsResult:
+    async def run_tests(code: Code, tests: Tests, checker: Checker = None, test_timeout: TestTimeout = None,
+                        kind: Kind = None) -> RunTestsResult:
         """Run code's run_code on each test in the sandbox (never in this server's process) and judge each
         output: equal to expected (floats within a tolerance), or accepted by the checker. Returns per test
         whether it passed, the expected value, what it returned (actual), the error, the traceback and what it
         printed (each cut to a stated size), and how the code was isolated."""
         isolation = checked_isolation(allow_weak_sandbox)
-        cases = checked_tests(code, tests)
+        cases = checked_tests(code, tests, kind)
+        contract = checked_contract(code, kind)
         source = checked_checker(checker) if checker else None
         group = SandboxGroup()
         limits = Limits() if test_timeout is None else Limits(test_timeout=test_timeout)
         outputs = await run_in_thread(lambda: run_batch(code, [case.input for case in cases], limits, isolation,
-                                                        group=group), group.kill)
+                                                        group=group, contract=contract), group.kill)
         accepted = await run_in_thread(lambda: checked_outputs(source, cases, outputs, isolation, group),
                                        group.kill) if source else None
         return judged(cases, outputs, accepted, isolation)
@@ -249,14 +254,22 @@ def checked_isolation(allow_weak_sandbox):
     return isolation
 
 
-def checked_tests(code, tests):
+def checked_contract(code, kind):
+    """What the sandbox's codec needs for code of the family the client named (core/problem_kind.from_code)."""
+    try:
+        return from_code(code, kind and str(kind), Caller.MCP.option("kind")).for_sandbox()
+    except ProblemKindError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def checked_tests(code, tests, kind=None):
     if not isinstance(code, str) or not code.strip():
         raise ToolError("the code is empty: give Python source defining run_code")
     try:
         defined = {node.name for node in ast.parse(code).body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     except (SyntaxError, ValueError) as exc:
         raise ToolError(f"the code does not parse as Python: {exc}") from None
-    if "run_code" not in defined:
+    if "run_code" not in defined and kind != Family.DESIGN:  # a design's code is its class
         raise ToolError("the code defines no function run_code: name the function to test run_code")
     try:
         return cases_from_data(tests, Caller.MCP.option("tests"))

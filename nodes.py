@@ -32,9 +32,10 @@ from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.run_outcome import RunState, conclude
 from core.output_kind import OutputKind
+from core.problem_kind import GIVEN_NAMES, Family
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
-                          problem_context, reflect_request, revise_request, speed_note, validator_request,
+                          family_note, problem_context, reflect_request, revise_request, speed_note, validator_request,
                           write_tests_request)
 from core.random_inputs import raised_where_others_return, shaped_inputs, telling_apart
 from core.source_code import program_key
@@ -86,7 +87,9 @@ class ModelStep(Step):
         the person said), the settings, where to journal calls, and the run's budget check."""
         services = shared["services"]
         settings = services.settings
-        return {"problem": problem_context(shared["problem"], settings.docs, shared["reflection"], shared["guidance"]),
+        contract = shared["contract"]
+        return {"problem": problem_context(shared["problem"], settings.docs, shared["reflection"], shared["guidance"],
+                                           family_note(contract)), "solution_name": contract.solution_name,
                 "settings": settings, "on_call": partial(services.record.model_call, type(self).__name__),
                 "budget": services.budget, "progress": services.progress, "seeds": services.seeds}
 
@@ -290,8 +293,9 @@ class GenerateTestCases(ModelStep):
     def prep(self, shared):
         late = shared["tests_owed"]  # JudgeRound's more_tests: the first candidates settled no claim
         trusted = [case for case in shared["test_cases"] if case.trusted] if late else \
-            trusted_tests(shared["services"].settings, shared["problem"])
-        return {**self.model_inputs(shared), "statement": shared["problem"], "late": late, "trusted": trusted}
+            trusted_tests(shared["services"].settings, shared["problem"], shared["contract"])
+        return {**self.model_inputs(shared), "statement": shared["problem"], "late": late, "trusted": trusted,
+                "contract": shared["contract"]}
 
     def exec(self, inputs):
         """The person's tests and the statement's examples (trusted, read without the model), then the
@@ -300,8 +304,8 @@ class GenerateTestCases(ModelStep):
         settings, trusted = inputs["settings"], inputs["trusted"]
         later = bool(trusted) and not inputs["late"] and settings.tests_when_needed
         answer = self.written_tests(inputs, trusted, later)
-        made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants) \
-            if settings.agreement else []
+        made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants,
+                             sequences=inputs["contract"].family == Family.DESIGN) if settings.agreement else []
         return {**answer, "variants": made}
 
     def written_tests(self, inputs, trusted, later):
@@ -368,9 +372,9 @@ class GenerateTestCases(ModelStep):
         return Action.RERUN if late else Action.DEFAULT  # late: no new code; the programs so far run on them
 
 
-def trusted_tests(settings, statement):
+def trusted_tests(settings, statement, contract=None):
     """The person's tests, then the statement's examples that are not among them (up to max_tests)."""
-    examples = statement_examples(statement)[:settings.max_tests] if settings.trust_examples else []
+    examples = statement_examples(statement, contract)[:settings.max_tests] if settings.trust_examples else []
     given = {case.key for case in settings.tests}
     return list(settings.tests) + [case for case in examples if case.key not in given]
 
@@ -401,7 +405,7 @@ class ImplementFunction(ModelStep):
         visible = trusted if settings.agreement else tests
         judges = []
         if settings.oracle and not asked_oracle:
-            judges.append((Author.ORACLE, oracle_request(visible), parse_code_answer, ""))
+            judges.append((Author.ORACLE, oracle_request(visible), code_parser(shared), ""))
         kind = shared["output_kind"]
         several = kind.kind == OutputKind.ANY_VALID
         one_answer = promised_only(kind.kind, promises_one_answer(shared["problem"]))
@@ -413,7 +417,8 @@ class ImplementFunction(ModelStep):
                                  (answers_request(trusted), "all_answers"))  # one promised: every answer listed
             judges.append((Author.CHECKER, request, partial(parse_judge_answer, function=function),
                            checker_shim(function, name)))
-        promised = input_promises(shared["problem"]) if settings.agreement and settings.validator else []
+        promised = input_promises(shared["problem"]) if settings.agreement and settings.validator \
+            and shared["contract"].plain else []  # a judge of another family's inputs would see list forms, not nodes
         if promised and validator_in_use(attempts, tests) is None:
             request = validator_request(promised, trusted)
             judges.append((Author.VALIDATOR, request, partial(parse_judge_answer, function="is_valid_input"),
@@ -434,13 +439,13 @@ class ImplementFunction(ModelStep):
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
         request, count, rest = implement_request(inputs["test_cases"], inputs["too_slow"]), inputs["count"], inputs["rest"]
         try:
-            return *self.ask_samples(inputs, request, parse_code_answer, extra, max_tokens=CODE_TOKENS,
+            return *self.ask_samples(inputs, request, code_parser(inputs), extra, max_tokens=CODE_TOKENS,
                                      all_hot=inputs["redraw"], count=count), rest
         except (ModelBackendError, InvalidAnswers):
             if not rest:
                 raise
         # a short first draw got no usable candidate: the rest of it now, as a draw of all at once would have
-        candidates, _ = self.ask_samples(inputs, request, parse_code_answer, max_tokens=CODE_TOKENS, all_hot=True, count=rest)
+        candidates, _ = self.ask_samples(inputs, request, code_parser(inputs), max_tokens=CODE_TOKENS, all_hot=True, count=rest)
         return candidates, [None] * len(extra), 0
 
     def use_answer(self, shared, inputs, answers):
@@ -466,9 +471,17 @@ class ImplementFunction(ModelStep):
         return Action.DEFAULT
 
 
+def code_parser(shared_or_inputs):
+    """parse_code_answer for what this problem's code must define: run_code, or a design's class."""
+    name = shared_or_inputs["solution_name"] if "solution_name" in shared_or_inputs else \
+        shared_or_inputs["contract"].solution_name
+    return parse_code_answer if name == "run_code" else partial(parse_code_answer, function=name)
+
+
 def checker_wanted(shared):
-    """core/checkers.wants_a_checker for this run."""
-    return wants_a_checker(shared["output_kind"].kind, promises_one_answer(shared["problem"]),
+    """core/checkers.wants_a_checker for this run; never in another family than plain, whose checker would be
+    handed list forms where run_code gets nodes (or a design's whole sequence): equality judges those."""
+    return shared["contract"].plain and wants_a_checker(shared["output_kind"].kind, promises_one_answer(shared["problem"]),
                            shared["services"].settings.agreement)
 
 
@@ -533,13 +546,14 @@ class CheckCode(Step, ParallelBatchNode):
         settings = shared["services"].settings
         return [{"id": a.id, "code": a.code, "limits": settings.limits, "isolation": settings.isolation,
                  "lint": settings.lint, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
-                 "solution": a.is_candidate}
+                 "solution": a.is_candidate,
+                 "contract": None if a.source in (Author.CHECKER, Author.VALIDATOR) else sandbox_contract(shared)}
                 for a in shared["attempts"] if a.status == AttemptStatus.NEW]
 
     def exec(self, item):
-        findings = lint(item["code"]) if item["lint"] else None
+        findings = lint(item["code"], builtins=GIVEN_NAMES if item["contract"] else ()) if item["lint"] else None
         return item["id"], check_code(item["code"], item["limits"], item["isolation"], item["packages"],
-                                      item["sandboxes"], item["solution"]), findings
+                                      item["sandboxes"], item["solution"], item["contract"]), findings
 
     def post(self, shared, items, checked):
         for attempt_id, failure, findings in checked:
@@ -555,6 +569,17 @@ def packages_path(shared):
     return (shared["packages"] or {}).get("path")
 
 
+def sandbox_contract(shared):
+    """What the sandbox's codec needs of the problem's contract (core/problem_kind.py); None for a plain problem."""
+    return shared["contract"].for_sandbox()
+
+
+def fresh_inputs_fit(shared):
+    """Inputs made afresh (variants, random, emptied, largest) fit every family but design, whose input is a
+    whole sequence of operations that made-up changes would turn into calls the class never defined."""
+    return shared["contract"].family != Family.DESIGN
+
+
 class RunTests(Step, ParallelBatchNode):
     """Runs every program (the candidates, their revisions, the oracle) that loaded on every test input it
     has not run yet: one sandbox batch per program, or per core when one program has them all. What each
@@ -568,12 +593,15 @@ class RunTests(Step, ParallelBatchNode):
         work = [(a, todo) for a, todo in work if todo]
         shards = max(1, min(max((len(todo) for _, todo in work), default=1), os.cpu_count() or 1)) if len(work) == 1 else 1
         return [{"id": a.id, "cases": todo[k::shards], "code": a.code, "limits": settings.limits,
-                 "isolation": settings.isolation, "packages": packages_path(shared),
-                 "sandboxes": shared["services"].sandboxes} for a, todo in work for k in range(shards)]
+                 "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
+                 # a validator judges inputs as the tests write them
+                 "contract": None if a.source == Author.VALIDATOR else sandbox_contract(shared)}
+                for a, todo in work for k in range(shards)]
 
     def exec(self, shard):
         inputs = [case.input for case in shard["cases"]]
-        raw = run_batch(shard["code"], inputs, shard["limits"], shard["isolation"], shard["packages"], shard["sandboxes"])
+        raw = run_batch(shard["code"], inputs, shard["limits"], shard["isolation"], shard["packages"], shard["sandboxes"],
+                        shard["contract"])
         return shard["id"], [(case.key, result) for case, result in zip(shard["cases"], raw)]
 
     def post(self, shared, shards, ran):
@@ -773,7 +801,8 @@ class TellApart(Step):
 
     def prep(self, shared):
         settings = shared["services"].settings
-        if not settings.variants or not settings.agreement or shared["output_kind"].kind == OutputKind.ANY_VALID:
+        if not settings.variants or not settings.agreement or shared["output_kind"].kind == OutputKind.ANY_VALID \
+                or not fresh_inputs_fit(shared):
             return None
         if promises_one_answer(shared["problem"]) and shared["checker"] is None:
             return None  # a fresh input may break the promise, and right programs differ there (Two Sum's two pairs)
@@ -791,15 +820,15 @@ class TellApart(Step):
         return made and {"inputs": made, "versions": list(one_each.values()), "tried": tried,
                          "comparison": shared["output_kind"].comparison, "limits": limits,
                          "isolation": settings.isolation, "packages": packages_path(shared),
-                         "sandboxes": shared["services"].sandboxes}
+                         "sandboxes": shared["services"].sandboxes, "contract": sandbox_contract(shared)}
 
     def exec(self, job):
         """The indices of the inputs that tell the claim apart from another version, what each version returned
         there, and on how many inputs each raised where another returned."""
         if not job:
             return [], [], []
-        ran = [run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"])
-               for _, code in job["versions"]]
+        ran = [run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"],
+                         job["contract"]) for _, code in job["versions"]]
         apart = telling_apart(ran[0], ran[1:], job["comparison"])[:APART_TESTS]
         return apart, [[results[i]["repr"] if results[i]["ok"] else results[i]["error_type"] for results in ran]
                        for i in apart], raised_where_others_return(ran)
@@ -847,19 +876,21 @@ class TryEmptyInputs(Step):
     working = None  # a sandbox start or two
 
     def prep(self, shared):
-        made = emptied_inputs(shared["problem"], first_input(shared["test_cases"]))
+        made = fresh_inputs_fit(shared) and emptied_inputs(shared["problem"], first_input(shared["test_cases"]))
         if not made:
             return None
         settings = shared["services"].settings
         return {"inputs": made, "versions": claim_then_others(shared, 2), "limits": settings.limits,
-                "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes}
+                "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
+                "contract": sandbox_contract(shared)}
 
     def exec(self, job):
         """[(attempt id, how many of the inputs it raised on)], the claim first, up to the first version that
         raised on fewer than the claim."""
         raised = []
         for attempt_id, code in job["versions"] if job else ():
-            results = run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"])
+            results = run_batch(code, job["inputs"], job["limits"], job["isolation"], job["packages"], job["sandboxes"],
+                                job["contract"])
             raised.append((attempt_id, sum(not result["ok"] for result in results)))
             if raised[-1][1] < raised[0][1] or not raised[0][1]:
                 break
@@ -895,7 +926,8 @@ class TimeLargestInput(Step):
 
     def prep(self, shared):
         settings = shared["services"].settings
-        made = largest_input(shared["problem"], first_input(shared["test_cases"])) if settings.speed_limit else None
+        made = largest_input(shared["problem"], first_input(shared["test_cases"])) \
+            if settings.speed_limit and fresh_inputs_fit(shared) else None
         if made is None:
             return None
         budget = shared["services"].budget
@@ -905,13 +937,14 @@ class TimeLargestInput(Step):
         slow = shared["too_slow"]["attempts"] if shared["too_slow"] else ()
         return {"input": made, "versions": claim_then_others(shared, 2, skip=slow), "limits": limits, "slow": slow,
                 "isolation": settings.isolation, "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
-                "stopped": budget.stopped}
+                "stopped": budget.stopped, "contract": sandbox_contract(shared)}
 
     def exec(self, job):
         """[(attempt id, sandbox result)] up to the first version that returned in time."""
         timed = []
         for attempt_id, code in job["versions"] if job else ():
-            result = run_batch(code, [job["input"]], job["limits"], job["isolation"], job["packages"], job["sandboxes"])[0]
+            result = run_batch(code, [job["input"]], job["limits"], job["isolation"], job["packages"], job["sandboxes"],
+                               job["contract"])[0]
             timed.append((attempt_id, result))
             if not result["timed_out"] or job["stopped"]():
                 break
@@ -1022,7 +1055,8 @@ class Revise(ModelStep):
                                  [trusted_label(inputs["test_cases"][i]) for i in protected])
         names, settings = [case.name for case in inputs["test_cases"]], inputs["settings"]
         max_tests = settings.max_tests if settings.revise_adds_tests else len(names)
-        parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=protected)
+        parse = partial(parse_revise_answer, test_names=names, max_tests=max_tests, trusted=protected,
+                        function=inputs["solution_name"])
         return self.ask_samples(inputs, request, parse, max_tokens=REVISE_TOKENS)[0]
 
     def use_answer(self, shared, inputs, answers):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 
 from utils.call_llm import ModelConfig
 from utils.sandbox import Limits
+from core.problem_kind import FAMILIES
 from core.search_tree import POLICIES
 from core.vocabulary import Caller
 
@@ -79,6 +80,7 @@ class Settings:
     docs: str = ""                  # the user's documentation (--docs), given to the model with the problem
     tests: tuple = ()               # the person's own tests (--tests FILE): trusted, like the statement's examples
     output_kind: str | None = None  # exact, unordered, float or any (several right answers); None: from the statement
+    kind: str | None = None         # the problem's family: plain, tree, design or in-place (core/problem_kind.py); None: from the statement
     checker: str = ""               # the person's checker (--checker FILE): is_valid(<inputs>, output), trusted
     interactive: bool = False       # the person reviews the tests and each failed round (--interactive)
     allow_install: bool = False     # third-party imports are installed into the run's package folder
@@ -117,6 +119,8 @@ class Settings:
         self._one_of("search", self.search, POLICIES)
         if self.output_kind is not None:
             self._one_of("output_kind", self.output_kind, OUTPUT_KINDS)
+        if self.kind is not None:
+            self._one_of("kind", self.kind, FAMILIES)
         self._one_of("feedback", self.feedback, FEEDBACK_KINDS)
         self._one_of("model_tests", self.model_tests, MODEL_TESTS)
 

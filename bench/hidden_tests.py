@@ -18,6 +18,7 @@ import secrets
 import time
 
 from core.compare import judge
+from core.problem_kind import detect
 from utils.sandbox import Limits, RunCodeServer, SandboxProgram, run_batch
 
 # Generous: hidden checks run many asserts (HumanEval/32 solves 100 polynomials) in one call.
@@ -69,20 +70,31 @@ def judge_hidden(problem, code, isolation, limits=JUDGE_LIMITS):
     """{"passed": bool, "error": one line or None, "cases_passed": n, "cases_total": n}."""
     if not code:
         return {"passed": False, "error": "no code", "cases_passed": 0, "cases_total": len(problem.cases) or 1}
+    contract = contract_of(problem)
     if problem.check:
-        passed, error = run_check(problem, problem.setup + "\n" + code, isolation, limits)
+        passed, error = run_check(problem, problem.setup + "\n" + code, isolation, limits, contract)
         return {"passed": passed, "error": error, "cases_passed": int(passed), "cases_total": 1}
-    results = run_batch(problem.setup + "\n" + code, [case["input"] for case in problem.cases], limits, isolation)
+    results = run_batch(problem.setup + "\n" + code, [case["input"] for case in problem.cases], limits, isolation,
+                        contract=contract)
     verdicts = [judge(result, case["expected"])["passed"] for result, case in zip(results, problem.cases)]
     first_failure = next((r for r, ok in zip(results, verdicts) if not ok), None)
     return {"passed": all(verdicts), "error": first_failure and _one_line(first_failure, wrong_answer=True),
             "cases_passed": sum(verdicts), "cases_total": len(verdicts)}
 
 
-def run_check(problem, code, isolation, limits):
-    """(passed, error or None): the checker runs problem.check; each candidate call is relayed to `code`."""
+def contract_of(problem):
+    """What the sandbox's codec needs to call the solution as the run did: the contract of the problem's family
+    (bench/leetcode_shapes.py), None for a plain problem (or a set that names no family)."""
+    if problem.family in ("", "plain"):
+        return None
+    return detect(problem.statement, kind=problem.family).for_sandbox()
+
+
+def run_check(problem, code, isolation, limits, contract=None):
+    """(passed, error or None): the checker runs problem.check; each candidate call is relayed to `code`, under
+    `contract` (a tree, design or in-place problem's, for the sandbox's codec)."""
     deadline, token = time.monotonic() + limits.batch_timeout, secrets.token_hex(16)
-    with RunCodeServer(code, limits, isolation) as solution, SandboxProgram(CHECKER, limits, isolation) as checker:
+    with RunCodeServer(code, limits, isolation, contract=contract) as solution, SandboxProgram(CHECKER, limits, isolation) as checker:
         checker.send((json.dumps({"setup": problem.setup, "check": problem.check, "entry_point": problem.entry_point,
                                   "token": token}) + "\n").encode())
         while True:

@@ -75,22 +75,28 @@ def failure_kind(line):
     return "time" if line.get("ended_by_budget") else "generation"
 
 
-def by_difficulty(lines):
-    """One row per (dataset, strategy, difficulty), the difficulties in the order easy, medium, hard, then
-    any other, with an "all" row after them: what issue 76's table reports."""
+# The order of a field's values in its table; any other value after them, then the "all" row
+ORDER = {"difficulty": ("easy", "medium", "hard"), "family": ("plain", "tree", "design", "in-place")}
+
+
+def rows_by(lines, field):
+    """One row per (dataset, strategy, the line's `field`: difficulty or family), in ORDER, with an "all" row
+    after them: issue 76's table by difficulty, issue 79's by family. A line recorded before a field was has "-"
+    there (a family: plain, the only one there was)."""
+    missing = "plain" if field == "family" else "-"
     groups = {}
     for line in lines:
-        for difficulty in (line.get("difficulty") or "-", "all"):
-            groups.setdefault((line["dataset"], line["strategy"], difficulty), []).append(line)
-    order = {"easy": 0, "medium": 1, "hard": 2, "all": 9}
+        for value in (line.get(field) or missing, "all"):
+            groups.setdefault((line["dataset"], line["strategy"], value), []).append(line)
+    order = {value: k for k, value in enumerate(ORDER.get(field, ()))} | {"all": 99}
     rows = []
-    for (dataset, strategy, difficulty), group in sorted(groups.items(), key=lambda item: (
-            item[0][0], item[0][1], order.get(item[0][2], 5))):
+    for (dataset, strategy, value), group in sorted(groups.items(), key=lambda item: (
+            item[0][0], item[0][1], order.get(item[0][2], 50))):
         walls = sorted(line["wall_s"] for line in group)
         unsolved = [line["wall_s"] for line in group if not (line["status"] == "solved")]
         kinds = Counter(failure_kind(line) for line in group)
         rows.append({
-            "dataset": dataset, "strategy": strategy, "difficulty": difficulty, "problems": len(group),
+            "dataset": dataset, "strategy": strategy, field: value, "problems": len(group),
             "solved": sum(line["hidden_pass"] for line in group),
             "claims": sum(line["self_pass"] is True for line in group),
             "false_successes": sum(line["self_pass"] is True and not line["hidden_pass"] for line in group),
@@ -102,12 +108,13 @@ def by_difficulty(lines):
     return rows
 
 
-DIFFICULTY_COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("difficulty", "difficulty"),
-                      ("problems", "problems"), ("solved", "hidden pass"), ("claims", "claims"),
-                      ("false_successes", "false successes"), ("missed", "correct but not trusted"),
-                      ("wall_median_s", "wall s (median)"), ("wall_p90_s", "wall s (90th percentile)"),
-                      ("unsolved_median_s", "wall s of runs not solved (median)"),
-                      ("failures", "failed: generation/selection/time")]
+def columns_by(field):
+    """The columns of rows_by(lines, field)'s table."""
+    return [("dataset", "dataset"), ("strategy", "strategy"), (field, field), ("problems", "problems"),
+            ("solved", "hidden pass"), ("claims", "claims"), ("false_successes", "false successes"),
+            ("missed", "correct but not trusted"), ("wall_median_s", "wall s (median)"),
+            ("wall_p90_s", "wall s (90th percentile)"), ("unsolved_median_s", "wall s of runs not solved (median)"),
+            ("failures", "failed: generation/selection/time")]
 
 
 def percentile(ordered, share):
@@ -225,7 +232,7 @@ CHARTS = [("solve_rate.svg", "Solve rate on hidden tests", "solve_rate", "{:.0%}
           ("iterations.svg", "Iterations (rounds of RunTests), mean", "iterations", "{:.2f}")]
 
 
-def write_report(out_dir, rows, lines, setup, difficulty_rows=()):
+def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=()):
     """report.md (and its SVG charts) in out_dir; returns the report's path."""
     labels = [f"{row['dataset']} / {row['strategy']}" for row in rows]
     images = []
@@ -247,10 +254,14 @@ def write_report(out_dir, rows, lines, setup, difficulty_rows=()):
         f"- sandbox: {setup.get('isolation')}; workers: {setup.get('workers')}",
         "- commands:", *[f"  - `{command}`" for command in setup.get("commands", [])], "",
         "## Summary", "", table(rows, markdown=True), "",
-        *(["## By difficulty", "", table(difficulty_rows, markdown=True, columns=DIFFICULTY_COLUMNS), "",
+        *(["## By difficulty", "", table(difficulty_rows, markdown=True, columns=columns_by("difficulty")), "",
            "- *failed*: runs the hidden tests fail, by where: no program the run wrote passes them (generation),",
            "  one did but was not handed over (selection), none did and the time or budget ended the run (time).", ""]
           if difficulty_rows else []),
+        *(["## By family", "", table(family_rows, markdown=True, columns=columns_by("family")), "",
+           "- *family*: plain (values in, a value returned), tree (TreeNode / ListNode), design (a class's",
+           "  operations replayed) or in-place (an argument changed): core/problem_kind.py.", ""]
+          if family_rows else []),
         "- *false successes*: the run said every one of its own tests passed, the hidden tests disagree.",
         "- *correct but not trusted*: the hidden tests pass, but the run ended without its own tests passing.",
         "- *unconfirmed*: the run's code passed every test that counts, but the programs disagreed on some",

@@ -27,16 +27,54 @@ The problem:
 """
 
 
+NODE_CLASSES = """TreeNode and ListNode are already defined, as on LeetCode; do not define them:
+  class TreeNode:  def __init__(self, val=0, left=None, right=None)
+  class ListNode:  def __init__(self, val=0, next=None)"""
+
+
+def family_note(contract):
+    """What a tree, design or in-place problem asks of the code, said after the statement in the system message
+    (the instructions before it stay one text for every problem, and the requests after it keep their words);
+    '' for a plain problem, whose prompts are as they always were. The tests stay in the statement's list form:
+    the sandbox builds the nodes and replays the operations (utils/sandbox_runner.py)."""
+    if contract is None or contract.plain and not (contract.trees or contract.lists):
+        return ""
+    if contract.design_class:
+        name = contract.design_class
+        return (f"This is a class design: write the class {name} with the methods the statement names (where a request "
+                f"says run_code, it means the class {name}). A test's input is {{operations: [...], arguments: [...]}} as in "
+                f"the statement's example, the first operation making a new {name}; its expected value is the list of "
+                "what each operation returns, null for the constructor and for methods that return nothing.")
+    lines = []
+    nodes = [*(f"{name} as a TreeNode (None for an empty tree)" for name in contract.trees),
+             *(f"{name} as a ListNode (None for an empty list)" for name in contract.lists)]
+    if nodes or contract.returns:
+        lines.append(NODE_CLASSES)
+    if nodes:
+        lines.append(f"run_code receives {', '.join(nodes)}. In a test, write a tree in LeetCode's level-order list "
+                     "form ([3,9,20,null,null,15,7], null for a missing child) and a linked list as a list ([1,2,3]).")
+    if contract.returns:
+        lines.append(f"run_code returns a {'TreeNode' if contract.returns == 'tree' else 'ListNode'}; "
+                     "a test's expected value is it in list form ([] for None).")
+    if contract.in_place:
+        what = (f"[k, the first k items of {contract.in_place}] after the call, k being what run_code returns"
+                if contract.return_too else f"{contract.in_place} after the call; what run_code returns is ignored")
+        lines.append(f"run_code modifies {contract.in_place} in place. A test's expected value is {what}.")
+    return "\n".join(lines)
+
+
 STANDARD_LIBRARY_ONLY = "Use only the Python standard library."  # the measured default prompt
 PACKAGES_ALLOWED = ("Prefer the Python standard library; a package from PyPI may be imported when it really helps: "
                     "it is installed for the tests.")
 
 
-def problem_context(problem, docs="", reflection="", guidance=()):
-    """The problem as every call shows it: the statement, then the user's docs, the model's own
-    restatement and what the person said (--interactive) when there are any. They change rarely,
-    so the prompt cache keeps them."""
+def problem_context(problem, docs="", reflection="", guidance=(), family=""):
+    """The problem as every call shows it: the statement, then what its family asks of the code (family_note;
+    nothing for a plain problem), the user's docs, the model's own restatement and what the person said
+    (--interactive) when there are any. They change rarely, so the prompt cache keeps them."""
     text = problem.strip()
+    if family:
+        text += f"\n\n{family}"
     if docs:
         text += f"\n\nDocumentation the user gave for this problem:\n{docs.strip()}"
     if reflection:

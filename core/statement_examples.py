@@ -14,6 +14,11 @@ flow trusts them: Revise may not change them and success requires them. The layo
   prose      For lst = [1,2,3] the output should be 14   (also "the result should be")
   assignment arr = [2, 1, 1]                             (then, after working lines that start
              return ["Two", "One", "One"]                 with an arrow, "return" or "return =")
+  design     ["MinStack","push","getMin"]                (a design problem's, core/problem_kind.py: the
+             [[],[-2],[]]                                 input {operations, arguments}, one test for the
+             Output [null,null,-2]                        whole sequence; the only layout read for it)
+  in-place   Output: 2, nums = [1,2,_]                   (the returned k and the argument's first k items,
+                                                          where the contract compares both)
 
 When the statement admits several right answers ("return any of them"), an example's output is one
 of them: it stays a trusted test, judged by a checker that must accept it (core/checkers.py,
@@ -44,13 +49,21 @@ EQUALS = re.compile(r"\s*=(?!=)\s*")
 WORKING = re.compile(r"^(?P<working>[^=]+?)\s*=\s*(?P<value>[^=]+)$")  # "19 - 5 - 6 = 8"
 PROSE = re.compile(r"\bFor\s+(?P<input>[A-Za-z_]\w*\s*=(?!=).*?),?\s+the (?:output|result) should be\s+(?P<output>.+?)\s*$",
                    re.IGNORECASE)
-def statement_examples(problem):
-    """Test cases (origin statement) read from the problem's worked examples."""
+def statement_examples(problem, contract=None):
+    """Test cases (origin statement) read from the problem's worked examples; `contract` (core/problem_kind.py)
+    names the layouts a design or an in-place problem writes its examples in."""
     text = MARKUP.sub("", problem or "")
     signature = _signature(text)
-    found = [*_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature),
+    if contract is not None and contract.design_class:
+        return _cases(_design_examples(text))
+    found = [*(_in_place_examples(text, signature) if contract is not None and contract.return_too else ()),
+             *_leetcode_examples(text, signature), *_call_examples(text, signature), *_arrow_examples(text, signature),
              *_prose_examples(text, signature), *_assignment_examples(text, signature),
              *_one_type(list(_call_examples(text, signature, equals=True)))]
+    return _cases(found)
+
+
+def _cases(found):
     cases, seen = [], set()
     for inputs, expected in found:
         key = input_key(inputs)
@@ -58,6 +71,29 @@ def statement_examples(problem):
             seen.add(key)
             cases.append(TestCase(f"example_{len(cases) + 1}", inputs, expected, Origin.STATEMENT))
     return cases
+
+
+DESIGN = re.compile(r'(?P<ops>\[\s*"[A-Z]\w*"[^\n]*\])[ \t]*\n\s*(?P<args>\[[^\n]*\])\s*Output\s*:?\s*(?P<output>\[[^\n]*\])')
+KEPT_FIRST_K = re.compile(r"\bInput\s*:\s*(?P<input>[^\n]+?)\s*\n\s*Output\s*:\s*(?P<k>\d+)\s*,\s*\w+\s*=\s*(?P<kept>\[[^\]]*\])")
+
+
+def _design_examples(text):
+    """`["MinStack","push"]` over `[[],[-2]]`, then `Output [null,null]`: the whole sequence is one test."""
+    for match in DESIGN.finditer(text):
+        operations, arguments, output = (_literal(match.group(name)) for name in ("ops", "args", "output"))
+        if _UNREADABLE not in (operations, arguments, output) and len(operations) == len(arguments) == len(output):
+            yield {"operations": operations, "arguments": arguments}, output
+
+
+def _in_place_examples(text, signature):
+    """`Output: 2, nums = [1,2,_]`: the returned k and the first k items (the underscores are what is left over)."""
+    for match in KEPT_FIRST_K.finditer(text):
+        call = _parse_call(f"f({match.group('input')})")
+        kept = _literal(re.sub(r",?\s*_\s*(?=[,\]])", "", match.group("kept")))
+        if call is not None and kept is not _UNREADABLE:
+            inputs = _named(call, signature)
+            if inputs is not None:
+                yield inputs, [int(match.group("k")), kept[:int(match.group("k"))]]
 
 
 def _signature(text):

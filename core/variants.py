@@ -57,9 +57,39 @@ def variants(inputs, statement="", count=8, seed=0):
     return made
 
 
-def variant_cases(inputs, statement="", count=8):
-    """The variants of `inputs` as tests: named variant_1.., origin variant, no expected value and no guess."""
-    return [TestCase(f"variant_{k}", made, None, Origin.VARIANT) for k, made in enumerate(variants(inputs, statement, count), 1)]
+def variant_cases(inputs, statement="", count=8, sequences=False):
+    """The variants of `inputs` as tests: named variant_1.., origin variant, no expected value and no guess.
+    `sequences`: the inputs are a design's {operations, arguments} (core/problem_kind.py): sequence_variants."""
+    made = sequence_variants(inputs, count) if sequences else variants(inputs, statement, count)
+    return [TestCase(f"variant_{k}", made, None, Origin.VARIANT) for k, made in enumerate(made, 1)]
+
+
+def sequence_variants(inputs, count=8):
+    """Variants of a design's operation sequences that stay sequences the class defines: the operations kept
+    as they are (a changed name or order is no call of the class), every whole number among the arguments one
+    larger, one smaller, doubled or negated, and the sequence cut short by its last operation or two. A variant
+    a program raises on (a pop from an empty stack) is dropped like any other."""
+    seen, per_input = {input_key(given) for given in inputs}, []
+    for given in inputs:
+        operations, arguments = given.get("operations"), given.get("arguments")
+        if not isinstance(operations, list) or not isinstance(arguments, list) or len(operations) != len(arguments):
+            continue
+        numbers = [lambda n: n + 1, lambda n: n - 1, lambda n: 2 * n, lambda n: -n]
+        changed = [{"operations": operations, "arguments": [[_whole(change, a) for a in args] if isinstance(args, list)
+                                                            else args for args in arguments]} for change in numbers]
+        changed += [{"operations": operations[:-cut], "arguments": arguments[:-cut]} for cut in (1, 2)
+                    if len(operations) > cut + 1]
+        per_input.append(changed)
+    made = []
+    for changed in (variant for variants_of in zip(*per_input) for variant in variants_of) if per_input else ():
+        if input_key(changed) not in seen and len(made) < count:
+            seen.add(input_key(changed))
+            made.append(changed)
+    return made
+
+
+def _whole(change, value):
+    return change(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def shared_properties(inputs, statement):

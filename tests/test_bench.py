@@ -545,3 +545,35 @@ def test_speed_times_the_sandbox_at_every_isolation_level_against_the_goal():
     for level in ("bwrap", "unshare"):  # the levels with namespaces, each measured against the 25 ms goal
         said = re.search(rf"^{level}: 100 tests in [\d.]+ ms \((meets|misses) the 25 ms goal\)$", result.stdout, re.M)
         assert bool(said) == isolation_works(level), result.stdout
+
+
+MAX_DEPTH = {"id": "max-depth", "family": "tree", "statement": "Given the root of a binary tree, return its maximum "
+             "depth.\n\nInput: root = [3,9,20,null,null,15,7]\nOutput: 3",
+             "signature": "def max_depth(root: TreeNode[int] | None) -> int",
+             "tests": [{"input": {"root": [1, None, 2, None, 3]}, "expected": 3}, {"input": {"root": []}, "expected": 0}]}
+MAX_DEPTH_CODE = ("```python\ndef run_code(root):\n    return 0 if root is None else 1 + max(run_code(root.left), "
+                  "run_code(root.right))\n```")
+
+
+def test_per_kind_samples_each_family_and_the_report_shows_the_solve_rate_by_family(stub, tmp_path):
+    problems = [{**TWO_SUM, "id": f"plain-{k}"} for k in range(3)] + [{**MAX_DEPTH, "id": f"tree-{k}"} for k in range(3)]
+    stub.route("code", *[MAX_DEPTH_CODE] * 2, about="binary tree")
+    stub.route("code", *[a.GOOD_CODE] * 2, about="two numbers")
+    out = tmp_path / "out"
+    result = bench("--dataset", write_jsonl(tmp_path / "p.jsonl", *problems), "--strategies", "single-shot",
+                   "--per-kind", "1", "--seed", "79", "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    found = {line["family"]: line for line in lines(out)}
+    assert sorted(found) == ["plain", "tree"] and found["tree"]["id"].startswith("tree-")
+    assert found["tree"]["hidden_pass"] and found["tree"]["hidden_cases_passed"] == 2, found["tree"]
+    assert found["tree"]["settings"]["kind"] == "tree", "the run is held to the family the set names"
+    report = (out / "report.md").read_text()
+    assert "## By family" in report and "| p.jsonl | single-shot | tree | 1 | 1 |" in report
+    by_family = report.split("## By family")[1].split("##")[0]
+    assert by_family.index("| single-shot | plain |") < by_family.index("| single-shot | tree |") < \
+        by_family.index("| single-shot | all |")
+
+
+def test_per_kind_must_be_at_least_1(tmp_path):
+    result = bench("--dataset", "leetcode", "--per-kind", "0", "--out", str(tmp_path))
+    assert result.returncode == 2 and "--per-kind must be at least 1" in result.stderr

@@ -62,9 +62,9 @@ def test_a_recursive_run_code_is_judged_as_itself(humaneval):
 
 
 def test_leetcode_keeps_plain_data_problems_with_their_examples_in_the_statement(leetcode):
-    assert 1000 < len(leetcode) < 1405
+    assert 1200 < len(leetcode) < 1405
     ids = [p.id for p in leetcode]
-    assert ids[0] == "1-two_sum" and "2-add_two_numbers" not in ids  # linked lists are left out
+    assert ids[0] == "1-two_sum" and leetcode[0].family == "plain"
     two_sum = leetcode[0]
     assert "Input: nums = [2,7,11,15], target = 9" in two_sum.statement
     assert "[5, 75, 25]" in two_sum.check and "[5, 75, 25]" not in two_sum.statement.replace(" ", "")
@@ -85,6 +85,49 @@ def test_a_leetcode_problem_with_an_in_place_answer_is_left_out():
             "_test_methods": {"list": [{"parametrize": "nums, k, expected", "test_cases": {"list": ["([1], 0, [1])"]}}]},
             "helpers_run_body": "    implementation = solution_class()\n    implementation.rotate(nums, k)\n    return nums"}
     assert leetcode_problem(data) is None
+
+
+def test_leetcode_reads_every_family_its_contract_can_call_as_the_package_does(leetcode):
+    families = {}
+    for problem in leetcode:
+        families.setdefault(problem.family, []).append(problem.id)
+    assert len(families["plain"]) > 1000 and len(families["tree"]) > 50 and len(families["design"]) > 40
+    assert len(families["in-place"]) > 10
+    assert {"2-add_two_numbers", "104-maximum_depth_of_binary_tree", "206-reverse_linked_list"} <= set(families["tree"])
+    assert "155-min_stack" in families["design"] and {"283-move_zeroes", "26-remove_duplicates_from_sorted_array"} <= \
+        set(families["in-place"])
+    assert "173-binary_search_tree_iterator" not in [p.id for p in leetcode], "a design taking trees is not supported"
+
+
+FAMILY_ANSWERS = {  # id: (a right program, a wrong one), as the flow would hand them over
+    "104-maximum_depth_of_binary_tree": (
+        "def run_code(root):\n    return 0 if root is None else 1 + max(run_code(root.left), run_code(root.right))\n",
+        "def run_code(root):\n    return 1 if root else 0\n"),
+    "206-reverse_linked_list": (
+        "def run_code(head):\n    previous = None\n    while head:\n        head.next, previous, head = previous, head, head.next\n"
+        "    return previous\n", "def run_code(head):\n    return head\n"),
+    "155-min_stack": (
+        "class MinStack:\n    def __init__(self):\n        self.items = []\n\n    def push(self, val):\n"
+        "        self.items.append(val)\n\n    def pop(self):\n        self.items.pop()\n\n    def top(self):\n"
+        "        return self.items[-1]\n\n    def getMin(self):\n        return min(self.items)\n",
+        "class MinStack:\n    def __init__(self):\n        self.items = []\n\n    def push(self, val):\n"
+        "        self.items.append(val)\n\n    def pop(self):\n        self.items.pop()\n\n    def top(self):\n"
+        "        return self.items[-1]\n\n    def getMin(self):\n        return self.items[0]\n"),
+    "283-move_zeroes": ("def run_code(nums):\n    nums.sort(key=lambda n: n == 0)\n",
+                        "def run_code(nums):\n    nums.sort()\n"),
+    "26-remove_duplicates_from_sorted_array": (
+        "def run_code(nums):\n    kept = sorted(set(nums))\n    nums[:len(kept)] = kept\n    return len(kept)\n",
+        "def run_code(nums):\n    return len(set(nums))\n"),
+}
+
+
+@pytest.mark.parametrize("problem_id", FAMILY_ANSWERS)
+def test_the_hidden_tests_of_each_family_pass_a_right_program_and_fail_a_wrong_one(problem_id, leetcode):
+    problem = next(p for p in leetcode if p.id == problem_id)
+    right, wrong = FAMILY_ANSWERS[problem_id]
+    verdict = judge_hidden(problem, right, ISOLATION)
+    assert verdict["passed"], verdict
+    assert not judge_hidden(problem, wrong, ISOLATION)["passed"]
 
 
 def test_cases_are_judged_like_the_flows_own_tests():

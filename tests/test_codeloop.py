@@ -66,6 +66,11 @@ def test_bad_options_raise_the_clis_one_line_error(endpoint, tmp_path):
         solve(a.SUM_OF_EVENS, tests=[{"expected": 1}], out=tmp_path)
     with pytest.raises(TypeError, match="unknown options max_iteration"):
         solve(a.SUM_OF_EVENS, max_iteration=3)
+    with pytest.raises(CodeloopError, match="--kind must be one of plain, tree, design, in-place, not 'forest'"):
+        solve(a.SUM_OF_EVENS, kind="forest", out=tmp_path)
+    with pytest.raises(CodeloopError, match="--kind design: the statement names no class") as caught:
+        solve(a.SUM_OF_EVENS, kind="design", out=tmp_path / "never")
+    assert caught.value.exit_code == 2 and not (tmp_path / "never").exists()
     assert endpoint.requests == []
 
 

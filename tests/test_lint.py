@@ -83,3 +83,9 @@ def test_describe_stops_at_the_limit_and_says_how_many_more():
 
 def test_describe_says_nothing_without_findings():
     assert describe([]) == "" and describe(None) == ""
+
+
+def test_names_the_sandbox_defines_for_a_tree_problem_are_not_undefined():
+    code = "def run_code(root: Optional[TreeNode]) -> int:\n    return 0 if root is None else root.val\n"
+    assert [f["code"] for f in lint(code)] == ["F821", "F821"]
+    assert lint(code, builtins=("TreeNode", "ListNode", "List", "Optional")) == []

@@ -285,6 +285,20 @@ def test_a_blank_problem_is_a_tool_error_and_the_server_keeps_serving(stub, tmp_
     assert not good.is_error and good.structured_content["status"] == "solved"
 
 
+def test_run_tests_takes_a_tree_or_design_problems_tests_in_list_form_with_kind(stub):
+    depth = ("def run_code(root: TreeNode) -> int:\n"
+             "    return 0 if root is None else 1 + max(run_code(root.left), run_code(root.right))\n")
+    counter = "class Counter:\n    def __init__(self, start):\n        self.n = start\n\n    def add(self):\n        self.n += 1\n        return self.n\n"
+
+    async def body(session):
+        return [await session.call_tool("run_tests", arguments) for arguments in (
+            {"code": depth, "kind": "tree", "tests": [{"input": {"root": [3, 9, 20, None, None, 15, 7]}, "expected": 3}]},
+            {"code": counter, "kind": "design", "tests": [{"input": {"operations": ["Counter", "add", "add"],
+                                                                    "arguments": [[5], [], []]}, "expected": [None, 6, 7]}]})]
+    tree, design = with_session(stub, body, "--mcp-allow-weak-sandbox")
+    assert tree.structured_content["passed"] == 1 and design.structured_content["passed"] == 1, (tree, design)
+
+
 def test_run_tests_reports_a_wrong_programs_failures(stub):
     async def body(session):
         return await session.call_tool("run_tests", {"code": "def run_code(nums, target):\n    return [0, 0]\n",
@@ -388,8 +402,11 @@ def refusals(folder):
         ("solve", {"problem": a.TWO_SUM, "time_limit": True}, "time_limit: input should be a number, not True"),  # not 1 s
         ("solve", {"problem": a.TWO_SUM, "max_calls": True}, "max_calls: input should be a number, not True"),
         ("solve", {"problem": a.TWO_SUM, "time_limt": 30}, "time_limt is not an argument of this tool (its arguments: "
-                                                           "problem, tests, max_calls, time_limit, model, out_dir)"),
+                                                           "problem, tests, max_calls, time_limit, model, out_dir, kind)"),
         ("solve", {"problem": a.TWO_SUM, "model": 3}, "model: input should be a valid string"),
+        ("solve", {"problem": a.TWO_SUM, "kind": "forest"}, "kind: input should be 'plain', 'tree', 'design' or 'in-place'"),
+        ("solve", {"problem": a.TWO_SUM, "kind": "design"}, "kind design: the statement names no class to implement"),
+        ("run_tests", {"code": GOOD, "tests": ONE, "kind": "tree"}, "kind tree: annotate run_code's node parameters"),
         ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "taken")}, "holds another run already (its run.json)"),
         ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "a_file")}, "cannot write to the output folder"),
         ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "unwritable")}, "run.json: Is a directory"),

@@ -162,3 +162,19 @@ def test_an_assignment_then_return_with_working_lines_between():
 Function signature: def by_length(arr)"""
     assert inputs_and_expected(text) == [({"arr": [2, 1, 1]}, ["Two", "One", "One"]), ({"arr": []}, []),
                                          ({"arr": [1, -1]}, ["One"])]
+
+
+def test_a_design_statement_yields_its_whole_operation_sequence_as_one_test():
+    from core.problem_kind import detect
+    statement = ('Implement the MinStack class.\n\nInput\n["MinStack","push","getMin"]\n[[],[-2],[]]\n\nOutput\n'
+                 '[null,null,-2]')
+    assert [(case.input, case.expected) for case in statement_examples(statement, detect(statement))] == [
+        ({"operations": ["MinStack", "push", "getMin"], "arguments": [[], [-2], []]}, [None, None, -2])]
+
+
+def test_an_in_place_example_with_a_returned_k_yields_k_and_the_first_k_items():
+    from core.problem_kind import detect
+    statement = ("Remove the duplicates in-place, then return the number of unique elements in nums.\n\n"
+                 "Input: nums = [1,1,2]\nOutput: 2, nums = [1,2,_]\n\nFunction signature: def f(nums: list[int]) -> int")
+    assert [(case.input, case.expected) for case in statement_examples(statement, detect(statement))] == [
+        ({"nums": [1, 1, 2]}, [2, [1, 2]])]

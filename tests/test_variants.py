@@ -79,3 +79,14 @@ def test_string_variants_are_the_same_in_every_process():
     made = {subprocess.run(script, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": str(seed)}, capture_output=True,
                            text=True, check=True).stdout for seed in (1, 2, 3, 4)}
     assert len(made) == 1 and made.pop().count("\n") == 8
+
+
+def test_a_design_sequence_varies_its_numbers_and_its_length_never_its_operations():
+    from core.variants import sequence_variants
+    given = {"operations": ["MinStack", "push", "push", "getMin", "pop"], "arguments": [[], [-2], [0], [], []]}
+    made = sequence_variants([given], count=16)
+    assert {"operations": given["operations"], "arguments": [[], [-1], [1], [], []]} in made
+    assert {"operations": given["operations"], "arguments": [[], [2], [0], [], []]} in made
+    assert {"operations": given["operations"][:-1], "arguments": given["arguments"][:-1]} in made
+    assert all(variant["operations"] == given["operations"][:len(variant["operations"])] for variant in made)
+    assert given not in made and len(made) == len({str(variant) for variant in made})

@@ -22,21 +22,24 @@ from utils.sandbox import Limits, run_batch
 STAND_IN = "\n\n\ndef run_code():  # codeloop's check: loading the code is the whole test\n    return None\n"
 
 
-def check_code(code, limits=Limits(), isolation=None, packages=None, group=None, solution=False):
+def check_code(code, limits=Limits(), isolation=None, packages=None, group=None, solution=False, contract=None):
     """None when the checks pass, else {"check": "signature", "import" or "execution", error_type, message,
     traceback}. `packages`: the run's folder of installed third-party packages (--allow-install), if any;
     `group` the run's SandboxGroup; `solution`: the code is a solution (not a judge, whose run_code is
-    codeloop's own shim taking **arguments), so its signature is checked too."""
+    codeloop's own shim taking **arguments), so its signature is checked too. `contract`: a tree, design or
+    in-place problem's (core/problem_kind.Contract.for_sandbox()), whose code may use TreeNode, ListNode, List
+    and Optional undefined, as on LeetCode: the sandbox defines them for it."""
+    loading = contract and {**contract, "family": "loading", "trees": [], "lists": [], "returns": "", "in_place": ""}
     unnamed = solution and unnamed_parameters(code)
     if unnamed:
         return {"check": "signature", "error_type": "TypeError", "traceback": "",
                 "message": f"run_code takes {unnamed} instead of naming the problem's parameters"}
     imports = import_lines(code)
     if imports:
-        failure = _load(imports, limits, isolation, packages, group)
+        failure = _load(imports, limits, isolation, packages, group, loading)
         if failure:
             return {"check": "import", **failure}
-    failure = _load(code, limits, isolation, packages, group)
+    failure = _load(code, limits, isolation, packages, group, loading)
     return {"check": "execution", **failure} if failure else None
 
 
@@ -69,8 +72,9 @@ def unnamed_parameters(code):
     return " and ".join(f"{star}{a.arg}" for star, a in (("*", args.vararg), ("**", args.kwarg)) if a)
 
 
-def _load(source, limits, isolation, packages, group):
-    result = run_batch(source + STAND_IN, [{}], limits, isolation, packages, group)[0]
+def _load(source, limits, isolation, packages, group, contract=None):
+    """`contract` here gives the code the sandbox's names only: loading is the whole test, run_code the stand-in."""
+    result = run_batch(source + STAND_IN, [{}], limits, isolation, packages, group, contract)[0]
     if result["ok"]:
         return None
     return {"error_type": result["error_type"] or "Error", "message": result["message"] or "",

@@ -35,13 +35,16 @@ IGNORED = ["F403", "F405", "F541"]
 CODE_FILE = "solution.py"  # the name ruff gives the code, the one the sandbox uses too
 
 
-def lint(code, timeout=10):
-    """Findings [{code, line, message}] sorted by line, [] for clean code, None when ruff is unavailable or fails."""
+def lint(code, timeout=10, builtins=()):
+    """Findings [{code, line, message}] sorted by line, [] for clean code, None when ruff is unavailable or fails.
+    `builtins`: names the sandbox defines for the code (a tree problem's TreeNode), not undefined names (F821)."""
     ruff = find_ruff()
     if ruff is None:
         return None
     command = [ruff, "check", "--stdin-filename", CODE_FILE, "--output-format", "json", "--no-cache",
                "--isolated", "--select", ",".join(SELECTED), "--ignore", ",".join(IGNORED), "-"]
+    if builtins:
+        command[-1:] = ["--config", f"builtins={list(builtins)!r}", "-"]
     try:
         done = subprocess.run(command, input=code, capture_output=True, text=True, timeout=timeout)
         if done.returncode not in (0, 1):  # 1 means findings; anything else is ruff failing

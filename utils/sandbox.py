@@ -177,14 +177,15 @@ def best_isolation():
     raise SandboxUnavailable(f"cannot start a sandboxed Python interpreter ({sandbox_python()})")
 
 
-def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None, group=None):
+def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None, group=None, contract=None):
     """Call run_code(**kwargs) for each kwargs dict in `inputs`, in one sandboxed interpreter.
 
     Returns one dict per input: ok, value (plain JSON data), repr, error_type, message, traceback,
     timed_out, ms, output. A test that hangs or kills its interpreter gets its own error and the tests
     after it run in a fresh interpreter, within the batch deadline. `packages`: a folder of installed
     third-party packages (utils.packages.install) the code may import from. `group`: the run's
-    SandboxGroup, whose kill() ends the batch.
+    SandboxGroup, whose kill() ends the batch. `contract`: core/problem_kind.Contract.for_sandbox() of a tree,
+    design or in-place problem, which the runner's codec honours (inputs and values stay in list form here).
     """
     isolation = isolation or best_isolation()
     if packages is not None:
@@ -208,7 +209,7 @@ def run_batch(code, inputs, limits=Limits(), isolation=None, packages=None, grou
                                       timed_out=True)
             break
         outcome = _run_process(code, [packed[i] for i in pending], limits, isolation, deadline, groups,
-                               kills_at_start, packages)
+                               kills_at_start, packages, contract)
         if outcome["load_failure"] is not None or outcome["forged"]:
             # a process whose channel the code wrote into: none of its results can be believed
             for i in pending:
@@ -309,10 +310,11 @@ def _sweep_workdirs():
             shutil.rmtree(os.path.join(root, name), ignore_errors=True)
 
 
-def _run_process(code, packed_inputs, limits, isolation, deadline, groups, kills_at_start, packages=None):
+def _run_process(code, packed_inputs, limits, isolation, deadline, groups, kills_at_start, packages=None,
+                 contract=None):
     """One interpreter over `packed_inputs`; returns what it reported and how it ended."""
     payload = frame(marshal.dumps({"code": code, "inputs": packed_inputs, "limits": limits.for_child(),
-                                   "packages": packages}))
+                                   "packages": packages, "contract": contract}))
     proc, workdir = _start(isolation, packages, groups, kills_at_start)
     try:
         return _watch(proc, payload, limits, deadline, len(packed_inputs))
@@ -546,12 +548,12 @@ class RunCodeServer(SandboxProgram):
     sandbox: bench/hidden_tests.py).
     """
 
-    def __init__(self, code, limits=Limits(), isolation=None, packages=None):
+    def __init__(self, code, limits=Limits(), isolation=None, packages=None, contract=None):
         super().__init__(RUNNER_SOURCE, limits, isolation, packages)
         self.calls, self.broken = 0, None
         self.deadline = time.monotonic() + limits.batch_timeout
         self.send(frame(marshal.dumps({"code": code, "inputs": [], "limits": limits.for_child(),
-                                       "packages": packages, "serve": True})))
+                                       "packages": packages, "serve": True, "contract": contract})))
 
     def call(self, packed_call):
         if self.broken:

@@ -9,13 +9,20 @@ results leave as JSON written by hand, and traceback is imported only when a tes
 Protocol
   stdin   a frame (8-byte big-endian length, then that many bytes) holding the marshal of
           {"code", "inputs": [marshal bytes of each test's kwargs], "limits": {...},
-           "packages": a folder of third-party packages to import from, or None, "serve": bool}
+           "packages": a folder of third-party packages to import from, or None, "serve": bool,
+           "contract": core/problem_kind.Contract.for_sandbox(), or None for a plain problem}
           With "serve", more frames follow, one per call: marshal of (args, kwargs).
   stdout  JSON lines: {"event": "loaded"} or {"event": "load_failed", ...}, then one
           {"event": "done", "i", ...} per test (or call) in order, then {"event": "finished"}.
           In serve mode a "done" also carries "raw": the returned value as base64 of its marshal
           form, so that tuples, sets and the like reach the caller as they are.
   stderr  anything the code writes to file descriptors 1 or 2 directly (the parent caps it)
+
+With a contract (a tree, design or in-place problem) the codec below stands between the test and the code:
+tests stay plain lists, and the nodes, the replay of a design's operations and the argument compared after
+an in-place call are made here, without recursion, so that generated code's cycles, shared nodes and deep
+trees end as a test's error, never as a hang or a RecursionError of the runner. utils/export.py copies the
+codec into test_solution.py, so the exported tests judge as the run did.
 """
 import _signal
 import binascii
@@ -66,6 +73,170 @@ class CappedText:
             return text
         kept = max(0, self.cap - 50)  # room for the note
         return text[:kept] + f"\n... [{len(text) - kept + self.dropped:,} more characters dropped]"
+
+
+# --- codec: begin (utils/export.py copies from here to "codec: end" into test_solution.py; standard library only)
+class TreeNode:
+    """LeetCode's definition."""
+
+    def __init__(self, val=0, left=None, right=None):
+        self.val = val
+        self.left = left
+        self.right = right
+
+
+class ListNode:
+    """LeetCode's definition."""
+
+    def __init__(self, val=0, next=None):
+        self.val = val
+        self.next = next
+
+
+MAX_NODES = 100_000  # a returned structure larger than this is a runaway (or a cycle through fresh nodes)
+
+
+def build_tree(values):
+    """A TreeNode from LeetCode's level order (null for a missing child), built with a queue: no recursion."""
+    if values is None or values == []:
+        return None
+    if not isinstance(values, list) or values[0] is None:
+        raise ValueError(f"not a tree in level order (null for a missing child): {str(values)[:80]}")
+    root = TreeNode(values[0])
+    queue, head, i = [root], 0, 1
+    while i < len(values):
+        if head == len(queue):
+            raise ValueError(f"not a tree in level order: {values[i]!r} at position {i} has no parent")
+        node, head = queue[head], head + 1
+        for side in ("left", "right"):
+            if i < len(values) and values[i] is not None:
+                child = TreeNode(values[i])
+                setattr(node, side, child)
+                queue.append(child)
+            i += 1
+    return root
+
+
+def build_list(values):
+    """A ListNode chain from a list."""
+    if values is None:
+        return None
+    if not isinstance(values, list):
+        raise ValueError(f"not a linked list in list form: {str(values)[:80]}")
+    head = None
+    for value in reversed(values):
+        head = ListNode(value, head)
+    return head
+
+
+def _is_tree(value):
+    return hasattr(value, "val") and hasattr(value, "left") and hasattr(value, "right")
+
+
+def _is_chain(value):
+    return hasattr(value, "val") and hasattr(value, "next") and not isinstance(value, (list, dict))
+
+
+def tree_values(root):
+    """A tree in level order, trailing nulls dropped (LeetCode's form), walked with a queue: a node met twice (a
+    cycle, or one child of two parents) or more than MAX_NODES nodes is an error, never a hang."""
+    values, queue, head, seen = [], [root], 0, set()
+    while head < len(queue):
+        node, head = queue[head], head + 1
+        if node is None:
+            values.append(None)
+            continue
+        if id(node) in seen:
+            raise ValueError("the returned tree has a cycle or a node shared by two parents")
+        seen.add(id(node))
+        if len(seen) > MAX_NODES:
+            raise OverflowError(f"the returned tree has more than {MAX_NODES:,} nodes")
+        values.append(node.val)
+        queue.append(getattr(node, "left", None))
+        queue.append(getattr(node, "right", None))
+    while values and values[-1] is None:
+        values.pop()
+    return values
+
+
+def chain_values(head):
+    """A linked list as a list; a cycle or more than MAX_NODES nodes is an error, never a hang."""
+    values, seen = [], set()
+    while head is not None:
+        if id(head) in seen:
+            raise ValueError("the returned linked list has a cycle")
+        seen.add(id(head))
+        if len(seen) > MAX_NODES:
+            raise OverflowError(f"the returned linked list has more than {MAX_NODES:,} nodes")
+        values.append(head.val)
+        head = head.next
+    return values
+
+
+def node_values(value):
+    """A returned TreeNode or ListNode (or a list of them) in list form; any other value as it is."""
+    if _is_tree(value):
+        return tree_values(value)
+    if _is_chain(value):
+        return chain_values(value)
+    if isinstance(value, (list, tuple)) and any(_is_tree(item) or _is_chain(item) for item in value):
+        return [node_values(item) for item in value]
+    return value
+
+
+def _method(instance, name):
+    """The method an operation names: as written (getMin), or in snake case (get_min) as Python code names it."""
+    if hasattr(instance, name):
+        return getattr(instance, name)
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+    return getattr(instance, snake)
+
+
+def replay(cls, operations, arguments):
+    """A design test: the first operation makes an instance, each later one calls a method; the list of what
+    each returned (None for the constructor and for methods returning nothing)."""
+    if not isinstance(operations, list) or not isinstance(arguments, list) or len(operations) != len(arguments):
+        raise ValueError("operations and arguments must be two lists of the same length")
+    if not operations:
+        raise ValueError("no operations: the first one makes the instance")
+    instance, results = cls(*arguments[0]), [None]
+    for name, args in zip(operations[1:], arguments[1:]):
+        results.append(node_values(_method(instance, name)(*args)))
+    return results
+
+
+def contract_function(namespace, contract):
+    """What a test calls in the loaded code: run_code, or for a design the replay on the class it names."""
+    if contract and contract["family"] == "design":
+        cls = namespace.get(contract["design_class"])
+        if not isinstance(cls, type):
+            raise NameError(f"the code does not define the class {contract['design_class']}")
+        return lambda operations, arguments: replay(cls, operations, arguments)
+    return namespace.get("run_code")
+
+
+def contract_call(function, args, kwargs, contract):
+    """`function` called as the contract says: list forms built into nodes first; the answer the argument
+    changed in place (with the returned k: [k, its first k items]) or what it returned, nodes in list form."""
+    if not contract:
+        return function(*args, **kwargs)
+    for name in contract["trees"]:
+        if name in kwargs:
+            kwargs[name] = build_tree(kwargs[name])
+    for name in contract["lists"]:
+        if name in kwargs:
+            kwargs[name] = build_list(kwargs[name])
+    value = function(*args, **kwargs)
+    changed = contract["in_place"]
+    if changed and changed in kwargs:
+        after = node_values(kwargs[changed])
+        if contract["return_too"]:
+            return [value, after[:value] if isinstance(value, int) and isinstance(after, list) else after]
+        return after
+    if value is None and contract["returns"]:  # no node: LeetCode writes the empty tree or list as []
+        return []
+    return node_values(value)
+# --- codec: end
 
 
 def set_limits(limits):
@@ -195,7 +366,8 @@ def main():
         results.flush()
 
     _signal.signal(_signal.SIGXFSZ, _signal.SIG_IGN)  # an oversized write raises OSError instead of killing us
-    run_code = load(payload["code"], limits, send)
+    contract = payload.get("contract")
+    run_code = load(payload["code"], limits, send, contract)
     if run_code is None:
         return
     send({"event": "loaded"})
@@ -205,7 +377,7 @@ def main():
     short_repr.maxstring, short_repr.maxother = limits["repr_chars"], limits["repr_chars"]
     short_repr.maxlist = short_repr.maxtuple = short_repr.maxset = short_repr.maxdict = 50
     for i, packed_input in enumerate(calls):
-        send(call(run_code, i, packed_input, serve, limits, short_repr, payload["code"]))
+        send(call(run_code, i, packed_input, serve, limits, short_repr, payload["code"], contract))
     send({"event": "finished"})
 
 
@@ -214,17 +386,22 @@ def alarm_in(seconds):
     _signal.setitimer(_signal.ITIMER_REAL, seconds)
 
 
-def load(source, limits, send):
-    """The code's run_code, its module-level code run within the test time limit; None (and a load_failed
-    event sent) when it raises, runs out of time or defines no run_code."""
+def load(source, limits, send, contract=None):
+    """The code's run_code (a design's replay: contract_function), its module-level code run within the test
+    time limit; None (and a load_failed event sent) when it raises, runs out of time or defines no run_code.
+    With a contract the code finds TreeNode, ListNode, List and Optional defined, as on LeetCode."""
     namespace = {"__name__": "solution", "__file__": CODE_FILENAME}
+    if contract:
+        from typing import List, Optional  # only here: importing typing would slow every plain batch's start
+        namespace.update(TreeNode=TreeNode, ListNode=ListNode, List=List, Optional=Optional)
     capture = CappedText(limits["output_chars"])
     sys.stdout = sys.stderr = capture
     try:
         alarm_in(limits["test_timeout"])
         exec(compile(source, CODE_FILENAME, "exec"), namespace)
         alarm_in(0)
-        if not callable(namespace.get("run_code")):
+        function = contract_function(namespace, contract)
+        if not callable(function):
             raise NameError("the code does not define a function named run_code")
     except TestTimeout:
         send({"event": "load_failed", "timed_out": True, "error_type": "Timeout",
@@ -236,10 +413,10 @@ def load(source, limits, send):
         send({"event": "load_failed", "timed_out": False, **describe_error(exc, limits, source),
               "output": capture.value()})
         return None
-    return namespace["run_code"]
+    return function
 
 
-def call(run_code, i, packed_input, serve, limits, short_repr, source):
+def call(run_code, i, packed_input, serve, limits, short_repr, source, contract=None):
     """One call of run_code, as the "done" event that reports it."""
     capture = CappedText(limits["output_chars"])
     sys.stdout = sys.stderr = capture
@@ -250,7 +427,7 @@ def call(run_code, i, packed_input, serve, limits, short_repr, source):
     started = time.perf_counter()
     try:
         alarm_in(limits["test_timeout"])
-        value = run_code(*args, **kwargs)
+        value = contract_call(run_code, args, kwargs, contract)
         alarm_in(0)
         result["repr"] = short_repr.repr(value)
         if serve:

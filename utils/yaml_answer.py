@@ -221,6 +221,8 @@ def check_function_code(code, function="run_code"):
         code = "\n".join(lines[:run.lineno - 1] + [f"run_code = {name}  # the answer's run_code passed its arguments "
                                                      f"on to {name}"] + lines[run.end_lineno:]) + "\n"
         tree = ast.parse(code, filename="solution.py")
+    if function in {n.name for n in tree.body if isinstance(n, ast.ClassDef)}:  # a design's class (core/problem_kind.py)
+        return with_missing_imports(code, tree).rstrip() + "\n"
     functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     # an answer that binds run_code already is not bound again: a model shown repaired code (Revise, or a draw
     # tried in docs/journal/2026-11.md) copies it, its run_code line and all
@@ -427,7 +429,7 @@ def parse_question_answer(text):
     return question[:300]
 
 
-def parse_revise_answer(text, test_names, max_tests, trusted=()):
+def parse_revise_answer(text, test_names, max_tests, trusted=(), function="run_code"):
     """Corrections keyed by 1-based test number; small models often key them by test name, accepted too.
 
     Numbers just past the last test add new tests, up to max_tests in all. An entry that cannot be used
@@ -464,7 +466,7 @@ def parse_revise_answer(text, test_names, max_tests, trusted=()):
         else:
             next_new += 1
     code = data.get("function_code")
-    code = check_function_code(code) if code not in (None, "") else None
+    code = check_function_code(code, function) if code not in (None, "") else None
     if not revised and code is None:
         raise AnswerError(_refusals(ignored) or
                           "The revision changes nothing: give corrected test_cases, a new function_code, or both.")
