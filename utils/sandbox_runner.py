@@ -137,6 +137,15 @@ def _is_chain(value):
     return hasattr(value, "val") and hasattr(value, "next") and not isinstance(value, (list, dict))
 
 
+def _visit(node, seen, what, met_twice):
+    """One node of a returned structure counted once: met twice, or past MAX_NODES, it is an error, never a hang."""
+    if id(node) in seen:
+        raise ValueError(f"the returned {what} {met_twice}")
+    seen.add(id(node))
+    if len(seen) > MAX_NODES:
+        raise OverflowError(f"the returned {what} has more than {MAX_NODES:,} nodes")
+
+
 def tree_values(root):
     """A tree in level order, trailing nulls dropped (LeetCode's form), walked with a queue: a node met twice (a
     cycle, or one child of two parents) or more than MAX_NODES nodes is an error, never a hang."""
@@ -146,11 +155,7 @@ def tree_values(root):
         if node is None:
             values.append(None)
             continue
-        if id(node) in seen:
-            raise ValueError("the returned tree has a cycle or a node shared by two parents")
-        seen.add(id(node))
-        if len(seen) > MAX_NODES:
-            raise OverflowError(f"the returned tree has more than {MAX_NODES:,} nodes")
+        _visit(node, seen, "tree", "has a cycle or a node shared by two parents")
         values.append(node.val)
         queue.append(getattr(node, "left", None))
         queue.append(getattr(node, "right", None))
@@ -163,11 +168,7 @@ def chain_values(head):
     """A linked list as a list; a cycle or more than MAX_NODES nodes is an error, never a hang."""
     values, seen = [], set()
     while head is not None:
-        if id(head) in seen:
-            raise ValueError("the returned linked list has a cycle")
-        seen.add(id(head))
-        if len(seen) > MAX_NODES:
-            raise OverflowError(f"the returned linked list has more than {MAX_NODES:,} nodes")
+        _visit(head, seen, "linked list", "has a cycle")
         values.append(head.val)
         head = head.next
     return values
