@@ -2,6 +2,7 @@
 import gzip
 import json
 import os
+import re
 
 import pytest
 
@@ -97,6 +98,16 @@ def test_leetcode_reads_every_family_its_contract_can_call_as_the_package_does(l
     assert "155-min_stack" in families["design"] and {"283-move_zeroes", "26-remove_duplicates_from_sorted_array"} <= \
         set(families["in-place"])
     assert "173-binary_search_tree_iterator" not in [p.id for p in leetcode], "a design taking trees is not supported"
+
+
+def test_a_tree_problems_signature_reads_as_leetcodes_page_shows_it(leetcode):
+    # the package writes ListNode[int] | None; a 1.5B model copied it, and a ListNode[int] annotation on a class
+    # of its own fails as the code loads: 83 (remove duplicates from a sorted list) lost every draw that way
+    by_id = {p.id: p for p in leetcode}
+    signature = [line for line in by_id["83-remove_duplicates_from_sorted_list"].statement.splitlines()
+                 if line.startswith("Function signature:")]
+    assert signature == ["Function signature: def delete_duplicates(head: Optional[ListNode]) -> Optional[ListNode]"]
+    assert not [p.id for p in leetcode if re.search(r"(TreeNode|ListNode)\[", p.statement)]
 
 
 FAMILY_ANSWERS = {  # id: (a right program, a wrong one), as the flow would hand them over
