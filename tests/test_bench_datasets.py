@@ -124,6 +124,11 @@ FAMILY_ANSWERS = {  # id: (a right program, a wrong one), as the flow would hand
         "class MinStack:\n    def __init__(self):\n        self.items = []\n\n    def push(self, val):\n"
         "        self.items.append(val)\n\n    def pop(self):\n        self.items.pop()\n\n    def top(self):\n"
         "        return self.items[-1]\n\n    def getMin(self):\n        return self.items[0]\n"),
+    "251-flatten_2d_vector": (  # the package passes vec whole to the constructor, LeetCode and the statement [vec]
+        "class Vector2D:\n    def __init__(self, vec):\n        self.items = [x for row in vec for x in row]\n\n"
+        "    def next(self):\n        return self.items.pop(0)\n\n    def has_next(self):\n        return bool(self.items)\n",
+        "class Vector2D:\n    def __init__(self, vec):\n        self.items = [x for row in vec for x in row]\n\n"
+        "    def next(self):\n        return self.items.pop(0)\n\n    def has_next(self):\n        return True\n"),
     "283-move_zeroes": ("def run_code(nums):\n    nums.sort(key=lambda n: n == 0)\n",
                         "def run_code(nums):\n    nums.sort()\n"),
     "26-remove_duplicates_from_sorted_array": (
