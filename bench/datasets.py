@@ -165,9 +165,17 @@ def leetcode_statement(data, methods, naming):
     examples = "\n\n".join(f"Example {i}:\n{example['content'].replace('```', '').strip()}"
                            for i, example in enumerate(data["_readme_examples"]["list"], 1))
     signatures = "\n".join(f"Function signature: def {method['name']}"
-                           f"{method['signature'].replace('(self, ', '(').replace('(self)', '()')}" for method in methods)
+                           f"{leetcode_signature(method['signature'])}" for method in methods)
     return (f"{data['problem_title']}\n\n{data['readme_description'].strip()}\n\n{examples}\n\n"
             f"Constraints:\n{data.get('readme_constraints', '').strip()}\n\n{signatures}\n\n{naming}")
+
+
+def leetcode_signature(signature):
+    """A method's signature as LeetCode's Python 3 page shows it: no self, and the package's generic node types
+    (`TreeNode[int] | None`) as `Optional[TreeNode]`, the form a user pastes and the sandbox's classes take."""
+    signature = signature.replace("(self, ", "(").replace("(self)", "()")
+    signature = re.sub(r"\b(TreeNode|ListNode)\[\w+\] \| None", r"Optional[\1]", signature)
+    return re.sub(r"\b(TreeNode|ListNode)\[\w+\]", r"\1", signature)
 
 
 def other_family(data):

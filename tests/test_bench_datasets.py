@@ -2,6 +2,7 @@
 import gzip
 import json
 import os
+import re
 
 import pytest
 
@@ -99,6 +100,16 @@ def test_leetcode_reads_every_family_its_contract_can_call_as_the_package_does(l
     assert "173-binary_search_tree_iterator" not in [p.id for p in leetcode], "a design taking trees is not supported"
 
 
+def test_a_tree_problems_signature_reads_as_leetcodes_page_shows_it(leetcode):
+    # the package writes ListNode[int] | None; a 1.5B model copied it, and a ListNode[int] annotation on a class
+    # of its own fails as the code loads: 83 (remove duplicates from a sorted list) lost every draw that way
+    by_id = {p.id: p for p in leetcode}
+    signature = [line for line in by_id["83-remove_duplicates_from_sorted_list"].statement.splitlines()
+                 if line.startswith("Function signature:")]
+    assert signature == ["Function signature: def delete_duplicates(head: Optional[ListNode]) -> Optional[ListNode]"]
+    assert not [p.id for p in leetcode if re.search(r"(TreeNode|ListNode)\[", p.statement)]
+
+
 FAMILY_ANSWERS = {  # id: (a right program, a wrong one), as the flow would hand them over
     "104-maximum_depth_of_binary_tree": (
         "def run_code(root):\n    return 0 if root is None else 1 + max(run_code(root.left), run_code(root.right))\n",
@@ -113,6 +124,11 @@ FAMILY_ANSWERS = {  # id: (a right program, a wrong one), as the flow would hand
         "class MinStack:\n    def __init__(self):\n        self.items = []\n\n    def push(self, val):\n"
         "        self.items.append(val)\n\n    def pop(self):\n        self.items.pop()\n\n    def top(self):\n"
         "        return self.items[-1]\n\n    def getMin(self):\n        return self.items[0]\n"),
+    "251-flatten_2d_vector": (  # the package passes vec whole to the constructor, LeetCode and the statement [vec]
+        "class Vector2D:\n    def __init__(self, vec):\n        self.items = [x for row in vec for x in row]\n\n"
+        "    def next(self):\n        return self.items.pop(0)\n\n    def has_next(self):\n        return bool(self.items)\n",
+        "class Vector2D:\n    def __init__(self, vec):\n        self.items = [x for row in vec for x in row]\n\n"
+        "    def next(self):\n        return self.items.pop(0)\n\n    def has_next(self):\n        return True\n"),
     "283-move_zeroes": ("def run_code(nums):\n    nums.sort(key=lambda n: n == 0)\n",
                         "def run_code(nums):\n    nums.sort()\n"),
     "26-remove_duplicates_from_sorted_array": (

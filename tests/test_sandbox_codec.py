@@ -34,6 +34,14 @@ def test_a_returned_tree_comes_back_in_level_order_with_trailing_nulls_dropped()
     assert [r["value"] for r in results] == [[4, 7, 2, 9, 6, 3, 1], [1, None, 2], []]
 
 
+def test_code_annotated_with_typed_node_classes_loads_and_runs():
+    results = run("""
+        def run_code(head: ListNode[int] | None) -> ListNode[int] | None:
+            return head.next if head else None
+        """, [{"head": [1, 2, 3]}], REVERSE)
+    assert [r["value"] for r in results] == [[2, 3]]
+
+
 def test_a_list_is_built_into_listnodes_and_a_returned_head_comes_back_as_a_list():
     results = run("""
         def run_code(head):

@@ -84,6 +84,10 @@ class TreeNode:
         self.left = left
         self.right = right
 
+    def __class_getitem__(cls, item):
+        """TreeNode[int] is a type, as in LeetCode's typed stubs: such an annotation must not fail the code."""
+        return cls
+
 
 class ListNode:
     """LeetCode's definition."""
@@ -91,6 +95,10 @@ class ListNode:
     def __init__(self, val=0, next=None):
         self.val = val
         self.next = next
+
+    def __class_getitem__(cls, item):
+        """ListNode[int] is a type, as in LeetCode's typed stubs: such an annotation must not fail the code."""
+        return cls
 
 
 MAX_NODES = 100_000  # a returned structure larger than this is a runaway (or a cycle through fresh nodes)
