@@ -27,9 +27,11 @@ The problem:
 """
 
 
-NODE_CLASSES = """TreeNode and ListNode are already defined, as on LeetCode; do not define them:
-  class TreeNode:  def __init__(self, val=0, left=None, right=None)
-  class ListNode:  def __init__(self, val=0, next=None)"""
+# In words, not code: shown as LeetCode's one-line comment form, the classes were copied into answers as
+# `class TreeNode:  def __init__(...)`, a syntax error (18 of the 182 answers of record r79-families-fix).
+NODE_CLASSES = ("TreeNode and ListNode are already defined, as on LeetCode: a TreeNode has val, left and right, "
+                "a ListNode has val and next, and both are made as TreeNode(val) or ListNode(val). "
+                "Use them; do not define or import them.")
 
 
 def family_note(contract):

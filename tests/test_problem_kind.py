@@ -108,3 +108,11 @@ def test_a_plain_problem_is_told_nothing_more_and_each_family_what_its_code_must
     assert "run_code returns a ListNode" in family_note(detect(REVERSE))
     assert "write the class MinStack" in family_note(detect(MIN_STACK))
     assert "[k, the first k items of nums]" in family_note(detect(REMOVE_DUPLICATES))
+
+
+def test_the_node_classes_are_told_in_words_so_no_answer_copies_a_definition_that_does_not_compile():
+    # record r79-families-fix: answers copied the note's one-line `class TreeNode:  def __init__(...)`
+    from core.prompts import family_note
+    note = family_note(detect(MAX_DEPTH))
+    assert "class TreeNode" not in note and "def __init__" not in note
+    assert "a TreeNode has val, left and right" in note and "a ListNode has val and next" in note
