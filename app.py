@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from core.budget import Budget
+from core.confidence import Calibration, CalibrationError, load as load_calibration
 from core.seeds import Seeds
 from core.cases import records
 from core.feedback import passed_count
@@ -79,7 +80,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 def failure(exc):
     """(exit code, one-line message) for an exception that stops a run outside the flow; None for a bug."""
-    if isinstance(exc, (UsageError, InputError, SettingsError, NoTerminal, ProblemKindError)):
+    if isinstance(exc, (UsageError, InputError, SettingsError, NoTerminal, ProblemKindError, CalibrationError)):
         return EXIT_USAGE, str(exc)
     if isinstance(exc, LocalModelError):
         return EXIT_MODEL, str(exc)
@@ -124,6 +125,7 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
                         output_kind=output_kind or given.output_kind or ("any" if checker else None), **options)
     if settings.interactive:
         require_terminal()
+    load_calibration(settings.calibration)  # one that does not load is refused before any folder is made
     # a statement of a family codeloop cannot run is refused before any folder is made
     detect(text, kind=settings.kind, option=settings.caller.option("kind"))
     out_dir = os.fspath(out) if out else new_out_dir(RUNS, text)
@@ -300,6 +302,7 @@ class Services:
     progress: Progress | None = None   # the live line of the calls in flight (none under --json)
     terminal: Terminal | None = None   # the person's terminal, with --interactive only
     sandboxes: SandboxGroup = field(default_factory=SandboxGroup)  # this run's sandbox processes
+    calibration: Calibration | None = None  # weighs the evidence of the ending (core/confidence.py)
 
     def stop(self, reason):
         """End this run now (a client's cancel): no more requests, calls in flight cancelled, its sandboxes
@@ -312,13 +315,13 @@ def new_store(problem, settings, record, progress=None):
     """The shared store at the start of a run; docs/design.md documents every key."""
     budget = Budget(settings.max_calls, settings.token_budget, record.usage, settings.time_limit, settings.caller)
     services = Services(settings, record, budget, Seeds(settings.seed), os.path.dirname(record.path), progress,
-                        Terminal() if settings.interactive else None)
+                        Terminal() if settings.interactive else None, calibration=load_calibration(settings.calibration))
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
             "test_cases": [], "output_kind": chosen(settings.output_kind, problem), "attempts": AttemptTree(),
             "contract": detect(problem, kind=settings.kind),
             "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "draw_rest": 0, "tests_owed": False,
             "too_slow": None, "told_apart": [], "raised_fresh": {}, "lacks": None, "status": RunStatus.RUNNING,
-            "message": ""}
+            "message": "", "second_reading": None, "confidence": None}
 
 
 def result_summary(shared, out_dir, files, usage):
@@ -330,4 +333,5 @@ def result_summary(shared, out_dir, files, usage):
             "out_dir": out_dir, "files": files, "usage": usage,
             "function_code": current and current.code, "test_cases": records(shared["test_cases"]),
             "output_kind": shared["output_kind"].record(), "checker": shared["checker"],
-            "test_results": results, "attempt": shared["current"], "attempts": shared["attempts"].records()}
+            "test_results": results, "attempt": shared["current"], "attempts": shared["attempts"].records(),
+            "second_reading": shared["second_reading"], "confidence": shared["confidence"] and shared["confidence"].record()}

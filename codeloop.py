@@ -46,6 +46,7 @@ class Result:
     exit_code: int         # what main.py would exit with
     out_dir: str           # solution.py, test_solution.py and run.json are here
     attempts: list = field(default_factory=list)  # every version tried (the search tree)
+    confidence: dict | None = None  # how likely `code` is right: value, threshold, features (core/confidence.py)
 
     @property
     def solved(self):
@@ -83,4 +84,4 @@ def solve(problem=None, *, progress=False, **keywords):
     return Result(status=final["status"], message=final["message"], code=final["function_code"],
                   tests=final["test_cases"], results=final["test_results"], usage=final["usage"],
                   iterations=final["iterations"], exit_code=final["exit_code"], out_dir=final["out_dir"],
-                  attempts=final["attempts"])
+                  attempts=final["attempts"], confidence=final.get("confidence"))

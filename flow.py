@@ -4,7 +4,7 @@ from pocketflow import Flow
 from core.vocabulary import Action, RunStatus
 from nodes import (AskPerson, CheckCode, ExplainSolution, Finish, GenerateTestCases, ImplementFunction, InstallPackages,
                    JudgeRound, ReflectOnFailure, ReflectOnProblem, ReviewWithPerson, Revise, RunChecker, RunTests,
-                   TellApart, TimeLargestInput, TryEmptyInputs)
+                   ReadAgain, TellApart, TimeLargestInput, TryEmptyInputs)
 from settings import Settings
 
 
@@ -14,7 +14,7 @@ def create_flow(settings=None):
     wants = settings or Settings()
     reflect, generate_tests, implement = ReflectOnProblem(), GenerateTestCases(), ImplementFunction()
     check_code, run_tests, run_checker, judge = CheckCode(), RunTests(), RunChecker(), JudgeRound()
-    tell_apart, empty_check, time_check = TellApart(), TryEmptyInputs(), TimeLargestInput()
+    tell_apart, empty_check, time_check, read_again = TellApart(), TryEmptyInputs(), TimeLargestInput(), ReadAgain()
     reflect_on_failure, revise = ReflectOnFailure(), Revise()
     solved, gave_up, model_failed = Finish(RunStatus.SOLVED), Finish(RunStatus.UNSOLVED), Finish(RunStatus.MODEL_FAILED)
     ask_person, review_tests, review_round = AskPerson(), ReviewWithPerson("tests"), ReviewWithPerson("round")
@@ -35,8 +35,10 @@ def create_flow(settings=None):
     tell_apart - Action.SUCCESS >> empty_check  # an emptied list or string, for not raising,
     tell_apart - Action.RERUN >> run_tests  # (where they differ, those inputs join the tests: judged again)
     empty_check - Action.SUCCESS >> time_check  # and the statement's largest input, for time alone
-    time_check - Action.SUCCESS >> solved
+    time_check - Action.SUCCESS >> read_again  # and a second reading of the statement, for a misreading all share
     time_check - Action.UNCONFIRMED >> unconfirmed  # no version passing the tests returns in time there
+    read_again - Action.SUCCESS >> solved
+    read_again - Action.UNCONFIRMED >> unconfirmed  # a program written from the statement's rules returns otherwise
     for last_check in (empty_check, time_check):  # failed, no other version: a short first draw's rest comes first
         last_check - Action.REDRAW >> implement
     judge - Action.EXHAUSTED >> gave_up

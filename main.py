@@ -175,6 +175,9 @@ def judging_flags(parser):
                        help="your checker, a Python file defining is_valid(<the inputs>, output) -> bool: it judges "
                        "outputs where several answers are right (implies --output-kind any); trusted, and run only "
                        "in the sandbox")
+    group.add_argument("--calibration", default="", metavar="FILE",
+                       help="how the evidence of an ending is weighed into its confidence, refitted for your model "
+                       "(python -m bench.calibrate); default: the shipped one, fitted on the embedded model's runs")
     group.add_argument("--test-timeout", type=float, default=Limits.test_timeout, metavar="SECONDS",
                        help=f"time limit per test (default {Limits.test_timeout:g})")
     group.add_argument("--speed-limit", type=float, default=Settings.speed_limit, metavar="SECONDS",
@@ -193,6 +196,9 @@ def judging_flags(parser):
                        "a problem the model cannot do, and solves a few less)")
     group.add_argument("--no-oracle", dest="oracle", action="store_false",
                        help="do not ask for a brute-force oracle to settle expected values")
+    group.add_argument("--no-second-reading", dest="second_reading", action="store_false",
+                       help="before a claim, do not ask for a brute force written from the statement's rules listed in "
+                       "words (a second reading: where it passes the examples and returns otherwise, no claim)")
     group.add_argument("--model-expected", dest="agreement", action="store_false",
                        help="take the model's own expected values as the truth, as codeloop did before (no agreement)")
     group.add_argument("--variants", type=int, default=Settings.variants, metavar="N",

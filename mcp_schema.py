@@ -116,6 +116,9 @@ class LeftOutTest(TypedDict):
 class SolveResult(TypedDict):
     status: described(str, "solved, unconfirmed, unsolved, untested, model_failed, interrupted or error")
     message: described(str, "one line: how far to trust the code, and why")
+    confidence: described(float | None, "how likely the code is right (0-1), from its evidence; 'solved' needs "
+                          "confidence_needed")
+    confidence_needed: described(float | None, "the confidence a claim needs (95 % precision on labelled runs)")
     function_code: described(str | None, "the code handed over (run_code), or null")
     tests: described(list[SolvedTest], "the tests that counted, each with where its expected value came from")
     tests_left_out: described(list[LeftOutTest], "the other tests, apart")

@@ -122,7 +122,9 @@ def solve_result(final, isolation):
     start); the others, disputed, unchecked, dropped or never run, are listed apart, as run.json keeps them."""
     tests = [TestCase.from_record(case) for case in final["test_cases"]]
     counted = [case.evidence.counted if case.evidence else case.trusted for case in tests]
+    confidence = final.get("confidence") or {}
     return SolveResult(status=str(final["status"]), message=final["message"], function_code=final["function_code"],
+                       confidence=confidence.get("value"), confidence_needed=confidence.get("threshold"),
                        tests=[SolvedTest(name=case.name, input=case.input, expected=case.expected, origin=str(case.origin),
                                          evidence=describe(case.evidence or Evidence(Source(case.origin))))
                               for case, counts in zip(tests, counted) if counts],

@@ -23,6 +23,7 @@ from pocketflow import BatchNode, Node
 from core.expected_values import summary
 from core.budget import BudgetSpent
 from core.cases import TestCase, input_key, records, trusted_name, unique_names
+from core.compare import outputs_match
 from core.constraints import violations
 from core.empty_inputs import emptied_inputs
 from core.feedback import check_failure, trusted_label
@@ -30,13 +31,14 @@ from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker
                          input_promises, output_name, promised_only, promises_one_answer, validator_in_use,
                          wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
+from core.run_outcome import SECOND_READING
 from core.run_outcome import RunState, conclude
 from core.output_kind import OutputKind
 from core.problem_kind import GIVEN_NAMES, Family
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
-                          family_note, problem_context, reflect_request, revise_request, speed_note, validator_request,
-                          write_tests_request)
+                          family_note, problem_context, reflect_request, restated_request, revise_request, rules_request,
+                          speed_note, validator_request, write_tests_request)
 from core.random_inputs import raised_where_others_return, shaped_inputs, telling_apart
 from core.source_code import program_key
 from core.statement_examples import statement_examples
@@ -54,7 +56,8 @@ from utils.runaway import complete_tests, watch_code, watch_loops, watch_tests
 from utils.sandbox import run_batch
 from utils.text_files import write_atomically
 from utils.yaml_answer import (parse_code_answer, parse_failure_reflection, parse_judge_answer, parse_prose,
-                               parse_question_answer, parse_reflection_answer, parse_revise_answer, parse_tests_answer)
+                               parse_question_answer, parse_reflection_answer, parse_revise_answer, parse_rules_answer,
+                               parse_tests_answer)
 
 
 @dataclass
@@ -1101,6 +1104,89 @@ def corrected_tests(tests, answer):
     return tests, bool(answer["test_cases"])
 
 
+class ReadAgain(ModelStep):
+    """A claim's check against a misreading every program of the run shares (on recent problems most false claims
+    were such: a tie rule, adjacency, a neighbour condition ignored by the candidates and the oracle alike). The
+    model lists the statement's rules in words, then writes a brute force from that list, not from the
+    candidates' request. Where that program passes the statement's examples and returns otherwise than the claim
+    on a counted input or a fresh one, the claim is withheld (unconfirmed, saying where). It never makes a claim:
+    where it fails an example, or no answer or no time is left, it has no say and the confidence weighs the claim
+    without it (its event's `said`: agrees, no_say, differs or none; core/confidence.py reads it)."""
+    working = "reading the statement again"
+    optional = True
+
+    def prep(self, shared):
+        settings, budget = shared["services"].settings, shared["services"].budget
+        if not settings.second_reading or not settings.agreement or shared["output_kind"].kind == OutputKind.ANY_VALID \
+                or not budget.affords(2, 2 * (CODE_TOKENS + DRAW_PROMPT_TOKENS)):
+            return None
+        tests = shared["test_cases"]
+        counted = [case for case in tests if case.counted]
+        # where one answer is promised, a fresh input may have two, and right programs differ there (Two Sum's pairs):
+        # only the inputs the run settled (those breaking the promise were dropped) are compared
+        fresh = shaped_inputs([case.input for case in tests], shared["problem"], APART_INPUTS,
+                              seed=(settings.seed or 0) + SECOND_READING_SEED) \
+            if fresh_inputs_fit(shared) and not promises_one_answer(shared["problem"]) else []
+        left = budget.seconds_left()
+        limits = settings.limits if left is None else \
+            replace(settings.limits, batch_timeout=max(1.0, min(settings.limits.batch_timeout, left)))
+        return {**self.model_inputs(shared), "claim": shared["attempts"].get(shared["current"]).code,
+                "examples": [case for case in counted if case.trusted],
+                "inputs": [case.input for case in counted if not case.trusted] + fresh, "limits": limits,
+                "comparison": shared["output_kind"].comparison, "isolation": settings.isolation,
+                "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
+                "contract": sandbox_contract(shared)}
+
+    def exec(self, job):
+        if job is None:
+            return None
+        rules = self.ask(job, rules_request(), parse_rules_answer, max_tokens=REFLECTION_TOKENS, label="rules")
+        code = self.ask(job, restated_request(rules, job["examples"]), partial(parse_code_answer, function=job["solution_name"]),
+                        max_tokens=CODE_TOKENS, label="program", watch=watch_code())["function_code"]
+        run = partial(run_batch, limits=job["limits"], isolation=job["isolation"], packages=job["packages"],
+                      group=job["sandboxes"], contract=job["contract"])
+        examples = run(code, [case.input for case in job["examples"]]) if job["examples"] else []
+        if not job["examples"] or not all(r["ok"] and outputs_match(r["value"], case.expected, job["comparison"])
+                                          for r, case in zip(examples, job["examples"])):
+            return {"rules": rules, "code": code, "said": "no_say"}
+        mine, theirs = run(job["claim"], job["inputs"]), run(code, job["inputs"])
+        apart = [i for i in telling_apart(mine, [theirs], job["comparison"])  # no answer either way: an input the
+                 if not (mine[i]["value"] in NO_ANSWER and theirs[i]["value"] in NO_ANSWER)]  # statement rules out in words
+        return {"rules": rules, "code": code, "said": "differs" if apart else "agrees", "compared": len(job["inputs"]),
+                "apart": [{"input": job["inputs"][i], "claim": mine[i]["repr"], "reading": theirs[i]["repr"]} for i in apart[:3]],
+                "differ": len(apart)}
+
+    def without_answer(self, shared, failure):
+        """No answer, or no time left for one: no say; the confidence weighs the claim without it."""
+        shared["second_reading"] = "none"
+        shared["services"].record.event("second_reading", say=f"  no second reading ({failure.message}): the claim is "
+                                        "weighed without it", said="none")
+        return Action.SUCCESS
+
+    def use_answer(self, shared, job, found):
+        if found is None:
+            return Action.SUCCESS
+        record, said = shared["services"].record, found["said"]
+        shared["second_reading"] = said
+        if said != "differs":
+            record.event("second_reading", say="  a second reading of the statement " + (
+                f"agrees on {plural(found['compared'], 'input')}" if said == "agrees" else "fails its examples: no say"),
+                **found)
+            return Action.SUCCESS
+        first = found["apart"][0]
+        more = f" (and on {plural(found['differ'] - 1, 'more input')})" if found["differ"] > 1 else ""
+        where = (f"a program written from the statement's rules, listed first, returns {first['reading'][:60]} where attempt "
+                 f"{shared['current']} returns {first['claim'][:60]} on {shown(first['input'])}{more}")
+        shared["attempts"].withdraw_claim()
+        shared["lacks"], shared["message"] = [SECOND_READING], where
+        record.event("second_reading", say=f"  {where}: no claim", **found)
+        return Action.UNCONFIRMED
+
+
+NO_ANSWER = (None, [], "", {})  # as core/expected_values.py's _no_answer: None beside an empty value says no answer
+SECOND_READING_SEED = 7919  # its fresh inputs are not TellApart's (whose seeds count up from the run's)
+
+
 class Finish(Step):
     """How the run ended (core/run_outcome.py), the version handed over made current. It ends the flow, unless
     --explain wires ExplainSolution after it."""
@@ -1114,9 +1200,11 @@ class Finish(Step):
         by_equality = (shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is None
                        and shared["services"].settings.agreement)
         services = shared["services"]  # a run the time limit cut short says so, whatever step it cut
+        settings = services.settings  # the model's own expected values (agreement off) are not what it was fitted on
         return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
                         shared["message"] or services.budget.cut_short(), shared["dispute_draws"], shared["lacks"],
-                        by_equality, services.settings.caller)
+                        by_equality, settings.caller, services.calibration if settings.agreement else None,
+                        settings.model.model, shared["second_reading"])
 
     def exec(self, state):
         return conclude(self.status, state)
@@ -1124,7 +1212,9 @@ class Finish(Step):
     def post(self, shared, state, outcome):
         if outcome.attempt is not None:
             shared["current"] = outcome.attempt
-        shared["status"], shared["message"] = outcome.status, outcome.message
+        if self.status == RunStatus.SOLVED and outcome.status != RunStatus.SOLVED:
+            shared["attempts"].withdraw_claim()  # the confidence fell short of a claim
+        shared["status"], shared["message"], shared["confidence"] = outcome.status, outcome.message, outcome.confidence
         return None
 
 

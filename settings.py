@@ -69,6 +69,8 @@ class Settings:
     #                                 agreement off: no limit)
     # Four draws and no revision (issue 28): fresh samples found the rare right program (pass@k); of 44 revisions of
     # versions where no candidate passed the examples, in every benchmark record, 1 passed them, wrongly (docs/journal/2026-11.md)
+    second_reading: bool = True     # before a claim, a brute force written from the statement's rules listed in words
+    #                                 (nodes.ReadAgain): where it passes the examples and differs, no claim
     variants: int = 16              # inputs made by small changes to the tests' inputs, settled by execution alone (core/variants.py)
     parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson
@@ -85,6 +87,8 @@ class Settings:
     interactive: bool = False       # the person reviews the tests and each failed round (--interactive)
     allow_install: bool = False     # third-party imports are installed into the run's package folder
     lint: bool = True               # ruff findings go into the feedback and break ties between attempts
+    calibration: str = ""           # a calibration refitted for another model (--calibration FILE, bench.calibrate); "":
+    #                                 the shipped one, fitted on the embedded model's runs (core/confidence.py)
     limits: Limits = field(default_factory=Limits)
     isolation: str = "process"
     caller: Caller = Caller.CLI     # whose words the run's messages use for its options: the CLI's flags, or MCP's arguments

@@ -69,6 +69,7 @@ def _run_one(problem, strategy, model, isolation, run_dir, overrides):
             "evidence": dict(Counter((case.get("evidence") or {}).get("source", case.get("origin", "model"))
                                      for case in final["test_cases"])),
             "oracle_hidden_pass": oracle_pass, **runaways(run_dir),
+            "confidence": (final.get("confidence") or {}).get("value"),
             "versions": versions_judged(problem, final["attempts"], isolation),
             "code": final["function_code"], "settings": settings.describe(),
             "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}

@@ -180,6 +180,37 @@ small inputs. Prefer plain loops over clever tricks.{must_pass}
 {CODE_ANSWER}"""
 
 
+def rules_request():
+    """A claim's second reading (nodes.ReadAgain), first step: the statement's rules in words, before any code. On
+    recent problems the false claims were shared misreadings (a tie rule, adjacency, a neighbour condition ignored
+    by every program of the run); listing the rules is a reading that does not start from the candidates' prompt."""
+    return """Before any code, read the problem statement again, slowly. List every rule it sets on the answer,
+one short line each: what exactly is returned (a count, an index, a value, a list and its order), how ties
+are broken, conditions on neighbouring or adjacent items, what counts at the boundaries (first and last
+items, empty or single-item inputs, inclusive or exclusive ranges), and what to return when nothing
+qualifies.
+
+Reply in this form:
+```yaml
+rules:
+  - <one rule>
+```"""
+
+
+def restated_request(rules, test_cases):
+    """The second reading's program: a brute force written from the rules listed (rules_request), not from the
+    candidates' request."""
+    listed = "\n".join(f"- {rule}" for rule in rules)
+    must_pass = f"\nIt must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
+    return f"""Write the simplest program that is obviously correct for this problem, as run_code, following
+every one of these rules of the statement exactly:
+{listed}
+
+Try every possibility (brute force, direct simulation of the statement's steps), with no care for speed.{must_pass}
+
+{CODE_ANSWER}"""
+
+
 def signature(function, test_cases, *more):
     """The judge's first line, its parameters spelled out: the embedded model, told only "the parameters of
     run_code and one more", wrote `is_valid(output, run_code_input)` or the like, all four times it was asked

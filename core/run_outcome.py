@@ -5,16 +5,20 @@ Solved, unconfirmed and untested runs hand over the attempt the last verdict mad
 ending hands over the best attempt (the most trusted tests, then tests passed, then fewer linter
 findings), not merely the last, or the oracle when it passes every statement example and no candidate
 does (handed_over). The message names the evidence ("3 statement examples + 5 confirmed
-by the oracle and a candidate"), what is still disputed, or what fails.
+by the oracle and a candidate"), what is still disputed, or what fails, and ends with the confidence that
+the code handed over is right (core/confidence.py). A claim the verdict would make stands only when that
+confidence reaches the calibration's threshold; below it, the run ends unconfirmed and says so.
 """
 from dataclasses import dataclass
 
+from core.confidence import weigh
 from core.expected_values import summary
-from core.cases import has_trusted, trusted_name
+from core.cases import has_trusted, records, trusted_name
 from core.largest_input import TOO_SLOW
 from core.round_verdict import NONE_PASSES, SPLIT, UNBACKED, UNCHECKED
 from core.vocabulary import Author, Caller, Origin, RunStatus, Source
 
+SECOND_READING = "a second reading of the statement differs"  # what a claim lacks when nodes.ReadAgain withholds it
 ORIGIN_MARKS = {Origin.STATEMENT: " (statement)", Origin.USER: " (yours)"}
 KEEPS_CURRENT = (RunStatus.SOLVED, RunStatus.UNTESTED, RunStatus.UNCONFIRMED)
 
@@ -24,6 +28,7 @@ class Outcome:
     status: RunStatus
     message: str
     attempt: int | None  # the attempt handed over; None: the current one stays
+    confidence: object = None  # core.confidence.Confidence of the code handed over; None without a calibration
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,9 @@ class RunState:
     lacks: list | None = None  # what the last claim lacked (core/round_verdict.lacks)
     by_equality: bool = False  # several answers are right and no checker judged them: equality did
     caller: Caller = Caller.CLI  # whose words the advice uses: --tests FILE, or the tests argument
+    calibration: object = None   # core.confidence.Calibration; None: no confidence (expected values taken from the model)
+    model: str = ""              # the run's model, to say when the calibration was fitted on another's runs
+    second_reading: str | None = None  # what nodes.ReadAgain found of the claim, if it ran
 
 
 def conclude(status, state):
@@ -47,7 +55,24 @@ def conclude(status, state):
     if status == RunStatus.UNSOLVED and state.lacks and current is not None and current.scored.fails_nothing:
         status = RunStatus.UNCONFIRMED
     kept = None if status in KEEPS_CURRENT else handed_over(state.attempts)
-    return Outcome(status, closing_message(status, state, kept), kept and kept.id)
+    confidence = rated(status, state, kept.id if kept else state.current)
+    if status == RunStatus.SOLVED and confidence and not confidence.enough:
+        status = RunStatus.UNCONFIRMED
+        message = unconfirmed_message(state, confidence)
+    else:
+        message = closing_message(status, state, kept)
+    if confidence is not None:
+        message += f"; {confidence.words()}"
+    return Outcome(status, message, kept and kept.id, confidence)
+
+
+def rated(status, state, handed):
+    """The Confidence of the code handed over (attempt `handed`), from the evidence as run.json records it; None
+    when no code is handed over or the run has no calibration."""
+    if state.calibration is None or handed is None or state.attempts.get(handed) is None:
+        return None
+    return weigh(state.calibration, status, records(state.tests), state.attempts.records(), handed, state.second_reading,
+                 state.model)
 
 
 def handed_over(attempts):
@@ -99,9 +124,10 @@ def closing_message(status, state, kept):
             f"passes {kept.passed} of {kept.total} tests{trusted}; failing: {', '.join(failing[:6]) or 'none'}")
 
 
-def unconfirmed_message(state):
+def unconfirmed_message(state, confidence=None):
     """Why a version that passes every counted test is not called solved: inputs the programs disagree on,
-    inputs only one program answered, or no test from the statement or the person."""
+    inputs only one program answered, no test from the statement or the person, or evidence that does not
+    reach the confidence a claim needs."""
     current = state.attempts.get(state.current)
     disputed = [case for case in state.tests if case.source == Source.DISPUTED]
     # several programs answered differently, or at most one answered (then only the model's guess differs)
@@ -126,12 +152,18 @@ def unconfirmed_message(state):
                    "programs (an oracle, a majority, a checker, a program failing an example that agrees everywhere "
                    "else, or the only program to answer returning the model's own expected value); add tests of your "
                    f"own with {state.caller.give('tests')}")
+    if SECOND_READING in lacks:
+        why.append("a program written from the statement's rules, listed first, returns otherwise: check which reading "
+                   "of the statement is right there")
     if TOO_SLOW in lacks:
         why.append("a judge's test at the stated bounds would time out: a faster algorithm is needed there")
     if UNCHECKED in lacks:
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
                    f"an output could be judged only by equality with an example's own answer; give one with "
                    f"{state.caller.give('checker')}")
+    if confidence is not None and not confidence.enough:
+        why.append(f"its evidence falls short of the confidence a claim needs ({confidence.threshold:.2f}): programs "
+                   "one model wrote can share a misreading of the statement; read test_solution.py before relying on it")
     stopped = f" ({state.message})" if state.message else ""  # the budget or the time ran out before the draw
     passes = (f"passes all {current.total} tests that count ({summary(state.tests)})" if current.total else
               f"fails no test, yet no test judged it: it answers {', '.join(current.unjudged_tests(state.tests))} "

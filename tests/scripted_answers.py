@@ -150,19 +150,44 @@ def run_code(nums, target):
     return []
 ```"""
 
+# A claim's second reading (nodes.ReadAgain): Two Sum's rules in words, then a brute force written from them
+RULES = """```yaml
+rules:
+  - return the indices of the two numbers that add up to target
+  - the indices are in increasing order
+  - each input has exactly one solution
+```"""
+RESTATED = """```python
+def run_code(nums, target):
+    for j in range(len(nums)):
+        for i in range(j):
+            if nums[i] + nums[j] == target:
+                return [i, j]
+    return []
+```"""
+
+# Two Sum read as "do the first two numbers add up to target": passes the example, not pair_at_the_end
+READ_FIRST_TWO = """```python
+def run_code(nums, target):
+    return [0, 1] if nums[0] + nums[1] == target else []
+```"""
+
 # Settings for a test that scripts one answer per model step, as the flow ran before expected values came
 # from execution: one candidate, no oracle, the model's expected values as the truth.
 MODEL_TESTS = {"samples": 1, "oracle": False, "agreement": False}
 MODEL_TESTS_FLAGS = ("--samples", "1", "--no-oracle", "--model-expected")
 
 
-def route_defaults(stub, tests=TESTS, candidates=(GOOD_CODE,), oracle=BRUTE_FORCE, samples=3):
+def route_defaults(stub, tests=TESTS, candidates=(GOOD_CODE,), oracle=BRUTE_FORCE, samples=3, reading=RESTATED):
     """Answers for a run with the shipped defaults: the tests, `samples` candidates (the last one given
-    repeats) and the oracle, routed by kind because they are asked at the same time."""
+    repeats), the oracle and a claim's second reading, routed by kind because they are asked at the same time."""
     stub.route("tests", tests)
     stub.route("code", *[candidates[min(k, len(candidates) - 1)] for k in range(samples)])
     if oracle is not None:
         stub.route("oracle", oracle)
+    if reading is not None:
+        stub.route("rules", RULES)
+        stub.route("restated", reading)
 
 SUM_OF_EVENS_ORACLE = """```python
 def run_code(nums):

@@ -32,6 +32,7 @@ class QuietServer(ThreadingHTTPServer):
 
 
 KINDS = [("tests", ("test cases for run_code", "more test case")), ("code", ("Implement run_code",)),
+         ("restated", ("every one of these rules of the statement",)), ("rules", ("List every rule it sets",)),
          ("oracle", ("Write the simplest program",)), ("revise", ("whether the test's expected value is wrong",)),
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
          ("question", ("does the problem leave something open",)),

@@ -82,11 +82,12 @@ def test_the_design_doc_names_every_node():
     assert [name for name in nodes if f"| {name}" not in design and f"### {name}\n" not in design] == []
 
 
-def test_bench_holds_at_most_15_top_level_modules():
-    # the harness and the tools a benchmark user needs (issue 78); a study of records answers its question in
+def test_bench_holds_at_most_16_top_level_modules():
+    # the harness and the tools a benchmark user needs (issue 78; the 16th, bench.calibrate, refits the confidence a run
+    # reports: issue 86); a study of records answers its question in
     # the journal and leaves the tree, git keeps it
     modules = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
-    assert len(modules) <= 15, modules
+    assert len(modules) <= 16, modules
 
 
 def test_the_installed_command_carries_every_module_at_the_top():

@@ -399,6 +399,21 @@ def parse_reflection_answer(text):
     return "\n".join(f"{key.replace('_', ' ')}: {' '.join(str(data[key]).split())[:400]}" for key in keys)
 
 
+def parse_rules_answer(text):
+    """The statement's rules as short lines (nodes.ReadAgain): at least one, at most MAX_RULES."""
+    data = load_mapping(text)
+    rules = data.get("rules")
+    if not isinstance(rules, list):
+        raise AnswerError("The answer needs rules: a list of the statement's rules, one short line each.")
+    lines = [" ".join(str(rule).split())[:200] for rule in rules if rule is not None and str(rule).strip()]
+    if not lines:
+        raise AnswerError("The rules list is empty: list every rule the statement sets, one short line each.")
+    return lines[:MAX_RULES]
+
+
+MAX_RULES = 12  # a longer list is a runaway; the restated program's prompt stays short
+
+
 def parse_prose(text, key, needs, limit=600):
     """A few sentences under `key` ({key: ...}); prose without YAML is taken as it is (the model often
     answers a "why" in prose). `needs` says what the answer needs, for the model when it is empty."""
