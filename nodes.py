@@ -112,7 +112,8 @@ class ModelStep(Step):
                                 settings.answer_attempts, inputs["budget"], watch or watch_loops(), salvage, on_progress,
                                 (lambda text: progress.note(f"{name}: {text}")) if progress else None)
         except Cancelled as stopped:  # the time limit, or a cancel: the budget is spent, not the model failed,
-            if stopped.endpoint_failure:  # unless the endpoint had failed every try until then: that is named first
+            if stopped.endpoint_failure and not inputs["budget"].stop_event.is_set():  # unless the endpoint had
+                # failed every try until the time limit: that is named first (someone's cancel stays a cancel)
                 raise ModelBackendError(f"{stopped.endpoint_failure}; then {stopped} before the next try") from None
             raise BudgetSpent(str(stopped)) from None
         finally:
