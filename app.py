@@ -30,11 +30,14 @@ from core.output_kind import OutputKind, chosen
 from core.problem_kind import ProblemKindError, detect
 from core.prompts import instructions
 from core.search_tree import AttemptTree
+from core.signature import first_misfit, of_statement
+from core.statement_examples import statement_examples
 from core.vocabulary import Caller, RunStatus
 from flow import create_flow
 from settings import Settings, SettingsError
 from utils.call_llm import ModelConfig, safe_url
 from utils.docs_context import read_docs
+from utils.lint import lint_off
 from utils.export import write_outputs
 from utils.llama_server import LlamaServer, LocalModelError
 from utils.local_model import MODEL_NAME, ensure_local_model, is_set_up
@@ -105,6 +108,7 @@ class Job:
     settings: Settings
     out_dir: str
     embedded: bool  # the model is the embedded one, to be started for the run
+    notes: tuple = ()  # one line each on the person's input read otherwise than before (YAML 1.2's rules)
 
 
 def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, model=None, base_url=None,
@@ -126,8 +130,11 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
     if settings.interactive:
         require_terminal()
     load_calibration(settings.calibration)  # one that does not load is refused before any folder is made
-    # a statement of a family codeloop cannot run is refused before any folder is made
-    detect(text, kind=settings.kind, option=settings.caller.option("kind"))
+    # a statement of a family codeloop cannot run is refused before any folder is made, as are tests that cannot fit it
+    contract = detect(text, kind=settings.kind, option=settings.caller.option("kind"))
+    misfit = "" if contract.design_class else first_misfit(given.cases, of_statement(text, statement_examples(text, contract)))
+    if misfit:
+        raise InputError(f"{listed if isinstance(tests, (list, tuple)) else f'--tests {os.fspath(tests)}'}: {misfit}")
     out_dir = os.fspath(out) if out else new_out_dir(RUNS, text)
     try:
         os.makedirs(out_dir, exist_ok=True)
@@ -135,7 +142,7 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
             pass
     except OSError as exc:
         raise UsageError(f"cannot write to the output folder {out_dir}: {exc.strerror or exc}") from None
-    return Job(text, settings, out_dir, embedded)
+    return Job(text, settings, out_dir, embedded, tuple(filter(None, [given.note])))
 
 
 def read_checker(checker, label="--checker"):
@@ -205,9 +212,13 @@ def claim_out_dir(out_dir):
 
 def run(job, echo=None, flow=None, announce=None):
     """Run the job (with the embedded model when it needs it); the final summary, as --json prints it.
-    `echo` gets the run's progress lines; `announce` what the embedded model's set-up and start say."""
+    `echo` gets the run's progress lines; `announce` what the embedded model's set-up and start say, and, when
+    there is no progress (--json), the notes on the person's input, which are never silent."""
+    for note in job.notes if announce and not echo else ():
+        announce(f"codeloop: note: {note}")
     with model_server(job.settings.model, job.embedded, announce, slots=job.settings.embedded_slots) as (model, notes):
-        return run_problem(job.problem, replace(job.settings, model=model), job.out_dir, echo, flow, notes)
+        return run_problem(job.problem, replace(job.settings, model=model), job.out_dir, echo, flow, notes,
+                           input_notes=job.notes)
 
 
 @contextmanager
@@ -228,15 +239,21 @@ def model_server(model, embedded, say=None, slots=1, prefix="codeloop"):
                                                  "prompt_prefix": server.prefix_note}
 
 
-def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=None, on_start=None):
+def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=None, on_start=None, input_notes=()):
     """Run a flow (the product's by default) on one problem; run.json and the exports land in out_dir.
-    `on_start(services)` gets the run's services as it starts (the MCP server keeps them, to stop the run)."""
+    `on_start(services)` gets the run's services as it starts (the MCP server keeps them, to stop the run);
+    `input_notes` (Job.notes) are said and recorded first, as is lint being off where ruff cannot run."""
     described = settings.describe()
     described["model"].update(model_notes or {})
     record = RunRecord(os.path.join(out_dir, "run.json"), problem, described, echo)
     if echo:
         echo(f"codeloop: model {settings.model.model} at {safe_url(settings.model.base_url) or 'OpenAI'}; "
              f"sandbox {settings.isolation}; output in {out_dir}")
+    for note in input_notes:
+        record.event("input_note", say=f"codeloop: note: {note}", note=note)
+    off = settings.lint and lint_off()
+    if off:  # lint is advice: the run goes on without it, but says so once
+        record.event("lint_off", say=f"codeloop: lint is off: {off}; the run goes on without it", reason=off)
     shared = new_store(problem, settings, record, Progress(echo) if echo else None)
     contract = shared["contract"]
     if not contract.plain:  # said and kept: its tests are in list form, and the sandbox calls the code as it says

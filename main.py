@@ -5,6 +5,7 @@
     cat problem.md | python main.py -
 """
 import argparse
+import importlib.util
 import json
 import sys
 
@@ -80,9 +81,13 @@ interactive (--interactive, needs a terminal):
 
 your tests (--tests FILE):
   YAML or JSON: a list of {name, input: {argument: value}, expected}, or a mapping with tests: [...].
+  YAML is read by YAML 1.2's rules: only true/false are booleans (YES, No, on stay strings), 1e-5 is a
+  number, 0123 is 123, 23:59 a string; a value YAML 1.1 read otherwise is named in one line.
   Or a pytest file with a module-level CASES list (the test_solution.py of an earlier run): it is
-  read, never run. Your tests are trusted: the model may not change them. If every test is deleted,
-  the code is still checked: it must parse, import and load.
+  read, never run. Your tests are trusted: the model may not change them. A test naming an argument
+  the statement's function (its def, else the names its examples use) lacks, or missing one it needs,
+  is refused before the run. If every test is deleted, the code is still checked: it must parse,
+  import and load.
 
 exit codes:
   0    solved: every test that counts passes, and something beyond the statement's examples backs it
@@ -91,7 +96,8 @@ exit codes:
        or yours, or no checker judged its other right answers: check those), untested (no test was left;
        the code loads), or you finished early (--interactive)
   2    bad usage or input (blank problem, missing or binary file, too long, --docs or --tests missing
-       or malformed, an output folder that cannot be written, --interactive without a terminal)
+       or malformed, a test naming an argument the statement's function lacks or missing one it needs,
+       an output folder that cannot be written, --interactive without a terminal): nothing is written
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded
        model could not be set up or started
   4    internal error: the sandbox could not start, an output file could not be written (a full disk:
@@ -229,7 +235,8 @@ def loop_flags(parser):
                        help="install third-party packages the code imports, into a cached folder for this run's "
                        "sandbox (never into your environment); without it the model must use the standard library")
     group.add_argument("--no-lint", dest="lint", action="store_false",
-                       help="do not run ruff on the code (its findings otherwise go into the feedback)")
+                       help="do not run ruff on the code (its findings otherwise go into the feedback; the pinned ruff "
+                       "first, and where none runs, one line says lint is off)")
 
 
 def terminal_flags(parser):
@@ -266,10 +273,28 @@ def serve_mcp(args):
         raise app.UsageError("--mcp and --interactive contradict each other: the server has no terminal")
     try:
         import mcp_server  # mcp is optional: only this path needs it
-    except ImportError:
-        raise app.UsageError("--mcp needs the mcp package: pip install -r requirements-mcp.txt in a clone; installed, "
-                             "install codeloop with its mcp extra: pipx install '.[mcp]' in codeloop's folder") from None
+    except ImportError as exc:
+        raise app.UsageError(mcp_import_failure(exc)) from None
     return mcp_server.serve(args.mcp_http, args.mcp_slots, args.mcp_allow_weak_sandbox, chosen)
+
+
+def installed(package):
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def mcp_import_failure(exc):
+    """One line naming what is missing: the mcp package itself, or the module that failed to import (a part of
+    another mcp release, or a package mcp needs), which "needs mcp" hid."""
+    missing = exc.name or ""
+    if isinstance(exc, ModuleNotFoundError) and missing.split(".")[0] == "mcp" and not installed("mcp"):
+        return ("--mcp needs the mcp package: pip install -r requirements-mcp.txt in a clone; installed, "
+                "install codeloop with its mcp extra: pipx install '.[mcp]' in codeloop's folder")
+    what = f"the module {missing} is missing" if isinstance(exc, ModuleNotFoundError) and missing else str(exc).split("(")[0].strip()
+    return (f"--mcp cannot start: {what} ({type(exc).__name__}); the server needs mcp as requirements-mcp.txt pins it, "
+            "and what it imports: pip install -r requirements-mcp.txt")
 
 
 def setup_only():

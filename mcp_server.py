@@ -39,6 +39,7 @@ from core.cases import Evidence, TestCase
 from core.compare import judge
 from core.checkers import CHECKER_SHIM
 from core.problem_kind import Family, ProblemKindError, from_code
+from core.signature import first_misfit, of_code
 from core.prompts import instructions
 from core.vocabulary import Caller, Source
 from utils.llama_server import LlamaServer, LocalModelError, cache_dir
@@ -204,7 +205,7 @@ def build_server(host, allow_weak_sandbox=False, options=None):
 
         def work():
             try:
-                final = app.run_problem(job.problem, settings, job.out_dir, echo=lines.put,
+                final = app.run_problem(job.problem, settings, job.out_dir, echo=lines.put, input_notes=job.notes,
                                         on_start=lambda services: handle.update(services=services))
                 lines.put(final["message"])
                 return final
@@ -274,9 +275,13 @@ def checked_tests(code, tests, kind=None):
     if "run_code" not in defined and kind != Family.DESIGN:  # a design's code is its class
         raise ToolError("the code defines no function run_code: name the function to test run_code")
     try:
-        return cases_from_data(tests, Caller.MCP.option("tests"))
+        cases = cases_from_data(tests, Caller.MCP.option("tests"))
     except InputError as exc:
         raise ToolError(str(exc)) from None
+    misfit = "" if kind == Family.DESIGN else first_misfit(cases, of_code(code))  # before any code runs
+    if misfit:
+        raise ToolError(f"{Caller.MCP.option('tests')}: {misfit}")
+    return cases
 
 
 def checked_checker(checker):

@@ -114,7 +114,10 @@ class ModelStep(Step):
             return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model, journal,
                                 settings.answer_attempts, inputs["budget"], watch or watch_loops(), salvage, on_progress,
                                 (lambda text: progress.note(f"{name}: {text}")) if progress else None)
-        except Cancelled as stopped:  # the time limit, or a cancel: the budget is spent, not the model failed
+        except Cancelled as stopped:  # the time limit, or a cancel: the budget is spent, not the model failed,
+            if stopped.endpoint_failure and not inputs["budget"].stop_event.is_set():  # unless the endpoint had
+                # failed every try until the time limit: that is named first (someone's cancel stays a cancel)
+                raise ModelBackendError(f"{stopped.endpoint_failure}; then {stopped} before the next try") from None
             raise BudgetSpent(str(stopped)) from None
         finally:
             if end:
@@ -444,11 +447,18 @@ class ImplementFunction(ModelStep):
         try:
             return *self.ask_samples(inputs, request, code_parser(inputs), extra, max_tokens=CODE_TOKENS,
                                      all_hot=inputs["redraw"], count=count), rest
-        except (ModelBackendError, InvalidAnswers):
+        except (ModelBackendError, InvalidAnswers) as failure:
             if not rest:
                 raise
+            first = failure
         # a short first draw got no usable candidate: the rest of it now, as a draw of all at once would have
-        candidates, _ = self.ask_samples(inputs, request, code_parser(inputs), max_tokens=CODE_TOKENS, all_hot=True, count=rest)
+        try:
+            candidates, _ = self.ask_samples(inputs, request, code_parser(inputs), max_tokens=CODE_TOKENS, all_hot=True,
+                                             count=rest)
+        except BudgetSpent:  # the time ran out meanwhile: an endpoint that failed every try says more
+            if isinstance(first, ModelBackendError):
+                raise first from None
+            raise
         return candidates, [None] * len(extra), 0
 
     def use_answer(self, shared, inputs, answers):

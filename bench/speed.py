@@ -2,6 +2,7 @@
 
     python -m bench.speed model            # warm start and a Two Sum run (model already set up)
     python -m bench.speed model --cold     # also a cold set-up into a fresh cache (6-10 minutes)
+    python -m bench.speed model --cut 90   # `make run` cut 90 s into a cold build, then run again (issue 87)
     python -m bench.speed model --parallel 1,2,4 --no-run   # tokens per second with 1, 2 and 4 answers at once
     python -m bench.speed sandbox [--repeat 15]
     python -m bench.speed mcp [--runs 10] [--solves 20]
@@ -11,12 +12,15 @@ Each part prints its own measurements; `python -m bench.speed PART --help` says 
 import argparse
 import json
 import os
+import re
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -46,6 +50,57 @@ def cold_setup_seconds():
         subprocess.run([sys.executable, "main.py", "--setup-local"], cwd=ROOT, check=True,
                        env=no_endpoint_env(CODELOOP_CACHE=cache))
         return time.monotonic() - started
+
+
+BUILD_STARTS = "building llama-server ("
+BUILD_DONE = re.compile(r"building llama-server: done in (\d+) s")
+
+
+def ctrl_c(proc):
+    """SIGINT to a process's whole group, as a terminal sends it; nothing if it has ended."""
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
+
+
+def cut_and_resume(cut_s, build_s=None):
+    """`make run` in a fresh cache, cut `cut_s` seconds after its build of llama-server starts (SIGINT to its
+    process group, as Ctrl-C at a terminal), then `make run` again: how long the second build takes against the
+    time the first had left (a whole cold build, `build_s`, measured here first unless given), and whether the
+    weights were downloaded twice. Prints the lines each run said about the set-up."""
+    if build_s is None:
+        with tempfile.TemporaryDirectory(prefix="codeloop-whole-") as cache:
+            reference = subprocess.run([sys.executable, "main.py", "--setup-local"], cwd=ROOT, capture_output=True,
+                                       text=True, env=no_endpoint_env(CODELOOP_CACHE=cache))
+            build_s = int(BUILD_DONE.search(reference.stderr).group(1))
+            print(f"a whole cold build: {build_s} s")
+    with tempfile.TemporaryDirectory(prefix="codeloop-cut-") as cache:
+        env = no_endpoint_env(CODELOOP_CACHE=cache, MAKEFLAGS="")
+        first = subprocess.Popen(["make", "run"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True, start_new_session=True)
+        started = None
+        for line in first.stdout:
+            print(f"  first: {line.rstrip()}", flush=True)
+            if started is None and BUILD_STARTS in line:
+                started = time.monotonic()
+                threading.Timer(cut_s, ctrl_c, (first,)).start()
+        first.wait()
+        print(f"first `make run` cut {cut_s:g} s into its build; exit {first.returncode}")
+        begun = time.monotonic()
+        second = subprocess.run(["make", "run"], cwd=ROOT, env=env, capture_output=True, text=True)
+        wall = time.monotonic() - begun
+        for line in second.stdout.splitlines() + second.stderr.splitlines():
+            if any(word in line for word in ("llama", "weights", "joining", "kept", "embedded model ready")):
+                print(f"  second: {line}")
+        resumed = BUILD_DONE.search(second.stdout + second.stderr)
+        again = "downloading the model weights" in second.stdout + second.stderr
+        left = build_s - cut_s
+        print(f"second `make run`: exit {second.returncode}, {wall:.0f} s in all")
+        if resumed:
+            took = int(resumed.group(1))
+            print(f"its build: {took} s; the time the first had left: {left:g} s; within left + 30 s: {took <= left + 30}")
+        print(f"the weights downloaded again: {'yes' if again else 'no'}")
 
 
 def warm_start_seconds(repeat=3):
@@ -123,6 +178,9 @@ def print_run_costs(record, wall):
 
 
 def model_costs(args):
+    if args.cut is not None:
+        cut_and_resume(args.cut, args.build_s)
+        return
     if args.cold:
         print(f"cold set-up (build llama-server, download and check the weights): {cold_setup_seconds():.0f} s")
     if args.parallel:
@@ -392,6 +450,10 @@ def main(argv=None):
     raw = argparse.RawDescriptionHelpFormatter
     model = parts.add_parser("model", description=MODEL, formatter_class=raw, help=MODEL.splitlines()[0])
     model.add_argument("--cold", action="store_true", help="also measure a cold set-up into a fresh cache")
+    model.add_argument("--cut", type=float, metavar="SECONDS",
+                       help="only this: `make run` in a fresh cache cut SECONDS into its build, then run again (issue 87)")
+    model.add_argument("--build-s", type=float, metavar="SECONDS",
+                       help="with --cut: a whole cold build's time, if known (else measured first, about 4 minutes)")
     model.add_argument("--parallel", metavar="N,N", help="measure tokens per second with N answers at once")
     model.add_argument("--no-run", action="store_true", help="skip the warm start and the Two Sum run")
     model.add_argument("--out", default=f"runs/benchmark-two-sum-{time.strftime('%Y%m%d-%H%M%S')}",

@@ -97,18 +97,31 @@ def _in_place_examples(text, signature):
 
 
 def _signature(text):
-    """(function name, [parameter names], number of required parameters) of the `def` whose name the text
-    calls most (the last one shown among equals), or None."""
+    """(function name, [parameter names], number of required parameters) of the statement's function, or None."""
+    found = _function_def(text)
+    if found is None:
+        return None
+    name, args = found
+    names = [a.arg for a in args.posonlyargs + args.args if a.arg != "self"]
+    return name, names, len(names) - len(args.defaults)
+
+
+def function_def(problem):
+    """(name, ast.arguments) of the statement's function, whose parameters its examples are read by, or None."""
+    return _function_def(MARKUP.sub("", problem or ""))
+
+
+def _function_def(text):
+    """The `def` whose name the text calls most (the last one shown among equals)."""
     found = []
     for match in SIGNATURE.finditer(text):
         try:
             args = ast.parse(f"def f({match.group(2)}): pass").body[0].args
-        except SyntaxError:
+        except (SyntaxError, ValueError, RecursionError):
             continue
-        names = [a.arg for a in args.posonlyargs + args.args if a.arg != "self"]
         calls = len(re.findall(rf"(?<![\w.])(?<!def ){re.escape(match.group(1))}\s*\(", text))
-        found.append((calls, match.start(), (match.group(1), names, len(names) - len(args.defaults))))
-    return max(found)[2] if found else None
+        found.append((calls, match.start(), match.group(1), args))
+    return max(found, key=lambda item: item[:2])[2:] if found else None
 
 
 def _leetcode_examples(text, signature):

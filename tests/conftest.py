@@ -58,6 +58,25 @@ def cache():
     shutil.rmtree(root, ignore_errors=True)
 
 
+EXAMPLES = 40  # examples per property in the suite (tests/test_properties.py); `--examples 1000` asks for more
+
+
+def pytest_addoption(parser):
+    parser.addoption("--examples", type=int, metavar="N", default=int(os.environ.get("CODELOOP_EXAMPLES") or EXAMPLES),
+                     help=f"examples hypothesis tries per property (default $CODELOOP_EXAMPLES, else {EXAMPLES})")
+
+
+def pytest_configure(config):
+    """hypothesis with the examples asked for; no deadline (2 shared cores make timings noise) and no example
+    database (nothing written into the clone: a failure prints the example to reproduce it)."""
+    try:
+        from hypothesis import settings
+    except ImportError:  # a test dependency (requirements.txt): test_properties.py says so when it is missing
+        return
+    settings.register_profile("codeloop", max_examples=config.getoption("examples"), deadline=None, database=None)
+    settings.load_profile("codeloop")
+
+
 def pytest_collection_modifyitems(config, items):
     """real_model tests skip where the embedded model is not set up, except in CI, which sets it up."""
     if is_set_up() or os.environ.get("CI"):

@@ -8,11 +8,11 @@ import zipfile
 DEMO = "codeloop_demo_pkg"
 
 
-def build_wheel(folder, name=DEMO, version="1.0"):
-    """A minimal pure-Python wheel: one module, METADATA, WHEEL and RECORD."""
+def build_wheel(folder, name=DEMO, version="1.0", files=None):
+    """A minimal pure-Python wheel: one module (or `files`, {path: text}), METADATA, WHEEL and RECORD."""
     info = f"{name}-{version}.dist-info"
     files = {
-        f"{name}.py": "def double(x):\n    return 2 * x\n",
+        **(files or {f"{name}.py": "def double(x):\n    return 2 * x\n"}),
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: codeloop-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }

@@ -97,6 +97,25 @@ def test_tests_edited_in_the_editor_are_the_persons(make_shared, stub, editor):
     assert shared["status"] == "solved"
 
 
+def test_an_edit_holding_values_yaml_1_1_read_otherwise_says_so_in_one_line(make_shared, stub, editor):
+    editor("- {name: example_1, input: {nums: [2, 7, 11, 15], target: 9}, expected: [0, 1]}\n"
+           "- {name: float_target, input: {nums: [3, 7], target: 1e1}, expected: [0, 1]}\n")
+    stub.add(NO_QUESTION, a.TESTS, a.GOOD_CODE)
+    shared = interactive_run(make_shared, "t\na\n")
+    assert shared["test_cases"][1].input == {"nums": [3, 7], "target": 10.0} and shared["status"] == "solved"
+    notes = [line.split("review> ")[-1] for line in shared["screen"].splitlines() if "note: " in line]
+    assert notes == ["note: your edit is read by YAML 1.2's rules: 1e1 (line 2) is 10.0, not \"1e1\" "
+                     "(quote a value to keep it a string)"]
+
+
+def test_an_added_test_yes_stays_the_string_and_is_named_in_a_note(make_shared, stub):
+    stub.add(NO_QUESTION, a.TESTS, a.GOOD_CODE)
+    shared = interactive_run(make_shared, "n\n{nums: [1, 5, 5], target: 10, mode: YES}\n[1, 2]\nd 4\na\n")
+    assert "note: your test is read by YAML 1.2's rules: YES (line 1) is \"YES\", not true" in shared["screen"]
+    assert "added test 4: user_4" in shared["screen"]
+    assert 'mode: \'YES\'' not in shared["screen"]
+
+
 def test_a_broken_edit_of_the_tests_changes_nothing(make_shared, stub, editor):
     editor("- {name: x, input: [1, 2]}\n")
     stub.add(NO_QUESTION, a.TESTS, a.GOOD_CODE)

@@ -1,7 +1,14 @@
 """utils/lint.py: ruff's findings on generated code, bugs only, and never a failed run."""
+import os
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
-from utils.lint import describe, lint
+from utils import lint as lint_module
+from utils.lint import describe, find_ruff, lint, lint_off
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CLEAN = "from typing import List\n\n\ndef run_code(numbers: List[int]):\n    return sorted(numbers)\n"
 
@@ -51,20 +58,64 @@ def test_style_only_issues_are_not_reported():
     assert lint(code) == []
 
 
-def test_without_ruff_lint_returns_none(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+def ruff_script(folder, body):
+    """A real executable named ruff in `folder`: a stand-in for another ruff on PATH."""
+    ruff = folder / "ruff"
+    ruff.write_text(f"#!/bin/sh\n{body}\n")
+    ruff.chmod(0o755)
+    return ruff
+
+
+OLD_RUFF = "echo \"error: invalid value 'PLW0177' for '--select <RULE_CODE>'\" >&2\nexit 2"
+
+
+def without_the_pinned_ruff(monkeypatch, folder):
+    """This interpreter as if codeloop were installed without its ruff: no ruff package, none beside it; PATH `folder`."""
+    monkeypatch.setitem(sys.modules, "ruff", None)  # `import ruff` raises ImportError
+    monkeypatch.setattr(sys, "executable", str(folder / "python"))
+    monkeypatch.setenv("PATH", str(folder))
+
+
+def test_an_older_ruff_first_on_path_does_not_turn_lint_off(monkeypatch, tmp_path):
+    old = ruff_script(tmp_path, OLD_RUFF)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    assert shutil.which("ruff") == str(old)
+    assert lint_off() == ""
+    assert [f["code"] for f in lint("import os\n")] == ["F401"]  # the pinned ruff's finding
+    assert find_ruff()[0] != str(old)
+
+
+def test_with_only_an_older_ruff_lint_is_off_and_says_why_in_one_line(monkeypatch, tmp_path):
+    old = ruff_script(tmp_path, OLD_RUFF)
+    without_the_pinned_ruff(monkeypatch, tmp_path)
     assert lint(CLEAN) is None
+    assert lint_off() == f"{old} exits 2 on codeloop's rules (error: invalid value 'PLW0177' for '--select <RULE_CODE>')"
+
+
+def test_without_any_ruff_lint_is_off_and_says_so(monkeypatch, tmp_path):
+    without_the_pinned_ruff(monkeypatch, tmp_path)
+    assert lint(CLEAN) is None
+    assert lint_off().startswith("ruff is not installed")
+
+
+def test_lint_alone_says_lint_is_off_from_a_python_without_ruff(tmp_path):
+    """The module run alone, as a person would, by an interpreter with no ruff beside it and no site-packages."""
+    ruff_script(tmp_path, OLD_RUFF)
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python3").symlink_to(os.path.realpath(sys._base_executable))
+    done = subprocess.run([str(tmp_path / "bin" / "python3"), "-S", "-m", "utils.lint", "import os"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={"PATH": str(tmp_path)})
+    assert done.returncode == 0 and done.stdout.startswith(f"lint is off: {tmp_path}/ruff exits 2 on codeloop's rules")
+    assert len(done.stdout.splitlines()) == 1
 
 
 def test_a_ruff_that_hangs_or_crashes_gives_none(monkeypatch, tmp_path):
-    ruff = tmp_path / "ruff"
-    ruff.write_text("#!/bin/sh\nsleep 5\n")
-    ruff.chmod(0o755)
-    monkeypatch.setenv("PATH", str(tmp_path))
-    assert lint(CLEAN, timeout=0.5) is None
-    ruff.write_text("#!/bin/sh\necho 'ruff: internal error' >&2\nexit 2\n")
-    assert lint(CLEAN) is None
+    ruff = ruff_script(tmp_path, "exec /bin/sleep 5")
+    without_the_pinned_ruff(monkeypatch, tmp_path)
+    monkeypatch.setattr(lint_module, "TRY_S", 0.5)
+    assert lint(CLEAN) is None and lint_off() == f"{ruff} gave no answer within 0.5 s"
+    ruff_script(tmp_path, "echo 'ruff: internal error' >&2\nexit 2")
+    assert lint(CLEAN) is None and "exits 2" in lint_off()
 
 
 def test_describe_gives_one_short_line_per_finding():

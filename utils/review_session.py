@@ -14,7 +14,7 @@ from core.cases import TestCase
 from core.feedback import compact
 from core.vocabulary import Origin
 from utils.user_tests import UserTestsError, cases_from_data
-from utils.yaml_answer import dump_yaml, load_yaml
+from utils.yaml_answer import dump_yaml, load_yaml, yaml11_note
 
 COMMANDS = """  a          accept and go on ({go_on})
   t          edit the tests in $EDITOR (YAML; delete an entry to delete its test)
@@ -109,13 +109,15 @@ def _add(terminal, tests, change):
     if not typed_input or typed_expected is None or typed_expected == "":
         terminal.say("no test added")
         return tests
+    noticed = []
     try:
-        case = {"name": f"user_{len(tests) + 1}", "input": load_yaml(typed_input),
-                "expected": load_yaml(typed_expected)}
+        case = {"name": f"user_{len(tests) + 1}", "input": load_yaml(typed_input, noticed),
+                "expected": load_yaml(typed_expected, noticed)}
         [added] = cases_from_data([case], "your test")
     except (yaml.YAMLError, UserTestsError) as exc:
         terminal.say(f"not added: {_first_line(exc)}")
         return tests
+    _note(terminal, change, "your test", noticed)
     change["actions"].append(f"added {added.name}")
     terminal.say(f"added test {len(tests) + 1}: {added.name}")
     return tests + [added]  # the node makes names unique when it stores the tests
@@ -126,12 +128,14 @@ def _edit_tests(terminal, tests, change):
     text = terminal.edit(TESTS_HEADER + dump_yaml(listed), ".yaml")
     if text is None:
         return tests
+    noticed = []
     try:
-        data = load_yaml(text) or []
+        data = load_yaml(text, noticed) or []
         edited = cases_from_data(data, "the edited tests")
     except (yaml.YAMLError, UserTestsError) as exc:
         terminal.say(f"tests unchanged: {_first_line(exc)}")
         return tests
+    _note(terminal, change, "your edit", noticed)
     # an entry left exactly as it was keeps its origin; a new or changed one is the person's
     before = {_key(case): case for case in tests}
     merged = [before.get(_key(case)) or replace(case, origin=Origin.USER) for case in edited]
@@ -139,6 +143,14 @@ def _edit_tests(terminal, tests, change):
         change["actions"].append(f"edited the tests ({len(tests)} -> {len(merged)})")
         terminal.say(f"tests changed: {len(merged)} now")
     return merged
+
+
+def _note(terminal, change, where, noticed):
+    """The values YAML 1.1 would have read otherwise, said in one line (and kept in the record's actions)."""
+    note = yaml11_note(where, noticed)
+    if note:
+        terminal.say(f"note: {note}")
+        change["actions"].append(f"note: {note}")
 
 
 def _key(case):

@@ -16,7 +16,8 @@ The pytest file is parsed with `ast` and its values read with `ast.literal_eval`
 imported, so nothing in it runs, and a case computed by code (a call, a comprehension) is refused
 rather than guessed. A case is checked by the same rule as the model's tests (utils/yaml_answer.py).
 
-The file is read by utils/text_files.py's rules and its YAML by the one loader (utils/yaml_answer.py).
+The file is read by utils/text_files.py's rules and its YAML by the one loader (utils/yaml_answer.py), by YAML
+1.2's rules: a value YAML 1.1 read otherwise (`YES`, `1e-5`, `0123`) is said in one line (UserTests.note).
 Every refusal is a UserTestsError (an InputError) whose message is one line for the user, naming the file.
 
 Run alone:  python -m utils.user_tests my_tests.yaml
@@ -32,7 +33,7 @@ import yaml
 from core.cases import TestCase
 from core.vocabulary import Origin
 from utils.text_files import InputError, read_text_file
-from utils.yaml_answer import AnswerError, YAMLRefused, check_test_case, load_yaml
+from utils.yaml_answer import AnswerError, YAMLRefused, check_test_case, load_yaml, yaml11_note
 
 MAX_CASES = 200  # each case is a sandbox run per attempt; past this it is a data set, not a test file
 MAX_FILE_CHARS = 2_000_000
@@ -50,6 +51,7 @@ class UserTests:
     cases: list
     output_kind: str | None = None  # `output_kind:` (YAML), OUTPUT_KIND or ANY_ORDER (pytest)
     checker: str = ""               # `checker:` (YAML), CHECKER_SOURCE (pytest): is_valid's source
+    note: str = ""                  # one line on values YAML 1.1 read otherwise (utils/yaml_answer.yaml11_note)
 
 
 def read_user_tests(path):
@@ -69,14 +71,16 @@ def read_user_file(path):
             ("unordered" if _module_constant(tree, "ANY_ORDER") is True else None) or \
             ("float" if _module_constant(tree, "TOLERANCE") else None)  # the statement's tolerance comes back with it
         return UserTests(_checked(_pytest_cases(tree, text, path), where), kind, strings.get("CHECKER_SOURCE") or "")
-    data = _yaml_data(text, path)
+    noticed = []
+    data = _yaml_data(text, path, noticed)
     options = data if isinstance(data, dict) else {}
     kind, checker = options.get("output_kind"), options.get("checker") or ""
     if kind is not None and kind not in ("exact", "unordered", "float", "any"):
         raise UserTestsError(f"{where}: output_kind must be exact, unordered, float or any, not {kind!r}")
     if not isinstance(checker, str):
         raise UserTestsError(f"{where}: checker must be the Python source of is_valid, as a YAML block scalar (|)")
-    return UserTests(cases_from_data(_yaml_list(data, path), where), kind or ("any" if checker else None), checker)
+    return UserTests(cases_from_data(_yaml_list(data, path), where), kind or ("any" if checker else None), checker,
+                     "" if _is_json(text) else yaml11_note(where, noticed))
 
 
 def cases_from_data(data, source):
@@ -100,9 +104,18 @@ def _checked(found, source):
     return cases
 
 
-def _yaml_data(text, path):
+def _is_json(text):
+    """JSON reads the same by YAML 1.2's rules as by its own: nothing to say about it."""
     try:
-        return load_yaml(text)
+        json.loads(text)
+        return True
+    except (ValueError, RecursionError):
+        return False
+
+
+def _yaml_data(text, path, noticed=None):
+    try:
+        return load_yaml(text, noticed)
     except YAMLRefused as exc:
         raise UserTestsError(f"--tests {path} cannot be used: {exc}") from None
     except yaml.YAMLError as exc:

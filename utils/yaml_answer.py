@@ -40,10 +40,58 @@ class YAMLRefused(yaml.YAMLError):
     """YAML that parses but is not taken: too deep or too large."""
 
 
+# YAML 1.2's core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution), not PyYAML's YAML 1.1 rules: under 1.1
+# a person's `expected: YES` was true, `No` false, `on` true (LeetCode answers "Yes"/"NO" became tests no right program
+# passes), `1e-5` the string '1e-5', `0123` octal 83 and `23:59` the number 1439. PyYAML given these resolvers reads
+# what the card's packages already hold; a YAML 1.2 loader would have been one more package for six patterns.
+CORE_SCHEMA = [  # (tag, pattern, first characters), in the order tried: an integer before a float
+    ("null", r"^(?:~|null|Null|NULL|None|)$", ["~", "n", "N", ""]),  # None too: models write Python's word for null
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+     "-+.0123456789"),
+]
+
+
+def _int(loader, node):
+    text = loader.construct_scalar(node)
+    try:
+        return int(text[2:], 8 if text[1] == "o" else 16) if text[:2] in ("0o", "0x") else int(text)
+    except ValueError as exc:  # over 4,300 digits (Python's limit), or `!!int abc`
+        raise yaml.constructor.ConstructorError(None, None, f"cannot read {text[:40]!r} as an integer: "
+                                                f"{str(exc).split(':')[0]}", node.start_mark) from None
+
+
+def _float(loader, node):
+    text = loader.construct_scalar(node)
+    special = {".inf": float("inf"), "+.inf": float("inf"), "-.inf": float("-inf"), ".nan": float("nan")}
+    try:
+        return special[text.lower()] if text.lower() in special else float(text)
+    except ValueError:
+        raise yaml.constructor.ConstructorError(None, None, f"cannot read {text[:40]!r} as a number",
+                                                node.start_mark) from None
+
+
+def _other_tag(node):
+    """A tag of another schema (!!set, !!binary, !!timestamp): refused, in words a person can act on."""
+    tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+    raise yaml.constructor.ConstructorError(None, None, f"the tag {tag} is not read (only YAML 1.2's core schema: null, "
+                                            "booleans, numbers, strings, lists, mappings)", node.start_mark)
+
+
 class AnswerLoader(yaml.SafeLoader):
-    """YAML as models and people write it, and no more: a plain (unquoted) `None` means null, as True/False
-    already mean booleans; anchors and aliases (&a, *a) are refused, because a few hundred bytes of
-    nested aliases ("a billion laughs") expand to billions of items when the data is copied."""
+    """YAML as models and people write it, by YAML 1.2's core schema (CORE_SCHEMA), and no more: only its tags
+    (null, booleans, integers, floats, strings, lists, mappings) are read, and anchors and aliases (&a, *a) are
+    refused, because a few hundred bytes of nested aliases ("a billion laughs") expand to billions of items when
+    the data is copied. `noticed`, when a list, gets each plain value YAML 1.1 would read otherwise (yaml11_note)."""
+    yaml_implicit_resolvers = {}
+    yaml_constructors = {f"tag:yaml.org,2002:{name}": build for name, build in (
+        ("null", lambda loader, node: None), ("bool", lambda loader, node: loader.construct_scalar(node).lower() == "true"),
+        ("int", _int), ("float", _float), ("str", yaml.SafeLoader.construct_yaml_str),
+        ("seq", yaml.SafeLoader.construct_yaml_seq), ("map", yaml.SafeLoader.construct_yaml_map))}
+    yaml_constructors[None] = lambda loader, node: _other_tag(node)
+    yaml_multi_constructors = {}
+    noticed = None
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -51,26 +99,82 @@ class AnswerLoader(yaml.SafeLoader):
                                               self.peek_event().start_mark)
         return super().compose_node(parent, index)
 
+    def compose_scalar_node(self, anchor):
+        event = self.peek_event()
+        node = super().compose_scalar_node(anchor)
+        if self.noticed is not None and event.tag is None and event.implicit[0]:  # plain: the rules chose its type
+            self._compare_with_yaml11(node)
+        return node
 
-AnswerLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^None$"), ["N"])
+    def _compare_with_yaml11(self, node):
+        older = next((tag for tag, pattern in YAML11_RESOLVERS.get(node.value[:1], []) if pattern.match(node.value)),
+                     "tag:yaml.org,2002:str")
+        if older == node.tag == "tag:yaml.org,2002:str":
+            return
+        try:
+            then = yaml.SafeLoader.yaml_constructors[older](self, node)
+        except Exception:  # noqa: BLE001 - 1.1 could not read it either (2024-13-45, `=`): nothing was read otherwise
+            return
+        now = self.construct_object(node)
+        if (type(now), repr(now)) != (type(then), repr(then)):
+            self.noticed.append((node.value, node.start_mark.line + 1, now, then))
 
 
-def load_yaml(text):
-    """The data in a YAML text, for model answers and people's files alike; raises yaml.YAMLError,
-    also for aliases, for nesting deeper than MAX_DEPTH and for more than MAX_ITEMS items."""
+for _name, _pattern, _first in CORE_SCHEMA:
+    AnswerLoader.add_implicit_resolver(f"tag:yaml.org,2002:{_name}", re.compile(_pattern), list(_first))
+YAML11_RESOLVERS = {first: [*resolvers, *(("tag:yaml.org,2002:null", re.compile(r"^None$")),) * (first == "N")]
+                    for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()}
+
+
+def load_yaml(text, noticed=None):
+    """The data in a YAML text, for model answers and people's files alike; raises yaml.YAMLError, also for
+    aliases, for nesting deeper than MAX_DEPTH and for more than MAX_ITEMS items. `noticed` (a list) gets
+    (text, line, value now, value under YAML 1.1) for each plain value the two read differently."""
+    loader = AnswerLoader(text)
+    loader.noticed = noticed
     try:
-        data = yaml.load(text, Loader=AnswerLoader)
+        data = loader.get_single_data()
     except RecursionError:
         raise YAMLRefused(f"the YAML is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    finally:
+        loader.dispose()
     _check_size(data)
     return data
 
 
+def yaml11_note(where, noticed, limit=4):
+    """One line on the values of a person's file that YAML 1.1 (PyYAML's rules before) read otherwise; "" if none."""
+    if not noticed:
+        return ""
+    said = [f"{text} (line {line}) is {_shown(now)}, not {_shown(then)}" for text, line, now, then in noticed[:limit]]
+    more = f"; and {len(noticed) - limit} more" if len(noticed) > limit else ""
+    return f"{where} is read by YAML 1.2's rules: {'; '.join(said)}{more} (quote a value to keep it a string)"
+
+
+def _shown(value):
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return f"the {type(value).__name__} {value}"  # a date (YAML 1.1's timestamps), inf
+
+
 class _Dumper(yaml.SafeDumper):
-    """safe_dump, and a vocabulary word (core/vocabulary.py) written as the plain string it is."""
+    """safe_dump, and a vocabulary word (core/vocabulary.py) written as the plain string it is. A string either
+    rule set reads as something else (`YES`, `1e-5`, `None`) is quoted, so that a person's editor shows it as a
+    string and it reads back as one, whoever reads it."""
 
 
-_Dumper.add_multi_representer(Word, lambda dumper, word: dumper.represent_str(word.value))
+def _represent_str(dumper, text):
+    """A string with a line break YAML knows and Python's splitlines does not (NEL, U+2028, U+2029) in double quotes,
+    where it is escaped: written as it is, a reader folded it into a space (hypothesis found "\x85")."""
+    breaks = any(char in text for char in "\x85\u2028\u2029")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"' if breaks else None)
+
+
+_Dumper.add_representer(str, _represent_str)
+_Dumper.add_multi_representer(Word, lambda dumper, word: _represent_str(dumper, word.value))
+for _name, _pattern, _first in CORE_SCHEMA:
+    _Dumper.add_implicit_resolver(f"tag:yaml.org,2002:{_name}", re.compile(_pattern), list(_first))
 
 
 def dump_yaml(data):
