@@ -5,9 +5,9 @@
 
 `prepare` takes the options by their flag names (`--max-iterations` -> max_iterations) and builds the
 Settings; `run` starts the embedded model when no endpoint is configured, runs the flow on a fresh
-shared store, and always leaves run.json, solution.py and test_solution.py behind. `failure(exc)`
-maps what can stop a run before or around the flow to an exit code and a one-line message, for all
-entry points alike.
+shared store, and always leaves run.json, solution.py and test_solution.py behind, and run.html, the
+run's page, made from run.json as the run ends. `failure(exc)` maps what can stop a run before or
+around the flow to an exit code and a one-line message, for all entry points alike.
 """
 import argparse
 import ast
@@ -31,6 +31,7 @@ from core.prompts import instructions
 from core.search_tree import AttemptTree
 from core.vocabulary import Caller, RunStatus
 from flow import create_flow
+from pages.run_page import write_run_page
 from settings import Settings, SettingsError
 from utils.call_llm import ModelConfig, safe_url
 from utils.docs_context import read_docs
@@ -273,10 +274,27 @@ def finish(shared, record, out_dir):
     except WriteError as exc:
         if shared["status"] != RunStatus.ERROR:
             shared["status"], shared["message"] = RunStatus.ERROR, str(exc)
-    final = result_summary(shared, out_dir, files + [record.path], record.usage())
+    page = os.path.join(out_dir, "run.html")
+    final = result_summary(shared, out_dir, files + [record.path, page], record.usage())
     if not _unless_unwritable(record.finish, shared["status"], shared["message"], final):
         final["files"] = files
+    elif not write_page(record):
+        final["files"].remove(page)
     return final
+
+
+def write_page(record):
+    """run.html from the finished run.json (pages/run_page.py); False when it could not be written. A page that
+    fails costs the run nothing else: run.json says why in a `page_failed` event (a bug's traceback included)."""
+    try:
+        write_run_page(record.path)
+        return True
+    except WriteError as exc:
+        failure = {"message": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - the run's result and files stand whatever the page does
+        failure = {"message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+    _unless_unwritable(record.event, "page_failed", **failure)
+    return False
 
 
 def _unless_unwritable(write, *args, **kwargs):
