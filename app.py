@@ -278,23 +278,22 @@ def finish(shared, record, out_dir):
     final = result_summary(shared, out_dir, files + [record.path, page], record.usage())
     if not _unless_unwritable(record.finish, shared["status"], shared["message"], final):
         final["files"] = files
-    elif not write_page(record):
-        final["files"].remove(page)
+    elif (failure := write_page(record.path)) is not None:  # a page that fails costs the run nothing else
+        final["files"].remove(page)  # before the event saves run.json again: it names only the files there are
+        _unless_unwritable(record.event, "page_failed", **failure)
     return final
 
 
-def write_page(record):
-    """run.html from the finished run.json (pages/run_page.py); False when it could not be written. A page that
-    fails costs the run nothing else: run.json says why in a `page_failed` event (a bug's traceback included)."""
+def write_page(record_path):
+    """run.html from the finished run.json (pages/run_page.py); None, or why it could not be written (a bug's
+    traceback included)."""
     try:
-        write_run_page(record.path)
-        return True
+        write_run_page(record_path)
+        return None
     except WriteError as exc:
-        failure = {"message": str(exc)}
+        return {"message": str(exc)}
     except Exception as exc:  # noqa: BLE001 - the run's result and files stand whatever the page does
-        failure = {"message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
-    _unless_unwritable(record.event, "page_failed", **failure)
-    return False
+        return {"message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
 
 
 def _unless_unwritable(write, *args, **kwargs):

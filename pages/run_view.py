@@ -91,21 +91,26 @@ def facts(record, final):
             "settings": json.dumps(settings, indent=1, ensure_ascii=False)}
 
 
-def by_name(results):
-    return {text(result.get("name")): result for result in items(results)}
+def by_name(results, names):
+    """Results by their test's name; a record before results carried names lists them in the tests' order."""
+    return {text(result.get("name", names[k] if k < len(names) else f"#{k + 1}")): result
+            for k, result in enumerate(items(results))}
 
 
 def version_results(record, final):
     """{version id: {test name: its result}}: the final tree's, else the rounds' (see the module's docstring)."""
-    found = {}
+    found, names = {}, []
     for event in items(record.get("events")):
+        if event.get("kind") in ("test_cases", "evidence"):  # the tests from here on: those the next round runs
+            names = [text(case.get("name")) for case in items(event.get("test_cases"))]
         if event.get("kind") == "test_run" and event.get("results"):
-            found[event.get("attempt")] = by_name(event["results"])
+            found[event.get("attempt")] = by_name(event["results"], names)
     if final.get("test_results"):
-        found[final.get("attempt")] = by_name(final["test_results"])
+        names = [text(case.get("name")) for case in items(final.get("test_cases"))]
+        found[final.get("attempt")] = by_name(final["test_results"], names)
     for attempt in items(final.get("attempts")):
         if attempt.get("results"):
-            found[attempt.get("id")] = by_name(attempt["results"])
+            found[attempt.get("id")] = by_name(attempt["results"], [])
     return found
 
 

@@ -19,6 +19,7 @@ from pages.run_page import write_run_page
 from pages.run_view import ENDINGS
 from tests import scripted_answers as a
 from tests.test_families import FAMILIES
+from tests.page_dom import parse
 from tests.test_flow import GUESS_NOBODY_RETURNS, WRONG_ON_PAIRS, ZERO_ON_PAIRS
 from tests.test_main import MAIN, ROOT, cli_env, codeloop
 
@@ -90,7 +91,8 @@ def test_a_scripted_runs_page_shows_its_ending_every_test_with_its_source_and_ev
     if final["attempts"]:
         (handed,) = [v.attrs["id"] for v in versions if "handed" in v.attrs["class"].split()]
         assert handed == f"v{final['attempt']}"
-        column = [h.text() for h in dom.find("table", id="tests-table").find_all("th")].index(f"v{final['attempt']}") - 6
+        heads = dom.find("table", id="tests-table").find("thead").find_all("th")[6:]
+        column = [head.find("a").text() for head in heads].index(f"v{final['attempt']}")
         marks = [row.find_all("td", cls="cell")[column].text() for row in rows]
         by_name = {r["name"]: "✓" if r["passed"] else "✗" if r["counted"] else "○" for r in final["test_results"]}
         assert marks == [by_name[row.attrs["data-test"]] for row in rows], "pass or fail at a glance"
@@ -209,3 +211,55 @@ def test_every_record_kept_in_folders_under_docs_records_renders(tmp_path):
     for k, path in enumerate(records):
         page = html.unescape(Path(write_run_page(path, tmp_path / f"{k}.html")).read_text())
         assert json.loads(path.read_text()).get("message", "") in page, path
+
+
+def test_a_page_that_cannot_be_made_leaves_the_runs_result_and_files_and_says_why_in_run_json(stub, tmp_path,
+                                                                                               monkeypatch):
+    import app
+
+    def broken(path):
+        raise RuntimeError("the template is broken")
+    monkeypatch.setattr(app, "write_run_page", broken)
+    for name, value in cli_env(stub).items():
+        monkeypatch.setenv(name, value)
+    a.route_defaults(stub)
+    final = app.run(app.prepare(a.TWO_SUM, out=str(tmp_path)))
+    assert final["status"] == "solved" and not (tmp_path / "run.html").exists()
+    assert sorted(Path(path).name for path in final["files"]) == ["run.json", "solution.py", "test_solution.py"]
+    record = json.loads((tmp_path / "run.json").read_text())
+    (failed,) = [event for event in record["events"] if event["kind"] == "page_failed"]
+    assert failed["message"] == "RuntimeError: the template is broken" and "Traceback" in failed["traceback"]
+    assert record["final"]["files"] == final["files"], "run.json names only the files there are"
+
+
+def render(tmp_path, record):
+    (tmp_path / "run.json").write_text(json.dumps(record))
+    return parse(Path(write_run_page(tmp_path)).read_text())
+
+
+def test_the_confidence_is_shown_when_the_record_has_one_and_nothing_is_said_when_it_has_none(tmp_path):
+    record = json.loads((RECORDS / "unconfirmed" / "2486-unconfirmed-correct" / "run.json").read_text())
+    assert not render(tmp_path, record).find_all(cls="confidence")
+    record["confidence"] = {"value": 0.93, "label": "likely right", "fitted_on": "r79-families, 120 runs"}
+    said = render(tmp_path, record).find(cls="confidence").text()
+    assert said == "Confidence 93%: likely right (fitted on r79-families, 120 runs)"
+    del record["confidence"]
+    record["final"]["confidence"] = {"value": 0.4}
+    assert render(tmp_path, record).find(cls="confidence").text() == "Confidence 40%"
+
+
+def test_a_record_from_before_every_versions_results_were_kept_shows_those_its_rounds_recorded(tmp_path):
+    record = json.loads((RECORDS / "unconfirmed" / "2486-unconfirmed-correct" / "run.json").read_text())
+    final = record["final"]
+    assert not any("results" in attempt for attempt in final["attempts"]), "a record of before issue 88"
+    dom = render(tmp_path, record)
+    columns = [th.find("a").text() for th in dom.find("table", id="tests-table").find("thead").find_all("th")[6:]]
+    current = [row.find_all("td", cls="cell")[columns.index(f"v{final['attempt']}")].text()
+               for row in dom.find_all("tr", cls="test")]
+    assert "name" not in final["test_results"][0], "results in the tests' order, before they carried names"
+    assert current == ["✓" if r["passed"] else "✗" if r["counted"] else "○" for r in final["test_results"]]
+    rounds = {event["attempt"] for event in record["events"] if event["kind"] == "test_run" and event["results"]}
+    never = [v for v in columns if int(v[1:]) not in rounds | {final["attempt"]}]
+    assert never, "versions no round recorded"
+    for row in dom.find_all("tr", cls="test"):
+        assert {row.find_all("td", cls="cell")[columns.index(v)].text() for v in never} <= {"·"}, "no output guessed"
