@@ -1,6 +1,6 @@
 # The two commands of README.md, each setting up whatever is missing first (and quickly nothing when all is):
 #   make run    the embedded model on the README's Two Sum
-#   make test   the whole test suite, the embedded model's tests included
+#   make test   the whole test suite, the embedded model's tests included (and headless Chromium for the pages')
 # Other targets: make setup (Python packages, sandbox), make model (the embedded model only),
 #   make mcp-config (an MCP client's entry for this clone, with its absolute paths: docs/mcp.md).
 # PYTHON picks the interpreter (3.10 or newer); PROBLEM the problem file for `make run`.
@@ -11,12 +11,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test setup model sandbox mcp-config
+.PHONY: run test setup model sandbox browser mcp-config
 
 run: setup model
 	$(PY) main.py --problem-file $(PROBLEM)
 
-test: setup model
+test: setup model browser
 	$(PY) -m pytest
 
 setup: $(INSTALLED) sandbox
@@ -50,4 +50,14 @@ sandbox:
 			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; }; \
 		else \
 			echo "note: bubblewrap is missing; run 'sudo apt-get install bubblewrap' for the strongest sandbox (until then: unshare or a plain process)"; \
+		fi; }
+
+# headless Chromium: the tests load each page (run.html, report.html) as a browser builds it; runs never need it.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; \
+		else \
+			echo "note: chromium is missing; run 'sudo apt-get install chromium' for the page tests (until then they skip)"; \
 		fi; }

@@ -5,9 +5,9 @@
 
 `prepare` takes the options by their flag names (`--max-iterations` -> max_iterations) and builds the
 Settings; `run` starts the embedded model when no endpoint is configured, runs the flow on a fresh
-shared store, and always leaves run.json, solution.py and test_solution.py behind. `failure(exc)`
-maps what can stop a run before or around the flow to an exit code and a one-line message, for all
-entry points alike.
+shared store, and always leaves run.json, solution.py and test_solution.py behind, and run.html, the
+run's page, made from run.json as the run ends. `failure(exc)` maps what can stop a run before or
+around the flow to an exit code and a one-line message, for all entry points alike.
 """
 import argparse
 import ast
@@ -34,6 +34,7 @@ from core.signature import first_misfit, of_statement
 from core.statement_examples import statement_examples
 from core.vocabulary import Caller, RunStatus
 from flow import create_flow
+from pages.run_page import write_run_page
 from settings import Settings, SettingsError
 from utils.call_llm import ModelConfig, safe_url
 from utils.docs_context import read_docs
@@ -292,10 +293,26 @@ def finish(shared, record, out_dir):
     except WriteError as exc:
         if shared["status"] != RunStatus.ERROR:
             shared["status"], shared["message"] = RunStatus.ERROR, str(exc)
-    final = result_summary(shared, out_dir, files + [record.path], record.usage())
+    page = os.path.join(out_dir, "run.html")
+    final = result_summary(shared, out_dir, files + [record.path, page], record.usage())
     if not _unless_unwritable(record.finish, shared["status"], shared["message"], final):
         final["files"] = files
+    elif (failure := write_page(record.path)) is not None:  # a page that fails costs the run nothing else
+        final["files"].remove(page)  # before the event saves run.json again: it names only the files there are
+        _unless_unwritable(record.event, "page_failed", **failure)
     return final
+
+
+def write_page(record_path):
+    """run.html from the finished run.json (pages/run_page.py); None, or why it could not be written (a bug's
+    traceback included)."""
+    try:
+        write_run_page(record_path)
+        return None
+    except WriteError as exc:
+        return {"message": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - the run's result and files stand whatever the page does
+        return {"message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
 
 
 def _unless_unwritable(write, *args, **kwargs):

@@ -3,6 +3,7 @@
     python main.py "Given an array of integers nums and an integer target, return the indices ..."
     python main.py --problem-file examples/two_sum.md --out runs/two_sum
     cat problem.md | python main.py -
+    python main.py show runs/two_sum        # the run's page (run.html), written again and opened
 """
 import argparse
 import importlib.util
@@ -17,6 +18,8 @@ from utils.sandbox import Limits
 from core.problem_kind import FAMILIES
 from core.search_tree import POLICIES
 from core.search_tree import render as render_tree
+from pages.run_page import write_run_page
+from utils.browser import can_open, open_page
 
 EPILOG = """model endpoint:
   With no OPENAI_BASE_URL, no OPENAI_API_KEY and no --base-url (or with --local), codeloop runs an
@@ -38,6 +41,9 @@ output (in --out DIR, default runs/<time>-<problem words>/):
   solution.py        the final run_code
   test_solution.py   pytest file of the final test cases
   run.json           the whole record, written as the run goes
+  run.html           the run as a page, made from run.json as the run ends: the ending, every test with where
+                     its expected value came from, every version's output and code; `codeloop show RUN_DIR`
+                     (python main.py show RUN_DIR) writes it again from any run.json and opens it
 
 trust and agreement:
   The statement's worked examples ("Input: ... Output: ...", ">>> f(...)" lines) become trusted tests:
@@ -108,6 +114,35 @@ exit codes:
 
 # Flags about this terminal, not the run; every other flag is an option of app.prepare(), by the same name.
 TERMINAL_ONLY = ("json", "show_tree", "setup_local", "mcp", "mcp_http", "mcp_slots", "mcp_allow_weak_sandbox")
+
+
+SHOW_EPILOG = """The page opens in your browser only at a terminal with a display (DISPLAY or WAYLAND_DISPLAY on
+Linux), outside CI; elsewhere (a script, a test, a server) its path is printed and nothing is launched.
+It is one file with no network: the style is inline, there is no script.
+
+exit codes:
+  0    the page is written (its path printed)
+  2    no run.json there, or one that cannot be read: not JSON, cut off while written, or not a run's record
+       (one line names the file and what is wrong; nothing is written)
+  4    the page could not be written (the message names the file and the error)
+"""
+
+
+def show(argv):
+    """`codeloop show RUN_DIR`: the run's page made again from its run.json, of any age (pages/run_page.py); opened
+    where a person's browser can be (utils/browser.can_open), its path printed either way."""
+    parser = app.OneLineParser(prog="codeloop show", description="Write a run's page (run.html) again from its "
+                               "run.json, and open it in a browser.", epilog=SHOW_EPILOG,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run", metavar="RUN_DIR", help="a run's folder (or its run.json)")
+    parser.add_argument("--out", metavar="FILE", help="write the page here (default: run.html beside run.json)")
+    parser.add_argument("--no-open", dest="open", action="store_false", help="only write the page and print its path")
+    args = parser.parse_args(argv)
+    page = write_run_page(args.run, args.out)
+    print(page)
+    if args.open and can_open() and not open_page(page):
+        say("codeloop: no browser took the page; open the path above")
+    return app.EXIT_SOLVED
 
 
 def parse_args(argv):
@@ -309,7 +344,10 @@ def setup_only():
 
 def main(argv=None):
     app.stop_on_sigterm()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["show"]:  # the one command besides solving; a problem that reads "show": --problem-file
+            return show(argv[1:])
         args = parse_args(argv)
         if args.setup_local:
             return setup_only()

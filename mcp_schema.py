@@ -124,6 +124,8 @@ class SolveResult(TypedDict):
     tests_left_out: described(list[LeftOutTest], "the other tests, apart")
     usage: described(dict[str, Any], "model calls, prompt and completion tokens, model seconds")
     out_dir: described(str, "the run's folder: solution.py, test_solution.py, run.json")
+    page: described(str | None, "the run's page, run.html in out_dir, to open in a browser: the ending, every test with "
+                    "where its expected value came from, every version's output and code; null if not written")
     isolation: described(str, "how the code was run: bwrap, unshare or process")
 
 

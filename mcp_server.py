@@ -133,7 +133,8 @@ def solve_result(final, isolation):
                                                    guess=None if case.is_variant else case.model_guess,
                                                    why=describe(case.evidence) if case.evidence else NOT_SETTLED)
                                        for case, counts in zip(tests, counted) if not counts],
-                       usage=final["usage"], out_dir=final["out_dir"], isolation=isolation)
+                       usage=final["usage"], out_dir=final["out_dir"], isolation=isolation,
+                       page=next((path for path in final["files"] if path.endswith("run.html")), None))
 
 
 def runs_folder(options):

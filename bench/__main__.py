@@ -35,7 +35,9 @@ def epilog():
 output (in --out):
   results.jsonl   one line per finished (dataset, strategy, problem); a rerun with the same --out skips them
   report.md       summary table, charts (*.svg) and a per-problem grid, rewritten at the end
-  runs/           each run's run.json, solution.py and test_solution.py
+  report.html     the same as one page, opened from the file; each verdict in its grid links the run's page
+  runs/           each run's run.json, solution.py, test_solution.py and run.html (its page; --report-only
+                  writes those missing, as after unpacking an archive)
 
 The model endpoint is chosen as by main.py: OPENAI_BASE_URL / --base-url, else the embedded model
 (started once for the whole benchmark, with a slot per request a worker sends at once).
@@ -69,7 +71,8 @@ def parse_args(argv):
     parser.add_argument("--model", help="model name (default: $CODELOOP_MODEL, or the embedded model's)")
     parser.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     parser.add_argument("--local", action="store_true", help="use the embedded model even if an endpoint is configured")
-    parser.add_argument("--report-only", action="store_true", help="rewrite the summary and report from --out; no runs")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite the summary and reports (and missing run pages) from --out; no runs")
     args = parser.parse_args(argv)
     args.strategies = list(STRATEGIES) if args.strategies == "all" else [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = [s for s in args.strategies if s not in STRATEGIES]

@@ -1,13 +1,21 @@
-"""The numbers: a summary per (dataset, strategy), a terminal table, and report.md with SVG bar charts.
+"""The numbers: a summary per (dataset, strategy), a terminal table, and report.md with SVG bar charts; and
+report.html, the same as one page (pages/report_page.py) whose per-problem grid links each run's page.
 
 The charts are plain SVG written here, so the report needs no plotting package and renders wherever
-markdown shows images.
+markdown shows images; report.html carries them inside itself, as data.
 """
+import base64
 import math
 import os
 import statistics
 from collections import Counter
 from html import escape
+from pathlib import Path
+from urllib.parse import quote
+
+from pages.report_page import write_report_page
+from pages.run_page import write_run_page
+from utils.text_files import InputError, WriteError
 
 COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("problems", "problems"),
            ("solved", "hidden pass"), ("solve_rate", "solve rate"), ("interval", "95% interval"),
@@ -232,52 +240,107 @@ CHARTS = [("solve_rate.svg", "Solve rate on hidden tests", "solve_rate", "{:.0%}
           ("iterations.svg", "Iterations (rounds of RunTests), mean", "iterations", "{:.2f}")]
 
 
+NOTES = {  # what a column means, said under its table in report.md and report.html
+    "failed": "runs the hidden tests fail, by where: no program the run wrote passes them (generation), one did but "
+              "was not handed over (selection), none did and the time or budget ended the run (time).",
+    "family": "plain (values in, a value returned), tree (TreeNode / ListNode), design (a class's operations "
+              "replayed) or in-place (an argument changed): core/problem_kind.py.",
+    "false successes": "the run said every one of its own tests passed, the hidden tests disagree.",
+    "correct but not trusted": "the hidden tests pass, but the run ended without its own tests passing.",
+    "unconfirmed": "the run's code passed every test that counts, but the programs disagreed on some inputs or no "
+                   "test came from the statement, so it did not claim success (in brackets: how many of those pass "
+                   "the hidden tests; they are among the correct but not trusted).",
+    "tokens per solved": "all prompt and completion tokens of the group, divided by the problems solved."}
+GRID_NOTE = ("PASS / fail on the hidden tests; *self* marks a run that claimed success; *model failed*, *unconfirmed* "
+             "and *untested* are the run's own ending.")
+
+
 def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=()):
-    """report.md (and its SVG charts) in out_dir; returns the report's path."""
+    """report.md and report.html (and the SVG charts) in out_dir; returns report.md's path."""
     labels = [f"{row['dataset']} / {row['strategy']}" for row in rows]
-    images = []
-    for name, title, key, unit in CHARTS:
+    charts = [(name, title, bar_chart(title, labels, [row[key] for row in rows], unit)) for name, title, key, unit in CHARTS]
+    for name, _, svg in charts:
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
-            f.write(bar_chart(title, labels, [row[key] for row in rows], unit))
-        images.append(f"![{title}]({name})")
+            f.write(svg)
+    tables = [(title, columns, chosen, notes) for title, columns, chosen, notes in (
+        ("Summary", COLUMNS, rows, ()), ("By difficulty", columns_by("difficulty"), difficulty_rows, ("failed",)),
+        ("By family", columns_by("family"), family_rows, ("family",))) if chosen]
     strategies = list(dict.fromkeys(line["strategy"] for line in lines))
     per_problem = {}
     for line in lines:
         per_problem.setdefault((line["dataset"], line["id"]), {})[line["strategy"]] = line
+    iterations = "; ".join(f"{row['dataset']} / {row['strategy']}: {row['iteration_counts']}" for row in rows)
+    write_report_page(os.path.join(out_dir, "report.html"), report_page(out_dir, setup, tables, charts, strategies,
+                                                                         per_problem, iterations))
     grid = ["| dataset | problem | " + " | ".join(strategies) + " |", "|---|---|" + "---|" * len(strategies)]
     for (dataset, problem_id), by_strategy in per_problem.items():
         grid.append(f"| {dataset} | {problem_id} | " + " | ".join(_verdict(by_strategy.get(s)) for s in strategies) + " |")
-    text = [
-        "# codeloop benchmark report", "",
-        f"- model: {setup.get('model')} at {setup.get('server')}",
-        f"- code version: {setup.get('git_commit')}{' (with uncommitted changes)' if setup.get('git_dirty') else ''}",
-        f"- sandbox: {setup.get('isolation')}; workers: {setup.get('workers')}",
-        "- commands:", *[f"  - `{command}`" for command in setup.get("commands", [])], "",
-        "## Summary", "", table(rows, markdown=True), "",
-        *(["## By difficulty", "", table(difficulty_rows, markdown=True, columns=columns_by("difficulty")), "",
-           "- *failed*: runs the hidden tests fail, by where: no program the run wrote passes them (generation),",
-           "  one did but was not handed over (selection), none did and the time or budget ended the run (time).", ""]
-          if difficulty_rows else []),
-        *(["## By family", "", table(family_rows, markdown=True, columns=columns_by("family")), "",
-           "- *family*: plain (values in, a value returned), tree (TreeNode / ListNode), design (a class's",
-           "  operations replayed) or in-place (an argument changed): core/problem_kind.py.", ""]
-          if family_rows else []),
-        "- *false successes*: the run said every one of its own tests passed, the hidden tests disagree.",
-        "- *correct but not trusted*: the hidden tests pass, but the run ended without its own tests passing.",
-        "- *unconfirmed*: the run's code passed every test that counts, but the programs disagreed on some",
-        "  inputs or no test came from the statement, so it did not claim success (in brackets: how many of",
-        "  those pass the hidden tests; they are among the correct but not trusted).",
-        "- *tokens per solved*: all prompt and completion tokens of the group, divided by the problems solved.",
-        "- iterations per problem: " + "; ".join(f"{row['dataset']} / {row['strategy']}: {row['iteration_counts']}"
-                                                  for row in rows), "",
-        "## Charts", "", *images, "",
-        "## Per problem", "",
-        "PASS / fail on the hidden tests; *self* marks a run that claimed success; *model failed*,",
-        "*unconfirmed* and *untested* are the run's own ending.", "", *grid, ""]
+    text = ["# codeloop benchmark report", "", *[f"- {name}: {said}" for name, said in setup_lines(setup)],
+            "- commands:", *[f"  - `{command}`" for command in setup.get("commands", [])], ""]
+    for title, columns, chosen, notes in tables:
+        text += [f"## {title}", "", table(chosen, markdown=True, columns=columns), "",
+                 *[f"- *{note}*: {NOTES[note]}" for note in notes], *([""] if notes else [])]
+    text += [*[f"- *{note}*: {NOTES[note]}" for note in ("false successes", "correct but not trusted", "unconfirmed",
+                                                         "tokens per solved")],
+             f"- iterations per problem: {iterations}", "", "## Charts", "",
+             *[f"![{title}]({name})" for name, title, _ in charts], "", "## Per problem", "", GRID_NOTE, "", *grid, ""]
     path = os.path.join(out_dir, "report.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(text))
     return path
+
+
+def setup_lines(setup):
+    return [("model", f"{setup.get('model')} at {setup.get('server')}"),
+            ("code version", f"{setup.get('git_commit')}{' (with uncommitted changes)' if setup.get('git_dirty') else ''}"),
+            ("sandbox", f"{setup.get('isolation')}; workers: {setup.get('workers')}")]
+
+
+def report_page(out_dir, setup, tables, charts, strategies, per_problem, iterations):
+    """What report.html shows (pages/templates/report.html): the tables, the charts as images inside the page, and
+    the per-problem grid, each cell linking to its run's page."""
+    pages = run_pages(out_dir, [line for by_strategy in per_problem.values() for line in by_strategy.values()])
+    grid = [{"dataset": dataset, "problem": problem_id, "cells": [
+        {"said": _verdict(line), "passed": bool(line and line["hidden_pass"]),
+         "href": pages.get((line["dataset"], line["strategy"], line["id"])) if line else None}
+        for line in map(by_strategy.get, strategies)]} for (dataset, problem_id), by_strategy in per_problem.items()]
+    return {"setup": setup_lines(setup), "commands": setup.get("commands", []), "iterations": iterations,
+            "tables": [{"title": title, "header": [name for _, name in columns],
+                        "rows": [[cell(key, row[key]) for key, _ in columns] for row in chosen],
+                        "notes": [(note, NOTES[note]) for note in notes]} for title, columns, chosen, notes in tables],
+            "notes": [(note, NOTES[note]) for note in ("false successes", "correct but not trusted", "unconfirmed",
+                                                       "tokens per solved")],
+            "charts": [{"title": title, "src": "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()}
+                       for _, title, svg in charts],
+            "strategies": strategies, "grid": grid, "grid_note": GRID_NOTE.replace("*", "")}
+
+
+def run_pages(out_dir, lines):
+    """{(dataset, strategy, id): the run page's link from out_dir}, each page written from its run.json where it
+    is missing (a run recorded before runs wrote one; an archive, which keeps run.json alone)."""
+    links = {}
+    for line in lines:
+        folder = run_folder(out_dir, line)
+        if folder is None:
+            continue
+        page = os.path.join(folder, "run.html")
+        try:
+            if not os.path.exists(page):
+                write_run_page(folder)
+        except (InputError, WriteError):  # a record that cannot be read or a folder not writable: no link
+            continue
+        links[(line["dataset"], line["strategy"], line["id"])] = quote(os.path.relpath(page, out_dir).replace(os.sep, "/"))
+    return links
+
+
+def run_folder(out_dir, line):
+    """A line's run folder: where it was made, else the harness's runs/SET/STRATEGY/PROBLEM under out_dir (the
+    folder moved, or unpacked from an archive elsewhere); None without a run.json."""
+    made = line.get("run_dir")
+    for folder in ([made, os.path.join(out_dir, "runs", *Path(made).parts[-3:])] if made else []):
+        if os.path.isfile(os.path.join(folder, "run.json")):
+            return folder
+    return None
 
 
 def _verdict(line):

@@ -6,6 +6,7 @@
     python -m bench.speed model --parallel 1,2,4 --no-run   # tokens per second with 1, 2 and 4 answers at once
     python -m bench.speed sandbox [--repeat 15]
     python -m bench.speed mcp [--runs 10] [--solves 20]
+    python -m bench.speed pages [--megabytes 5] [--records]   # run.html from a 5 MB run.json; every record's page
 
 Each part prints its own measurements; `python -m bench.speed PART --help` says what they are.
 """
@@ -17,6 +18,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections import defaultdict
@@ -444,9 +446,84 @@ def mcp_costs(args):
         measure_memory(folder, max(args.solves, 6))
 
 
+PAGES = """What a run's page costs: run.html written from a 5 MB run.json, and from every record kept.
+
+The big record is a real one (docs/records/final/HumanEval_9-..., 0.24 MB: 11 versions, 24 tests, 31 calls)
+grown to a long run's shape: 44 versions (each a small change of another, with its output on every test),
+72 tests, and its calls and events repeated until the file reaches --megabytes. The page must be written
+in under 2 s (issue 88). --records writes the page of every run.json under docs/records, the archives
+unpacked into a temporary folder, and counts those that fail.
+"""
+BIG_BASE = ROOT / "docs" / "records" / "final" / "HumanEval_9-every-candidate-without-its-List-import" / "run.json"
+
+
+def big_record(megabytes):
+    """A run.json of about `megabytes` MB (see PAGES)."""
+    record = json.loads(BIG_BASE.read_text())
+    final = record["final"]
+    tests = [{**case, "name": f"{case['name']}_{k}"} for k in range(3) for case in final["test_cases"]]
+    versions = []
+    for k in range(44):
+        attempt = dict(final["attempts"][k % len(final["attempts"])])
+        code = attempt["code"].replace("\n", f"\n    # change {k}\n", 1 + k % 3)
+        versions.append({**attempt, "id": k + 1, "parent": k - 2 if k > 2 else None, "code": code, "results": [
+            {"name": case["name"], "passed": (k + j) % 4 != 0, "counted": True, "actual": f"[{k}, {j}, {k * j}]"}
+            for j, case in enumerate(tests)]})
+    final.update(test_cases=tests, attempts=versions, attempt=44)
+    calls, events = record["model_calls"], record["events"]
+    while len(json.dumps(record)) < megabytes * 1_000_000:
+        record["model_calls"] = record["model_calls"] + calls
+        record["events"] = record["events"] + events
+    return record
+
+
+def record_files(folder):
+    """Every run.json under docs/records: the folders' as they are, the archives' unpacked into `folder`."""
+    records = ROOT / "docs" / "records"
+    for archive in sorted(records.glob("*.tar.gz")):
+        with tarfile.open(archive) as packed:
+            safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # refuses links and paths out (3.12)
+            packed.extractall(Path(folder) / archive.name.removesuffix(".tar.gz"), **safe)
+    return sorted(records.rglob("run.json")) + [records / "two_sum_embedded_run.json"] + sorted(Path(folder).rglob("run.json"))
+
+
+def page_costs(args):
+    from pages.record import RecordError
+    from pages.run_page import write_run_page
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "big" / "run.json"
+        path.parent.mkdir()
+        path.write_text(json.dumps(big_record(args.megabytes), indent=1))
+        times, cpu = [], []
+        for _ in range(args.repeat):  # CPU time too: on a busy machine the wall clock measures the others
+            started, used = time.monotonic(), time.process_time()
+            page = write_run_page(path)
+            times.append(time.monotonic() - started)
+            cpu.append(time.process_time() - used)
+        print(f"run.json of {path.stat().st_size / 1e6:.1f} MB -> run.html of {Path(page).stat().st_size / 1e6:.2f} MB: "
+              f"median {statistics.median(times):.2f} s ({statistics.median(cpu):.2f} s of CPU), slowest "
+              f"{max(times):.2f} s of {args.repeat} ({'meets' if max(times) < 2 else 'misses'} the 2 s goal)")
+        if not args.records:
+            return
+        failed, times = [], []
+        for record in record_files(Path(folder) / "records"):
+            started = time.monotonic()
+            try:
+                write_run_page(record, Path(folder) / "page.html")
+            except RecordError as exc:
+                failed.append(str(exc))
+            times.append((time.monotonic() - started, record))
+        slowest = max(times, key=lambda pair: pair[0])
+        print(f"records: {len(times)} run.json under docs/records, {len(times) - len(failed)} pages written, "
+              f"{len(failed)} refused; median {statistics.median(t for t, _ in times) * 1000:.0f} ms, slowest "
+              f"{slowest[0] * 1000:.0f} ms ({slowest[1].name if slowest[1].name != 'run.json' else slowest[1].parent.name})")
+        for message in failed:
+            print(f"  {message}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.speed", description=__doc__.splitlines()[0])
-    parts = parser.add_subparsers(dest="part", required=True, metavar="model|sandbox|mcp")
+    parts = parser.add_subparsers(dest="part", required=True, metavar="model|sandbox|mcp|pages")
     raw = argparse.RawDescriptionHelpFormatter
     model = parts.add_parser("model", description=MODEL, formatter_class=raw, help=MODEL.splitlines()[0])
     model.add_argument("--cold", action="store_true", help="also measure a cold set-up into a fresh cache")
@@ -466,6 +543,11 @@ def main(argv=None):
     mcp.add_argument("--runs", type=int, default=10, help="solves each way for the overhead (default 10)")
     mcp.add_argument("--solves", type=int, default=20, help="solves for the memory (default 20, at least 6)")
     mcp.set_defaults(measure=mcp_costs)
+    pages = parts.add_parser("pages", description=PAGES, formatter_class=raw, help=PAGES.splitlines()[0])
+    pages.add_argument("--megabytes", type=float, default=5, help="the big run.json's size (default 5)")
+    pages.add_argument("--repeat", type=int, default=3, help="pages written from it (default 3)")
+    pages.add_argument("--records", action="store_true", help="also every run.json under docs/records")
+    pages.set_defaults(measure=page_costs)
     args = parser.parse_args(argv)
     args.measure(args)
     return 0

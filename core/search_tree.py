@@ -123,13 +123,25 @@ class Attempt:
         return self.source not in (Author.ORACLE, Author.CHECKER, Author.VALIDATOR)
 
     def record(self):
-        """The attempt as run.json's final tree keeps it: everything but the per-test results."""
-        return {k: v for k, v in asdict(self).items() if k not in ("results", "outputs")}
+        """The attempt as run.json's final tree keeps it: each test's outcome in brief (what it returned, or
+        how it failed), so that the run's page can show every version's output on every test; the sandbox's
+        full results (tracebacks, printed output, timings) stay in the test_run events."""
+        kept = {k: v for k, v in asdict(self).items() if k not in ("results", "outputs")}
+        return {**kept, "results": [brief(result) for result in self.results or []]}
 
     def summary(self):
         """The attempt in a test_run event."""
         return {k: getattr(self, k) for k in ("id", "parent", "passed", "total", "trusted_passed", "trusted_total",
                                               "reward", "status", "broke")}
+
+
+BRIEF = ("name", "passed", "counted", "actual", "error_type", "timed_out", "unjudged")
+
+
+def brief(result):
+    """One test's result as the final tree keeps it: the outcome, and an error's first 200 characters."""
+    kept = {key: result[key] for key in BRIEF if key in result}
+    return {**kept, "message": str(result.get("message") or "")[:200]} if result.get("error_type") else kept
 
 
 class AttemptTree:

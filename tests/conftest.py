@@ -10,7 +10,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from app import new_store  # noqa: E402
 from settings import Settings  # noqa: E402
 from tests.local_packages import build_wheel  # noqa: E402
+from tests.page_dom import parse  # noqa: E402
 from tests.stub_openai_server import StubOpenAIServer  # noqa: E402
+from utils.browser import dump_dom, find_chromium  # noqa: E402
 from utils.call_llm import ModelConfig  # noqa: E402
 from utils.local_model import is_set_up  # noqa: E402
 from utils.run_record import RunRecord  # noqa: E402
@@ -75,6 +77,17 @@ def pytest_configure(config):
         return
     settings.register_profile("codeloop", max_examples=config.getoption("examples"), deadline=None, database=None)
     settings.load_profile("codeloop")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """The DOM of a page as headless Chromium built it. Without Chromium the page tests skip, except in CI,
+    where `make test` has installed it: there they fail."""
+    if find_chromium() is None:
+        if os.environ.get("CI"):
+            pytest.fail("headless Chromium is missing: make test installs it (apt-get install chromium)")
+        pytest.skip("headless Chromium is not installed: make test installs it (apt-get install chromium)")
+    return lambda page: parse(dump_dom(page))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -18,6 +18,7 @@ def test_the_cli_page_is_the_help_the_programs_print():
     page = (ROOT / "docs" / "cli.md").read_text()
     assert help_of("main.py") in page, "regenerate docs/cli.md: the main.py --help changed"
     assert help_of("-m", "bench") in page, "regenerate docs/cli.md: the bench --help changed"
+    assert help_of("main.py", "show") in page, "regenerate docs/cli.md: the show --help changed"
 
 
 def test_readme_is_a_front_door_that_links_every_doc():
@@ -53,4 +54,5 @@ if __name__ == "__main__":  # python tests/test_docs.py: write docs/cli.md again
     page = (ROOT / "docs" / "cli.md").read_text()
     head = page.split("## `python main.py --help`")[0]
     (ROOT / "docs" / "cli.md").write_text(f"{head}## `python main.py --help`\n\n```\n{help_of('main.py')}```\n\n"
+                                          f"## `python main.py show --help`\n\n```\n{help_of('main.py', 'show')}```\n\n"
                                           f"## `python -m bench --help`\n\n```\n{help_of('-m', 'bench')}```\n")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT = {"core", "utils", "bench", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool", "mcp_server", "mcp_schema"}
+PROJECT = {"core", "utils", "bench", "pages", "main", "app", "flow", "nodes", "settings", "codeloop", "agent_tool", "mcp_server", "mcp_schema"}
 
 
 def sources():
@@ -43,6 +43,13 @@ def test_utils_never_import_the_flow_the_nodes_or_an_entry_point():
     for name, tree in sources().items():
         if name.startswith("utils"):
             assert {m.split(".")[0] for m in imported(tree)} <= {"utils", "core"}, name
+
+
+def test_pages_read_records_never_the_flow_the_nodes_or_an_entry_point():
+    # a page is made from run.json alone (or a benchmark's results), so any record can be shown again
+    for name, tree in sources().items():
+        if name.startswith("pages"):
+            assert {m.split(".")[0] for m in imported(tree)} <= {"pages", "utils", "core"}, name
 
 
 def test_no_module_imports_another_that_imports_it_back():

@@ -38,7 +38,7 @@ def test_solved_run_writes_three_files_and_exits_0(stub, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "iteration 1/5: 1/3 tests pass" in result.stderr and "iteration 2/5: 3/3 tests pass" in result.stderr
     assert "solved: all 3 tests pass" in result.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["run.json", "solution.py", "test_solution.py"]
+    assert sorted(p.name for p in out.iterdir()) == ["run.html", "run.json", "solution.py", "test_solution.py"]
     record = json.loads((out / "run.json").read_text())
     assert record["status"] == "solved" and record["final"]["tests_passed"] == 3
     assert record["settings"]["model"]["base_url"] == stub.base_url

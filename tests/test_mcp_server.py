@@ -139,6 +139,7 @@ def test_solve_is_solved_with_progress_notifications(stub, tmp_path):
     assert found["status"] == "solved" and "def run_code(nums, target)" in found["function_code"]
     assert found["tests"][0]["evidence"] == "from the problem statement" and found["isolation"] in ("bwrap", "unshare", "process")
     assert found["out_dir"] == str(tmp_path / "run") and (tmp_path / "run" / "run.json").exists()
+    assert found["page"] == str(tmp_path / "run" / "run.html") and "solved: all" in (tmp_path / "run" / "run.html").read_text()
     assert any(line.startswith("  iteration 1/5") for line in heard) and any("solved: all" in line for line in heard)
     assert SECRET not in json.dumps(found), "no secret of the server's environment in a result"
 

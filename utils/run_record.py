@@ -9,13 +9,14 @@ sees half a file; when it cannot be written (a full disk), WriteError says so in
   events[]      {at_s, kind, ...}: node_started, test_cases, function_code, check_failed, test_run (every
                 result, each judged attempt's summary), revision (reasoning, changed tests and code,
                 refused entries, new attempts), reflection, failure_reflection, question, review,
-                packages, *_skipped, budget_spent, model_failed, error (with the traceback)
+                packages, *_skipped, budget_spent, model_failed, error (with the traceback),
+                page_failed (run.html could not be written, after the run)
   model_calls[] {at_s, node, attempt, messages, answer, finish_reason, prompt_tokens, completion_tokens,
                 latency_ms, server_timings (llama-server's own), error}, journaled as each call returns,
                 so an interrupted run keeps every call that happened
   node_timings[], usage {model_calls, prompt_tokens, completion_tokens, model_seconds}
-  final         what --json prints: the outcome, the tests and results, and the attempt tree without
-                per-test results (`python -m core.search_tree run.json` draws it)
+  final         what --json prints: the outcome, the tests and results, and the attempt tree with each
+                version's results in brief (`python -m core.search_tree run.json` draws it; run.html shows it)
 """
 import json
 import threading
