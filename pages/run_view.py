@@ -72,12 +72,15 @@ def ending(record, final):
 
 
 def confidence(value):
-    """The record's confidence, {"value": 0.93, "label": ..., "fitted_on": ...}, for the page; None if absent."""
+    """The ending's confidence (core/confidence.py's record: value, threshold, fitted_for), in the CLI's words;
+    None if absent."""
     number = mapping(value).get("value")
     if isinstance(number, bool) or not isinstance(number, (int, float)):
         return None
-    return {"value": f"{number:.0%}" if 0 <= number <= 1 else f"{number:g}", "label": text(value.get("label")),
-            "fitted_on": text(value.get("fitted_on"))}
+    threshold = value.get("threshold")
+    needs = f"a claim needs {threshold:.2f}" if isinstance(threshold, (int, float)) and not isinstance(threshold, bool) else ""
+    fitted = text(value.get("fitted_for"))
+    return {"value": f"{number:.2f}", "label": needs, "fitted_on": fitted and f"{fitted}'s runs"}
 
 
 def facts(record, final):

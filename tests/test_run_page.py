@@ -240,12 +240,12 @@ def render(tmp_path, record):
 def test_the_confidence_is_shown_when_the_record_has_one_and_nothing_is_said_when_it_has_none(tmp_path):
     record = json.loads((RECORDS / "unconfirmed" / "2486-unconfirmed-correct" / "run.json").read_text())
     assert not render(tmp_path, record).find_all(cls="confidence")
-    record["confidence"] = {"value": 0.93, "label": "likely right", "fitted_on": "r79-families, 120 runs"}
-    said = render(tmp_path, record).find(cls="confidence").text()
-    assert said == "Confidence 93%: likely right (fitted on r79-families, 120 runs)"
-    del record["confidence"]
+    record["final"]["confidence"] = {"value": 0.9312, "threshold": 0.86, "enough": True, "features": {},
+                                     "calibration": "core/calibration.json", "fitted_for": "qwen2.5-coder-1.5b-instruct"}
+    said = render(tmp_path, record).find(cls="confidence").text()  # the CLI's words: its last line ends "confidence 0.93"
+    assert said == "Confidence 0.93: a claim needs 0.86 (fitted on qwen2.5-coder-1.5b-instruct's runs)"
     record["final"]["confidence"] = {"value": 0.4}
-    assert render(tmp_path, record).find(cls="confidence").text() == "Confidence 40%"
+    assert render(tmp_path, record).find(cls="confidence").text() == "Confidence 0.40"
 
 
 def test_a_record_from_before_every_versions_results_were_kept_shows_those_its_rounds_recorded(tmp_path):
