@@ -123,21 +123,22 @@ class ModelStep(Step):
             if end:
                 end()
 
-    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None, all_hot=False, count=None):
+    def ask_samples(self, inputs, request, parse, extra=(), max_tokens=None, all_hot=False, count=None, first_request=None):
         """`count` (else `samples`) answers to `request`, asked at the same time (up to settings.requests_at_once): the
         first at the configured temperature, the others sampled hotter so they differ. `extra` are more
         (request, parse) pairs asked alongside (the oracle), each answered or None. An unusable sample
         is dropped, as is one the endpoint or the budget refused while another was usable; only when no
         sample is usable does the step fail. Every answer holds code: utils/runaway.watch_code stops it early
         when it runs away. `all_hot`: every answer sampled hot (a second draw of the same
-        request, whose first answer at the configured temperature would only repeat the first draw's)."""
+        request, whose first answer at the configured temperature would only repeat the first draw's). `first_request`,
+        when given, is what the first sample is asked instead."""
         settings = inputs["settings"]
         hot = max(settings.model.temperature, SAMPLE_TEMPERATURE)
         first = hot if all_hot else None
         count = count or settings.samples
         several = settings.samples > 1
-        jobs = [partial(self.ask, inputs, request, parse, first if k == 0 else hot, max_tokens,
-                        f"candidate {k + 1}" if several else "", watch_code()) for k in range(count)]
+        jobs = [partial(self.ask, inputs, (first_request or request) if k == 0 else request, parse, first if k == 0 else hot,
+                        max_tokens, f"candidate {k + 1}" if several else "", watch_code()) for k in range(count)]
         jobs += [partial(self.ask, inputs, more_request, more_parse, first, max_tokens, more_label, watch_code())
                  for more_request, more_parse, more_label in extra]
         outcomes = all_at_once(jobs, settings.requests_at_once)
@@ -438,15 +439,20 @@ class ImplementFunction(ModelStep):
         rest = 0 if redraw else settings.samples - count  # what a short first draw still owes
         slow = shared["too_slow"]  # a claim's speed check failed: every later draw hears it
         return {**self.model_inputs(shared), "test_cases": visible, "judges": judges, "redraw": redraw, "count": count,
-                "rest": rest, "too_slow": slow and speed_note(shown(slow["input"]), slow["limit_s"])}
+                "rest": rest, "too_slow": slow and speed_note(shown(slow["input"]), slow["limit_s"]),
+                "plain_first": not redraw and settings.agreement}
 
     def exec(self, inputs):
         """(candidates, the judges' answers, the draw's candidates still owed)."""
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
         request, count, rest = implement_request(inputs["test_cases"], inputs["too_slow"]), inputs["count"], inputs["rest"]
+        # the run's first candidate is asked as one plain request is (the statement, no tests listed), so the loop keeps
+        # what single-shot would write: shown the examples as tests, the others wrote max - min for "the largest
+        # difference between adjacent items" on a problem single-shot solved (record r86-main-ss1, issue 89)
+        plain = implement_request([], inputs["too_slow"]) if inputs["plain_first"] else None
         try:
             return *self.ask_samples(inputs, request, code_parser(inputs), extra, max_tokens=CODE_TOKENS,
-                                     all_hot=inputs["redraw"], count=count), rest
+                                     all_hot=inputs["redraw"], count=count, first_request=plain), rest
         except (ModelBackendError, InvalidAnswers) as failure:
             if not rest:
                 raise
