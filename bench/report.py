@@ -117,6 +117,40 @@ def columns_by(field):
             ("failures", "failed: generation/selection/time")]
 
 
+REPEAT_COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("runs", "runs"), ("draws", "draws"),
+                  ("text", "repeats by text"), ("behaviour", "repeats by behaviour"), ("share", "share repeated")]
+
+
+def repeat_rows(lines):
+    """Per (dataset, strategy), over the runs whose record was read: ImplementFunction's draws, and how many were a
+    program the run already had, by text and by behaviour (the text's included): issue 89's "every draw a
+    different program" (harness.draws_repeated)."""
+    groups = {}
+    for line in lines:
+        if line.get("repeats"):
+            groups.setdefault((line["dataset"], line["strategy"]), []).append(line["repeats"])
+    rows = []
+    for (dataset, strategy), counts in groups.items():
+        draws, behaviour = sum(c["draws"] for c in counts), sum(c["behaviour"] for c in counts)
+        rows.append({"dataset": dataset, "strategy": strategy, "runs": len(counts), "draws": draws,
+                     "text": sum(c["text"] for c in counts), "behaviour": behaviour,
+                     "share": f"{behaviour / draws:.0%}" if draws else None})
+    return rows
+
+
+def repeats_by_run(lines):
+    """The runs with a repeated draw, each with its counts and which attempt repeats which, for report.md."""
+    rows = ["| dataset | strategy | problem | draws | by text | by behaviour | repeats (new = earlier, how) |",
+            "|---|---|---|---|---|---|---|"]
+    for line in lines:
+        counts = line.get("repeats")
+        if counts and counts["behaviour"]:
+            pairs = ", ".join(f"{new or 'not made'} = {old} ({how})" for new, old, how in counts["pairs"])
+            rows.append(f"| {line['dataset']} | {line['strategy']} | {line['id']} | {counts['draws']} | {counts['text']} | "
+                        f"{counts['behaviour']} | {pairs} |")
+    return rows if len(rows) > 2 else []
+
+
 def percentile(ordered, share):
     """The value below which `share` of the sorted values lie (nearest rank)."""
     return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
@@ -232,7 +266,7 @@ CHARTS = [("solve_rate.svg", "Solve rate on hidden tests", "solve_rate", "{:.0%}
           ("iterations.svg", "Iterations (rounds of RunTests), mean", "iterations", "{:.2f}")]
 
 
-def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=()):
+def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=(), repeats=()):
     """report.md (and its SVG charts) in out_dir; returns the report's path."""
     labels = [f"{row['dataset']} / {row['strategy']}" for row in rows]
     images = []
@@ -270,6 +304,12 @@ def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=()
         "- *tokens per solved*: all prompt and completion tokens of the group, divided by the problems solved.",
         "- iterations per problem: " + "; ".join(f"{row['dataset']} / {row['strategy']}: {row['iteration_counts']}"
                                                   for row in rows), "",
+        *(["## Repeated draws", "", table(repeats, markdown=True, columns=REPEAT_COLUMNS), "",
+           "- *draws*: candidates ImplementFunction asked for. *By text*: the code of an earlier attempt of the run, or",
+           "  the same after renaming, comments and layout (core/source_code.py). *By behaviour*: those, and candidates",
+           "  whose outputs equal an earlier program's (a candidate, the oracle, a revision) on every test input of the",
+           "  round they were first run in (the same error type raised counts as the same output).", "",
+           *repeats_by_run(lines), ""] if repeats else []),
         "## Charts", "", *images, "",
         "## Per problem", "",
         "PASS / fail on the hidden tests; *self* marks a run that claimed success; *model failed*,",
