@@ -19,7 +19,7 @@ import app
 from app import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from bench import report
 from bench.datasets import DatasetError, load, select
-from bench.harness import Results, code_version, judge_versions, run_one
+from bench.harness import Results, code_version, count_repeats, judge_versions, run_one
 from bench.strategies import STRATEGIES
 from utils.call_llm import safe_url
 from utils.sandbox import best_isolation, kill_running_sandboxes
@@ -34,8 +34,9 @@ def epilog():
 
 output (in --out):
   results.jsonl   one line per finished (dataset, strategy, problem); a rerun with the same --out skips them
-  report.md       summary table, charts (*.svg) and a per-problem grid, rewritten at the end
+  report.md       summary table, charts (*.svg), repeated draws and a per-problem grid, rewritten at the end
   report.html     the same as one page, opened from the file; each verdict in its grid links the run's page
+  repeats.jsonl   each run's draws that repeat an earlier program, counted once from its run.json
   runs/           each run's run.json, solution.py, test_solution.py and run.html (its page; --report-only
                   writes those missing, as after unpacking an archive)
 
@@ -181,17 +182,22 @@ def summarize(args, results):
     if args.report_only and args.dataset:  # records made before the line held these: judged once, then kept
         problems = {problem.id: problem for dataset in args.dataset for problem in load(dataset)[0]}
         judge_versions(lines, problems, best_isolation(), args.out)
+    count_repeats(lines, best_isolation(), args.out, say)  # counted once a run, then kept
     rows = report.summarize(lines)
     difficulty_rows, family_rows = report.rows_by(lines, "difficulty"), report.rows_by(lines, "family")
+    repeats = report.repeat_rows(lines)
     setup = {k: ", ".join(dict.fromkeys(str(line.get(k)) for line in lines))
              for k in ("model", "server", "git_commit", "isolation", "workers")}
     setup["git_dirty"] = any(line.get("git_dirty") for line in lines)
     setup["commands"] = list(dict.fromkeys(line["command"] for line in lines))
-    path = report.write_report(args.out, rows, lines, setup, difficulty_rows, family_rows)
+    path = report.write_report(args.out, rows, lines, setup, difficulty_rows, family_rows, repeats)
     print(report.table(rows))
     for grouped, field in ((difficulty_rows, "difficulty"), (family_rows, "family")):
         print()
         print(report.table(grouped, columns=report.columns_by(field)))
+    if repeats:
+        print()
+        print(report.table(repeats, columns=report.REPEAT_COLUMNS))
     say(f"report: {path}")
 
 

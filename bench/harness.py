@@ -19,7 +19,10 @@ from datetime import datetime, timezone
 from bench.hidden_tests import judge_hidden
 from bench.strategies import STRATEGIES
 from app import run_problem
-from utils.sandbox import best_isolation
+from core.compare import outputs_match
+from core.problem_kind import ProblemKindError, detect
+from core.source_code import program_key
+from utils.sandbox import Limits, best_isolation, run_batch
 
 # Outcomes that are the problem's result. "error" (a bug or a sandbox that would not start) and
 # "interrupted" are not: a rerun tries those problems again.
@@ -101,28 +104,158 @@ def runaways(run_dir):
             "ended_by_budget": any(event.get("kind") == "budget_spent" for event in events)}
 
 
+def read_record(run_dir):
+    """A run's run.json, or None where it is missing or torn."""
+    try:
+        with open(os.path.join(run_dir, "run.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def draws_repeated(record, isolation):
+    """How many of a run's draws (ImplementFunction's candidates) are a program the run already had (issue 89):
+    `text`, the same code as an earlier attempt (the function_code event's `repeated`: no attempt was made) or the
+    same after core/source_code.py's program_key (names, comments, layout); `behaviour`, those and the candidates
+    whose outputs equal an earlier program's (a candidate, the oracle, a revision) on every test input of the round
+    the candidate was first run in (raising the same error type counts as the same output). Every program is run
+    again on those inputs in the sandbox: a test_run event holds the results of the round's current attempt only,
+    so most candidates' outputs are not in the record. `pairs`: [new attempt (None: not made), earlier, how].
+    None for a record without events or final attempts."""
+    if not record or not (record.get("final") or {}).get("attempts"):
+        return None
+    programs = {a["id"]: a["code"] for a in record["final"]["attempts"] if a.get("code") and a.get("source") not in JUDGES}
+    draws = draws_of(record.get("events") or [])
+    outputs = outputs_of(programs, draws, contract_of_record(record), limits_of_record(record), isolation)
+    pairs = []
+    for new, inputs, again_of in draws:
+        if new is None:  # the code of attempt `again_of` written again: no attempt was made
+            pairs.append([None, again_of, "text"])
+            continue
+        if new not in programs:
+            continue
+        earlier = [old for old in programs if old < new]
+        same_text = next((old for old in earlier if program_key(programs[old]) == program_key(programs[new])), None)
+        same_outputs = next((old for old in earlier if inputs and all(
+            same_output(outputs[old][key], outputs[new][key]) for key in inputs)), None)
+        if same_text is not None or same_outputs is not None:
+            pairs.append([new, same_outputs if same_text is None else same_text, "behaviour" if same_text is None else "text"])
+    return {"draws": len(draws), "text": sum(how == "text" for *_, how in pairs), "behaviour": len(pairs), "pairs": pairs}
+
+
+def draws_of(events):
+    """Each draw in order: (its new attempt's id, or None where it wrote an attempt's code again; the test inputs in
+    force when it was first run, by input_key (the tests of the round's evidence, before its test_run); the attempt
+    it wrote again, or None)."""
+    tests, waiting, draws = {}, [], []
+    for event in events:
+        if event.get("kind") in ("test_cases", "evidence"):
+            tests = {input_key(case["input"]): case["input"] for case in event.get("test_cases") or []}
+        elif event.get("kind") == "function_code":
+            waiting += [(new, None) for new in event.get("attempts") or []]
+            waiting += [(None, old) for old in event.get("repeated") or []]
+        elif event.get("kind") == "test_run" and waiting:
+            draws += [(new, dict(tests), old) for new, old in waiting]
+            waiting = []
+    return draws + [(new, dict(tests), old) for new, old in waiting]  # a run that ended before running them
+
+
+def outputs_of(programs, draws, contract, limits, isolation):
+    """{attempt id: {input key: sandbox result}}: each program up to the last draw, run once on every input any draw
+    is compared on."""
+    inputs = {key: value for _, keyed, _ in draws for key, value in keyed.items()}
+    last = max((new for new, _, _ in draws if new is not None), default=0)
+    outputs = {}
+    for attempt_id, code in programs.items():
+        if attempt_id <= last:
+            results = run_batch(code, list(inputs.values()), limits, isolation, contract=contract) if inputs else []
+            outputs[attempt_id] = dict(zip(inputs, results))
+    return outputs
+
+
+def same_output(one, other):
+    """The same value, or the same error type raised."""
+    if one["ok"] and other["ok"]:
+        return outputs_match(one["value"], other["value"])
+    return not one["ok"] and not other["ok"] and one["error_type"] == other["error_type"]
+
+
+def input_key(value):
+    return json.dumps(value, sort_keys=True)
+
+
+def contract_of_record(record):
+    """The sandbox codec's contract the run called its programs under, from its statement and --kind."""
+    try:
+        return detect(record.get("problem") or "", kind=(record.get("settings") or {}).get("kind")).for_sandbox()
+    except (ProblemKindError, ValueError):
+        return None
+
+
+def limits_of_record(record):
+    """The run's own time limits a test and a batch (a program that hung there hangs again: as long, not longer)."""
+    sandbox = (record.get("settings") or {}).get("sandbox") or {}
+    given = {name: sandbox[name] for name in ("test_timeout", "batch_timeout") if isinstance(sandbox.get(name), (int, float))}
+    return Limits(**given)
+
+
+def count_repeats(lines, isolation, out_dir, say=None):
+    """The lines with `repeats` (draws_repeated) filled in from each run's run.json (found where the line says
+    or, in a record unpacked elsewhere, at the same place under out_dir). What is counted is kept in repeats.jsonl
+    beside results.jsonl (never rewritten: a benchmark may still be appending to it) and read from there next time."""
+    path = os.path.join(out_dir, "repeats.jsonl")
+    known = {kept_key(entry): entry["repeats"] for entry in kept(path) if "repeats" in entry}
+    owed = [line for line in lines if line.get("run_dir") and kept_key(line) not in known]
+    if owed and say:  # every program of a run is run again: seconds a run, minutes where programs hang
+        say(f"bench: counting repeated draws in {len(owed)} runs (once: kept in {path})")
+    for line in owed:
+        folders = (line["run_dir"], os.path.join(out_dir, *os.path.normpath(line["run_dir"]).split(os.sep)[-4:]))
+        record = next((r for r in map(read_record, folders) if r is not None), None)
+        if record is not None:
+            known[kept_key(line)] = draws_repeated(record, isolation)
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(json.dumps({**dict(zip(KEPT_KEY, kept_key(line))), "repeats": known[kept_key(line)]}) + "\n")
+    for line in lines:
+        if kept_key(line) in known:
+            line["repeats"] = known[kept_key(line)]
+
+
+KEPT_KEY = ("dataset", "strategy", "id", "run_dir")  # a run's entry in judged.jsonl and repeats.jsonl
+
+
+def kept_key(entry):
+    return tuple(entry.get(name) for name in KEPT_KEY)
+
+
+def kept(path):
+    """The entries of a file of what --report-only worked out once (judged.jsonl, repeats.jsonl); a damaged line
+    (a write cut short) is skipped and worked out again."""
+    if not os.path.exists(path):
+        return []
+    entries = []
+    with open(path, encoding="utf-8") as f:
+        for text in f:
+            try:
+                entry = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and all(name in entry for name in KEPT_KEY):
+                entries.append(entry)
+    return entries
+
+
 def judge_versions(lines, problems, isolation, out_dir):
     """Lines recorded before `versions` (or `difficulty`) were, with them filled in from each run's run.json and
     the problem set, for `--report-only` on older records. What is judged is kept in `judged.jsonl` beside
     results.jsonl (never rewritten: a benchmark may still be appending to it) and read from there next time."""
     path = os.path.join(out_dir, "judged.jsonl")
-    known = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for text in f:
-                try:
-                    entry = json.loads(text)
-                    known[(entry["dataset"], entry["strategy"], entry["id"], entry["run_dir"])] = entry
-                except (ValueError, KeyError):
-                    continue
+    known = {kept_key(entry): entry for entry in kept(path)}
     for line in lines:
-        key = (line["dataset"], line["strategy"], line["id"], line.get("run_dir"))
+        key = kept_key(line)
         problem = problems.get(line["id"])
         if key not in known and problem is not None and "versions" not in line and line.get("run_dir"):
-            try:
-                with open(os.path.join(line["run_dir"], "run.json"), encoding="utf-8") as f:
-                    record = json.load(f)
-            except (OSError, ValueError):
+            record = read_record(line["run_dir"])
+            if record is None:
                 continue
             known[key] = {"dataset": line["dataset"], "strategy": line["strategy"], "id": line["id"],
                           "run_dir": line["run_dir"], "difficulty": problem.difficulty,

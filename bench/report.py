@@ -125,6 +125,40 @@ def columns_by(field):
             ("failures", "failed: generation/selection/time")]
 
 
+REPEAT_COLUMNS = [("dataset", "dataset"), ("strategy", "strategy"), ("runs", "runs"), ("draws", "draws"),
+                  ("text", "repeats by text"), ("behaviour", "repeats by behaviour"), ("share", "share repeated")]
+
+
+def repeat_rows(lines):
+    """Per (dataset, strategy), over the runs whose record was read: ImplementFunction's draws, and how many were a
+    program the run already had, by text and by behaviour (the text's included): issue 89's "every draw a
+    different program" (harness.draws_repeated)."""
+    groups = {}
+    for line in lines:
+        if line.get("repeats"):
+            groups.setdefault((line["dataset"], line["strategy"]), []).append(line["repeats"])
+    rows = []
+    for (dataset, strategy), counts in groups.items():
+        draws, behaviour = sum(c["draws"] for c in counts), sum(c["behaviour"] for c in counts)
+        rows.append({"dataset": dataset, "strategy": strategy, "runs": len(counts), "draws": draws,
+                     "text": sum(c["text"] for c in counts), "behaviour": behaviour,
+                     "share": f"{behaviour / draws:.0%}" if draws else None})
+    return rows
+
+
+def repeats_by_run(lines):
+    """The runs with a repeated draw, each with its counts and which attempt repeats which, for report.md."""
+    rows = ["| dataset | strategy | problem | draws | by text | by behaviour | repeats (new = earlier, how) |",
+            "|---|---|---|---|---|---|---|"]
+    for line in lines:
+        counts = line.get("repeats")
+        if counts and counts["behaviour"]:
+            pairs = ", ".join(f"{new or 'not made'} = {old} ({how})" for new, old, how in counts["pairs"])
+            rows.append(f"| {line['dataset']} | {line['strategy']} | {line['id']} | {counts['draws']} | {counts['text']} | "
+                        f"{counts['behaviour']} | {pairs} |")
+    return rows if len(rows) > 2 else []
+
+
 def percentile(ordered, share):
     """The value below which `share` of the sorted values lie (nearest rank)."""
     return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
@@ -250,12 +284,16 @@ NOTES = {  # what a column means, said under its table in report.md and report.h
     "unconfirmed": "the run's code passed every test that counts, but the programs disagreed on some inputs or no "
                    "test came from the statement, so it did not claim success (in brackets: how many of those pass "
                    "the hidden tests; they are among the correct but not trusted).",
-    "tokens per solved": "all prompt and completion tokens of the group, divided by the problems solved."}
+    "tokens per solved": "all prompt and completion tokens of the group, divided by the problems solved.",
+    "repeats": "draws are the candidates ImplementFunction asked for. By text: the code of an earlier attempt of the run, "
+               "or the same after renaming, comments and layout (core/source_code.py). By behaviour: those, and "
+               "candidates whose outputs equal an earlier program's (a candidate, the oracle, a revision) on every test "
+               "input of the round they were first run in (the same error type raised counts as the same output)."}
 GRID_NOTE = ("PASS / fail on the hidden tests; *self* marks a run that claimed success; *model failed*, *unconfirmed* "
              "and *untested* are the run's own ending.")
 
 
-def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=()):
+def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=(), repeats=()):
     """report.md and report.html (and the SVG charts) in out_dir; returns report.md's path."""
     labels = [f"{row['dataset']} / {row['strategy']}" for row in rows]
     charts = [(name, title, bar_chart(title, labels, [row[key] for row in rows], unit)) for name, title, key, unit in CHARTS]
@@ -264,7 +302,8 @@ def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=()
             f.write(svg)
     tables = [(title, columns, chosen, notes) for title, columns, chosen, notes in (
         ("Summary", COLUMNS, rows, ()), ("By difficulty", columns_by("difficulty"), difficulty_rows, ("failed",)),
-        ("By family", columns_by("family"), family_rows, ("family",))) if chosen]
+        ("By family", columns_by("family"), family_rows, ("family",)),
+        ("Repeated draws", REPEAT_COLUMNS, list(repeats), ("repeats",))) if chosen]
     strategies = list(dict.fromkeys(line["strategy"] for line in lines))
     per_problem = {}
     for line in lines:
@@ -280,6 +319,8 @@ def write_report(out_dir, rows, lines, setup, difficulty_rows=(), family_rows=()
     for title, columns, chosen, notes in tables:
         text += [f"## {title}", "", table(chosen, markdown=True, columns=columns), "",
                  *[f"- *{note}*: {NOTES[note]}" for note in notes], *([""] if notes else [])]
+        if title == "Repeated draws":
+            text += [*repeats_by_run(lines), ""]
     text += [*[f"- *{note}*: {NOTES[note]}" for note in ("false successes", "correct but not trusted", "unconfirmed",
                                                          "tokens per solved")],
              f"- iterations per problem: {iterations}", "", "## Charts", "",

@@ -12,7 +12,7 @@ Each request to /v1/chat/completions takes the next step of the script:
 A request with "stream": true gets the answer as server-sent events, a few characters a chunk, then a
 chunk with usage and [DONE], as OpenAI and llama-server send it; otherwise one JSON completion.
 `route(kind, *steps, about=text)` gives steps to one kind of request only (and about one problem) (tests, code, oracle, revise, reflect,
-failure_reflection, question, checker, validator: told apart by the request's first user message), so that requests sent
+failure_reflection, question, checker, validator, repair, oracle_repair: told apart by the request's first user message), so that requests sent
 at the same time (the candidates and the oracle) get their answers whatever order they arrive in; a
 request whose kind has no routed step left takes the next step of the script.
 When both run out the server answers HTTP 500, so a test that asks too often fails loudly.
@@ -33,6 +33,7 @@ class QuietServer(ThreadingHTTPServer):
 
 KINDS = [("tests", ("test cases for run_code", "more test case")), ("code", ("Implement run_code",)),
          ("restated", ("every one of these rules of the statement",)), ("rules", ("List every rule it sets",)),
+         ("oracle_repair", ("This brute-force run_code is wrong on",)),  # quotes the oracle's request: before it
          ("oracle", ("Write the simplest program",)), ("revise", ("whether the test's expected value is wrong",)),
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
          ("question", ("does the problem leave something open",)),

@@ -433,27 +433,171 @@ def test_pass_at_k_follow_ups_ask_one_draw_told_of_the_wrong_example_and_one_not
     assert "earlier program" not in again and again == hinted.replace(hinted[hinted.index("\n\nAn earlier"):hinted.index(
         "\n\nThis time reply")], ""), "the hint is the only difference"
     assert stub.requests[1]["seed"] == stub.requests[2]["seed"] != stub.requests[0]["seed"]
-    assert "after a wrong value on an example, hinted: 1 samples, 1 pass the examples" in result.stdout
-    assert "after a wrong value on an example, again: 1 samples, 0 pass the examples" in result.stdout
+    rows = follow_up_table(result.stdout)
+    assert rows[("hinted", "all")][:3] == ["1", "1", "1"] and rows[("again", "all")][:3] == ["1", "0", "0"], result.stdout
 
 
-def test_pass_at_k_repair_shows_a_sample_its_code_and_the_example_it_raises_on_and_asks_it_fixed(stub, tmp_path):
-    raising = "```python\ndef run_code(nums, target):\n    return nums[99]\n```"
-    stub.route("code", raising)  # the sample raises on every example; its repair is right
-    stub.route("repair", a.GOOD_CODE)
+def follow_up_table(stdout):
+    """pass_at_k's follow-up table: {(kind, difficulty): [asked, examples, right, problems, model s, right/model-min]}."""
+    text = stdout[stdout.index("\nkind "):].splitlines()[2:]
+    return {(row[:22].strip(), row[23:33].strip()): row[34:].split() for row in text if row and not row.startswith("(")}
+
+
+def pass_at_k_cli(*args, stub):
+    return subprocess.run([sys.executable, "-m", "bench.pass_at_k", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=cli_env(stub), timeout=180)
+
+
+def samples_of(out):
+    return [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+
+
+# Four examples; the hidden tests are values no answer mentions
+ADD = {"id": "add", "difficulty": "Easy", "signature": "def add(a: int, b: int) -> int",
+       "statement": "Return the sum of a and b.\n\nExample 1:\nInput: a = 1, b = 2\nOutput: 3\n\nExample 2:\nInput: a = 5, b = 0\n"
+                    "Output: 5\n\nExample 3:\nInput: a = 0, b = 7\nOutput: 7\n\nExample 4:\nInput: a = 0, b = 0\nOutput: 0",
+       "tests": [{"input": {"a": HIDDEN_MARK, "b": 1}, "expected": HIDDEN_MARK + 1}, {"input": {"a": 3, "b": 0}, "expected": 3}]}
+ADD_RIGHT = "```python\ndef run_code(a, b):\n    return a + b\n```"
+ADD_NEAR = "```python\ndef run_code(a, b):\n    return a + b if b else 2 * a\n```"  # wrong on example 2 alone
+# wrong on every example: a wrong value (with a print) on the first two, raises on the last two
+ADD_FAR = ("```python\ndef run_code(a, b):\n    print('multiplying', a, b)\n    if a == 0:\n        raise ValueError('a is zero')\n"
+           "    return a * b\n```")
+
+
+def test_pass_at_k_repair_shows_every_failing_example_up_to_three_with_what_it_returned_raised_and_printed(stub, tmp_path):
+    stub.route("code", ADD_FAR)
+    stub.route("repair", ADD_RIGHT)
     out = tmp_path / "out"
-    result = subprocess.run([sys.executable, "-m", "bench.pass_at_k", "--dataset", write_jsonl(tmp_path / "p.jsonl", TWO_SUM),
-                             "--samples", "1", "--temperatures", "0.7", "--formats", "python", "--follow-ups", "repair",
-                             "--out", str(out)], capture_output=True, text=True, cwd=ROOT, env=cli_env(stub), timeout=120)
+    result = pass_at_k_cli("--dataset", write_jsonl(tmp_path / "p.jsonl", ADD), "--samples", "1", "--temperatures", "0.7",
+                           "--formats", "python", "--follow-ups", "repair", "--out", str(out), stub=stub)
     assert result.returncode == 0, result.stderr
-    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
-    assert [(s["format"], s["examples_pass"], s["hidden_pass"]) for s in samples] == [("python", False, False),
-                                                                                      ("repair", True, True)]
-    assert samples[0]["raised"]["name"] == "example_1" and samples[0]["raised"]["error"].startswith("IndexError")
-    repair = stub.requests[1]["messages"][-1]["content"]
-    assert "This run_code is wrong on example_1 of the problem" in repair and "raised IndexError" in repair
-    assert "the right answer is [0, 1]" in repair and "return nums[99]" in repair and "```python block" in repair
-    assert "after a wrong value on an example, repair: 1 samples, 1 pass the examples, 1 the hidden tests" in result.stdout
+    first, repair = samples_of(out)
+    assert first["failures"] == [
+        {"name": "example_1", "returned": 2, "printed": "multiplying 1 2"},
+        {"name": "example_2", "returned": 0, "printed": "multiplying 5 0"},
+        {"name": "example_3", "error": "ValueError: a is zero", "printed": "multiplying 0 7"},
+        {"name": "example_4", "error": "ValueError: a is zero", "printed": "multiplying 0 0"}]
+    assert first["failed"] == {"name": "example_1", "returned": 2} and first["raised"]["name"] == "example_3", "as before"
+    asked = stub.requests[1]["messages"][-1]["content"]
+    assert asked.startswith("This run_code is wrong on 4 of the problem's 4 examples (the first 3 here):\n"
+                            '- example_1: run_code(**{"a": 1, "b": 2}) returned 2, but the right answer is 3. '
+                            'It printed: "multiplying 1 2"\n'
+                            '- example_2: run_code(**{"a": 5, "b": 0}) returned 0, but the right answer is 5. '
+                            'It printed: "multiplying 5 0"\n'
+                            '- example_3: run_code(**{"a": 0, "b": 7}) raised ValueError: a is zero, but the right answer '
+                            'is 7. It printed: "multiplying 0 7"\n```python\ndef run_code(a, b):'), asked
+    assert "example_4" not in asked and "return a * b\n```\n\nRead the problem statement again" in asked
+    assert asked.endswith("```python block, not YAML, and nothing\nafter the block.")
+    assert (repair["format"], repair["examples_pass"], repair["hidden_pass"], repair["follow_up"]) == ("repair", True, True, 0)
+    assert repair["seconds"] > 0 and repair["tokens"] > repair["completion_tokens"] > 0, "its model time and tokens"
+    rows = follow_up_table(result.stdout)
+    assert rows[("python (first draws)", "all")][:4] == ["1", "0", "0", "0"]
+    assert rows[("repair", "all")][:4] == ["1", "1", "1", "1"], result.stdout
+
+
+def test_pass_at_k_nearest_follows_up_each_problems_nearest_miss_k_times_a_kind_with_a_seed_each(stub, tmp_path):
+    stub.route("code", ADD_FAR, ADD_NEAR, ADD_FAR, about="sum of a and b")  # samples 0 and 2 miss all; 1 misses one
+    stub.route("code", *[a.GOOD_CODE] * 3, about="two numbers")  # no miss: no follow-up
+    dataset = write_jsonl(tmp_path / "p.jsonl", ADD, {**TWO_SUM, "difficulty": "Medium"})
+    out = tmp_path / "out"
+    common = ("--dataset", dataset, "--samples", "3", "--temperatures", "0.8", "--formats", "python", "--follow-ups",
+              "repair,again", "--nearest", "1", "--follow-up-samples", "2", "--out", str(out))
+    dry = pass_at_k_cli(*common, "--dry-run", stub=stub)
+    assert dry.returncode == 0 and stub.requests == [] and not (out / "samples.jsonl").exists(), dry.stderr
+    assert "dry run: 6 samples to draw" in dry.stdout
+    stub.route("repair", ADD_RIGHT, ADD_NEAR)
+    stub.route("code", ADD_RIGHT, ADD_FAR, about="sum of a and b")  # the two fresh draws, after the samples
+    result = pass_at_k_cli(*common, stub=stub)
+    assert result.returncode == 0, result.stderr
+    follow_ups = [line for line in samples_of(out) if line["format"] in ("repair", "again")]
+    assert [(line["format"], line["k"], line["follow_up"], line["hidden_pass"]) for line in follow_ups] == [
+        ("repair", 1, 0, True), ("repair", 1, 1, False), ("again", 1, 0, True), ("again", 1, 1, False)]
+    sample_seeds = [request["seed"] for request in stub.requests[:6]]
+    repairs, agains = stub.requests[6:8], stub.requests[8:10]
+    assert all("return a + b if b else 2 * a" in r["messages"][-1]["content"] for r in repairs), "the nearest miss, shown"
+    assert all(r["messages"][-1]["content"] == stub.requests[0]["messages"][-1]["content"] for r in agains), \
+        "again: the original sample's request"
+    assert [r["seed"] for r in repairs] == [r["seed"] for r in agains], "repair and again compared seed for seed"
+    assert len({r["seed"] for r in repairs} | set(sample_seeds[:3])) == 5, "each follow-up its own seed, none a sample's"
+    rows = follow_up_table(result.stdout)
+    assert rows[("python (first draws)", "easy")][:4] == ["3", "0", "0", "0"]
+    assert rows[("python (first draws)", "medium")][:4] == ["3", "3", "3", "1"]
+    assert rows[("repair", "easy")][:4] == rows[("again", "easy")][:4] == ["2", "1", "1", "1"], result.stdout
+    assert ("repair", "medium") not in rows and rows[("repair", "all")][:4] == ["2", "1", "1", "1"]
+    assert float(rows[("repair", "all")][5]) == pytest.approx(60 / sum(line["seconds"] for line in follow_ups[:2]), rel=0.02)
+    asked = len(stub.requests)
+    again = pass_at_k_cli(*common, stub=stub)
+    assert again.returncode == 0 and len(stub.requests) == asked and again.stdout == result.stdout, \
+        "a finished folder is summarized without a model"
+
+
+def test_pass_at_k_repairs_a_sample_recorded_before_lines_kept_every_failure_by_running_its_code_again(stub, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    code = ADD_FAR.split("\n", 1)[1].rsplit("```", 1)[0]
+    older = {"id": "add", "format": "python", "temperature": 0.8, "k": 0, "tokens": 500, "completion_tokens": 60,
+             "finish": "stop", "seconds": 9.5, "code": code, "examples_passed": 0, "examples": 4,
+             "failed": {"name": "example_1", "returned": 2}, "raised": {"name": "example_3", "error": "ValueError: a is zero"},
+             "examples_pass": False, "hidden_pass": False}  # as r76-passk's lines are: the first failure of each kind
+    (out / "samples.jsonl").write_text(json.dumps(older) + "\n")
+    stub.route("repair", ADD_NEAR)
+    result = pass_at_k_cli("--dataset", write_jsonl(tmp_path / "p.jsonl", ADD), "--samples", "1", "--temperatures", "0.8",
+                           "--formats", "python", "--follow-ups", "repair", "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    [request] = stub.requests
+    asked = request["messages"][-1]["content"]
+    assert "wrong on 4 of the problem's 4 examples" in asked and 'returned 0, but the right answer is 5' in asked
+    assert 'It printed: "multiplying 0 7"' in asked, "found again in the sandbox"
+    first, repair = samples_of(out)
+    assert first == older and repair["format"] == "repair" and repair["examples_passed"] == 3
+
+
+def oracle_run(folder, problem_id, oracle_code, trusted_passed):
+    """A bench folder's run of the full strategy, as run.json records it: a candidate and an oracle that passes
+    `trusted_passed` of the statement's 4 examples, with the oracle's request and another call."""
+    run_dir = folder / "runs" / "p.jsonl" / "full" / problem_id
+    run_dir.mkdir(parents=True)
+    attempts = [{"id": 1, "source": "implement", "code": "def run_code(a, b):\n    return a - b\n", "trusted_passed": 1,
+                 "trusted_total": 4},
+                {"id": 2, "source": "oracle", "code": oracle_code, "trusted_passed": trusted_passed, "trusted_total": 4}]
+    calls = [{"node": "ImplementFunction", "messages": str([{"role": "user", "content": "Implement run_code so that"}]),
+              "latency_ms": 9000, "prompt_tokens": 400, "completion_tokens": 50},
+             {"node": "ImplementFunction", "messages": str([{"role": "user", "content": "Write the simplest program that"}]),
+              "latency_ms": 12000, "prompt_tokens": 500, "completion_tokens": 100}]
+    (run_dir / "run.json").write_text(json.dumps({"final": {"attempts": attempts}, "model_calls": calls, "events": []}))
+    return {"dataset": "p.jsonl", "strategy": "full", "id": problem_id, "status": "unsolved",
+            "run_dir": f"bench-results/elsewhere/runs/p.jsonl/full/{problem_id}"}  # unpacked away from where it was made
+
+
+def test_pass_at_k_follows_up_a_bench_runs_oracle_that_fails_an_example_with_a_repair_and_a_fresh_oracle(stub, tmp_path):
+    bench_dir = tmp_path / "bench"
+    near = ADD_NEAR.split("\n", 1)[1].rsplit("```", 1)[0]
+    runs = [oracle_run(bench_dir, "add", near, 3), oracle_run(bench_dir, "add-too", ADD_RIGHT.split("\n", 1)[1][:-3], 4)]
+    (bench_dir / "results.jsonl").write_text("".join(json.dumps(run) + "\n" for run in runs))
+    stub.route("oracle_repair", ADD_RIGHT)
+    stub.route("oracle", ADD_FAR)
+    out = tmp_path / "out"
+    args = ("--dataset", write_jsonl(tmp_path / "p.jsonl", ADD, {**ADD, "id": "add-too"}), "--samples", "0",
+            "--temperatures", "0.8", "--oracles-from", str(bench_dir), "--out", str(out))
+    result = pass_at_k_cli(*args, stub=stub)
+    assert result.returncode == 0, result.stderr
+    oracle, *follow_ups = samples_of(out)
+    assert (oracle["id"], oracle["format"], oracle["attempt"], oracle["examples_passed"]) == ("add", "oracle", 2, 3), \
+        "the oracle passing every example is not followed up"
+    assert oracle["seconds"] == 12.0 and oracle["tokens"] == 600, "the run's oracle request, not the candidate's"
+    assert [(line["format"], line["hidden_pass"]) for line in follow_ups] == [("oracle-repair", True), ("oracle-again", False)]
+    repair, fresh = (request["messages"][-1]["content"] for request in stub.requests)
+    assert repair.startswith("This brute-force run_code is wrong on 1 of the problem's 4 examples:\n"
+                             '- example_2: run_code(**{"a": 5, "b": 0}) returned 10, but the right answer is 5.\n')
+    assert near.strip() in repair and "It must stay what it was asked to be: Write the simplest program that is " \
+        "obviously correct for this problem, as run_code: try every possibility" in repair
+    assert fresh.startswith("Write the simplest program") and "It must pass these tests:" in fresh
+    assert stub.requests[0]["seed"] == stub.requests[1]["seed"] and stub.requests[0]["temperature"] == 0.8
+    rows = follow_up_table(result.stdout)
+    assert rows[("oracle (runs' misses)", "all")][:5] == ["1", "0", "0", "0", "12"]
+    assert rows[("oracle-repair", "all")][:4] == ["1", "1", "1", "1"] and rows[("oracle-again", "all")][:4] == ["1", "0", "0", "0"]
+    again = pass_at_k_cli(*args, stub=stub)
+    assert again.returncode == 0 and len(stub.requests) == 2 and len(samples_of(out)) == 3, "nothing made or asked twice"
 
 
 def test_pass_at_k_terse_format_asks_the_flows_python_block_without_comments():
@@ -577,3 +721,51 @@ def test_per_kind_samples_each_family_and_the_report_shows_the_solve_rate_by_fam
 def test_per_kind_must_be_at_least_1(tmp_path):
     result = bench("--dataset", "leetcode", "--per-kind", "0", "--out", str(tmp_path))
     assert result.returncode == 2 and "--per-kind must be at least 1" in result.stderr
+
+
+def program(body):
+    return f"def run_code(a, b):\n    {body}\n"
+
+
+def test_a_draw_repeats_an_earlier_program_by_text_or_by_its_outputs_on_the_inputs_of_its_round():
+    from bench.harness import draws_repeated
+    from utils.sandbox import best_isolation
+    codes = {1: program("return a + b"), 2: program("return b + a if a > 0 else 0"),  # 2: the oracle
+             3: program("# the sum\n    return a + b"),  # 1 with a comment: the same program
+             4: program("return abs(a) + abs(b)"),  # 1's outputs while no input is negative
+             5: program("return a + b if a > 0 else 0"),  # the oracle's outputs, on every input of its round
+             6: program("return a // 0"), 7: program("return b // 0")}  # 7 raises as 6 does
+    first = [{"name": "example_1", "input": {"a": 1, "b": 2}}, {"name": "variant_1", "input": {"a": 0, "b": 5}}]
+    negative = first + [{"name": "negative", "input": {"a": -1, "b": -2}}]
+    events = [{"kind": "test_cases", "test_cases": first}, {"kind": "function_code", "attempts": [1], "repeated": [], "oracle": 2},
+              {"kind": "evidence", "test_cases": first}, {"kind": "test_run", "attempt": 1},
+              {"kind": "function_code", "attempts": [3, 4], "repeated": [1]},  # the third candidate wrote 1 again
+              {"kind": "test_run", "attempt": 1}, {"kind": "test_cases", "test_cases": negative},
+              {"kind": "test_run", "attempt": 1}, {"kind": "function_code", "attempts": [5], "repeated": []},
+              {"kind": "evidence", "test_cases": negative}, {"kind": "test_run", "attempt": 5},
+              {"kind": "function_code", "attempts": [6, 7], "repeated": []}]  # the run ended before running them
+    attempts = [{"id": k, "source": "oracle" if k == 2 else "implement", "code": code} for k, code in codes.items()]
+    attempts.append({"id": 8, "source": "validator", "code": codes[1]})  # a judge: no program of the run's
+    counted = draws_repeated({"problem": "Add a and b.", "settings": {}, "events": events, "final": {"attempts": attempts}},
+                             best_isolation())
+    assert counted["pairs"] == [[3, 1, "text"], [4, 1, "behaviour"], [None, 1, "text"], [5, 2, "behaviour"],
+                                [7, 6, "behaviour"]]
+    assert (counted["draws"], counted["text"], counted["behaviour"]) == (7, 2, 5)
+    assert draws_repeated({"events": events, "final": None}, best_isolation()) is None, "a run that never ended"
+
+
+def test_report_only_counts_the_repeated_draws_of_a_real_record_once_and_shows_them(tmp_path):
+    subprocess.run(["tar", "-xzf", str(ROOT / "docs" / "records" / "r79-tree-words.tar.gz")], cwd=tmp_path, check=True)
+    out = tmp_path / "bench-results" / "r79-tree-words"
+    kept = [line for line in lines(out) if line["id"] == "156-binary_tree_upside_down"]
+    (out / "results.jsonl").write_text("".join(json.dumps(line) + "\n" for line in kept))  # one run: seconds, not minutes
+    result = bench("--report-only", "--out", str(out))  # run_dir is relative to where it was unpacked, not here
+    assert result.returncode == 0, result.stderr
+    assert "counting repeated draws in 1 runs" in result.stderr
+    assert re.search(r"^leetcode\s+full\s+1\s+6\s+0\s+2\s+33%", result.stdout, re.M), result.stdout
+    report = (out / "report.md").read_text()
+    assert "## Repeated draws" in report and "| leetcode | full | 1 | 6 | 0 | 2 | 33% |" in report
+    # 4 (run_code(**kwargs), refused by the signature check) returns what the oracle (2) returns; 6 what 3 returns
+    assert "| leetcode | full | 156-binary_tree_upside_down | 6 | 0 | 2 | 4 = 2 (behaviour), 6 = 3 (behaviour) |" in report
+    again = bench("--report-only", "--out", str(out))
+    assert again.returncode == 0 and "counting" not in again.stderr and (out / "report.md").read_text() == report
