@@ -232,7 +232,8 @@ def judging_flags(parser):
                        help=f"of a run's first draw, candidates asked with the oracle; the others only when these "
                             f"settle no claim (default {Settings.first_draw}; as many as --samples: all at once)")
     group.add_argument("--max-draws", type=int, default=Settings.max_draws, metavar="N",
-                       help="draws of fresh candidates while none passes the statement's examples; then the run ends "
+                       help="draws of fresh candidates while none passes the statement's examples (one that brings no new "
+                       "program is not counted: core/repeats.py); then the run ends "
                        f"unsolved, its best version handed over (default {Settings.max_draws}; fewer gives up sooner on "
                        "a problem the model cannot do, and solves a few less)")
     group.add_argument("--no-oracle", dest="oracle", action="store_false",

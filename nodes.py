@@ -438,14 +438,19 @@ class ImplementFunction(ModelStep):
                       and not any(a.source == Author.CHECKER for a in attempts)]
         rest = 0 if redraw else settings.samples - count  # what a short first draw still owes
         slow = shared["too_slow"]  # a claim's speed check failed: every later draw hears it
+        # the last draw brought no new program, or none passing the examples: this one hears the candidates' approaches
+        # (not the oracle's: a brute force is among what the request then suggests)
+        tried = [a.code for a in attempts if a.source == Author.IMPLEMENT and a.repeat_of is None] \
+            if redraw and attempts.last_draw_missed() else []
         return {**self.model_inputs(shared), "test_cases": visible, "judges": judges, "redraw": redraw, "count": count,
                 "rest": rest, "too_slow": slow and speed_note(shown(slow["input"]), slow["limit_s"]),
-                "plain_first": not redraw and settings.agreement}
+                "plain_first": not redraw and settings.agreement, "tried": tried}
 
     def exec(self, inputs):
         """(candidates, the judges' answers, the draw's candidates still owed)."""
         extra = [(request, parse, str(author)) for author, request, parse, _ in inputs["judges"]]
-        request, count, rest = implement_request(inputs["test_cases"], inputs["too_slow"]), inputs["count"], inputs["rest"]
+        request = implement_request(inputs["test_cases"], inputs["too_slow"], inputs["tried"])
+        count, rest = inputs["count"], inputs["rest"]
         # the run's first candidate is asked as one plain request is (the statement, no tests listed), so the loop keeps
         # what single-shot would write: shown the examples as tests, the others wrote max - min for "the largest
         # difference between adjacent items" on a problem single-shot solved (record r86-main-ss1, issue 89)
@@ -470,24 +475,33 @@ class ImplementFunction(ModelStep):
     def use_answer(self, shared, inputs, answers):
         candidates, judged_by, shared["draw_rest"] = answers  # draw_rest: asked only if these settle no claim
         attempts, round_ = shared["attempts"], shared["iteration"]
-        new = [attempts.add(answer["function_code"], None, Author.IMPLEMENT, round_) for answer in candidates]
+        # a candidate that is a program the run has by text (the oracle's, a revision's too) is no attempt and no vote
+        drawn = attempts.draw([answer["function_code"] for answer in candidates], round_)
         judges = {author: answer and attempts.add(answer["function_code"] + shim, None, author, round_)
                   for (author, _, _, shim), answer in zip(inputs["judges"], judged_by)}
-        shared["current"] = attempts.with_code(candidates[0]["function_code"]).id
-        lines = candidates[0]["function_code"].count("\n")
-        # a candidate repeating code already tried (the oracle's too) is no new program and no new vote
-        repeated = [attempts.with_code(answer["function_code"]).id for answer, attempt in zip(candidates, new) if not attempt]
-        more = f"; {len(candidates)} candidates" if len(candidates) > 1 else ""
-        ids = sorted(set(repeated))
-        more += (f"{',' if more else ';'} {len(repeated)} repeating attempt{'s' * (len(ids) > 1)} "
-                 f"{', '.join(map(str, ids))}" if repeated else "")
-        more += "".join(f"; {JUDGE_NAMES[author][0]}" if judge else f"; no usable {JUDGE_NAMES[author][1]}"
-                        for author, judge in judges.items())
-        shared["services"].record.event("function_code", say=f"  run_code written ({lines} lines{more})",
-                                        reasoning=candidates[0]["reasoning"], function_code=candidates[0]["function_code"],
-                                        attempts=[a.id for a in new if a], repeated=repeated,
+        first, written_before = drawn[0]
+        shared["current"], repeated = (first or written_before).id, [again.id for _, again in drawn if again]
+        said = draw_line(candidates, repeated, judges, bool(inputs["tried"]))
+        shared["services"].record.event("function_code", say=f"  run_code written ({said})", reasoning=candidates[0]["reasoning"],
+                                        function_code=candidates[0]["function_code"], repeated=repeated,
+                                        attempts=[attempt.id for attempt, _ in drawn if attempt],
+                                        another_approach=bool(inputs["tried"]),  # the request named the approaches tried
                                         **{str(author): judge and judge.id for author, judge in judges.items()})
         return Action.DEFAULT
+
+
+def draw_line(candidates, repeated, judges, another):
+    """A draw in the terminal's words: the first candidate's length, how many candidates, which repeat a program the
+    run had (no new program), whether the request asked for another approach, the judges written."""
+    lines = candidates[0]["function_code"].count("\n")
+    more = f"; {len(candidates)} candidates" if len(candidates) > 1 else ""
+    ids = sorted(set(repeated))
+    more += (f"{',' if more else ';'} {len(repeated)} repeat{'s' * (len(repeated) == 1)} attempt{'s' * (len(ids) > 1)} "
+             f"{', '.join(map(str, ids))} (no new program)" if repeated else "")
+    more += "".join(f"; {JUDGE_NAMES[author][0]}" if judge else f"; no usable {JUDGE_NAMES[author][1]}"
+                    for author, judge in judges.items())
+    more += "; asked for another approach than those tried" if another else ""
+    return f"{lines} lines{more}"
 
 
 def code_parser(shared_or_inputs):
@@ -697,6 +711,10 @@ class JudgeRound(Step):
                 record.event("evidence", say=f"  {plural(len(names), 'disputed input')} {why}",
                              test_cases=records(verdict.tests), dropped=[])
         attempts.take(verdict)
+        if verdict.repeated:  # a draw's candidate returning what an earlier program returns: no new program
+            record.event("draw_repeats", say="  " + "; ".join(f"attempt {new} returns what attempt {old} returns on every "
+                                                            "test" for new, old in verdict.repeated.items()) +
+                         " (no new program)", repeated={str(new): old for new, old in verdict.repeated.items()})
         shared["iteration"], shared["lacks"], shared["checker"] = verdict.iteration, verdict.lacks, verdict.checker
         if verdict.given_up:
             shared["message"] = verdict.given_up

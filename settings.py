@@ -62,7 +62,7 @@ class Settings:
     agreement: bool = True          # model tests' expected values are settled by execution, not taken from the model
     validator: bool = True          # an input validator is asked where the statement promises something of its inputs
     #                                 (left out: LeetCode 162 and HumanEval/19 unconfirmed, not solved, in 60 replayed runs)
-    max_draws: int = 4              # ImplementFunction steps at most: a fresh draw when no candidate passes the trusted tests
+    max_draws: int = 4              # draws that bring a new program: a fresh draw when no candidate passes the trusted tests
     dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
     #                                 (one: 21 runs of the newest records drew so, 6 claimed after it, 5 right; docs/journal/2026-11.md)
     revise_rounds: int | None = 0   # Revise rounds after the draws while no version passes the trusted tests (None or

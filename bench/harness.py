@@ -19,8 +19,8 @@ from datetime import datetime, timezone
 from bench.hidden_tests import judge_hidden
 from bench.strategies import STRATEGIES
 from app import run_problem
-from core.compare import outputs_match
 from core.problem_kind import ProblemKindError, detect
+from core.repeats import same_output  # the loop's own test of a repeat by behaviour (core/repeats.py): one definition
 from core.source_code import program_key
 from utils.sandbox import Limits, best_isolation, run_batch
 
@@ -115,8 +115,9 @@ def read_record(run_dir):
 
 def draws_repeated(record, isolation):
     """How many of a run's draws (ImplementFunction's candidates) are a program the run already had (issue 89):
-    `text`, the same code as an earlier attempt (the function_code event's `repeated`: no attempt was made) or the
-    same after core/source_code.py's program_key (names, comments, layout); `behaviour`, those and the candidates
+    `text`, the same code as an earlier attempt (the function_code event's `repeated`: no attempt was made; since
+    issue 89's step 2 the loop makes none for the same program_key either) or the same after core/source_code.py's
+    program_key (names, comments, layout: older records); `behaviour`, those and the candidates
     whose outputs equal an earlier program's (a candidate, the oracle, a revision) on every test input of the round
     the candidate was first run in (raising the same error type counts as the same output). Every program is run
     again on those inputs in the sandbox: a test_run event holds the results of the round's current attempt only,
@@ -171,13 +172,6 @@ def outputs_of(programs, draws, contract, limits, isolation):
             results = run_batch(code, list(inputs.values()), limits, isolation, contract=contract) if inputs else []
             outputs[attempt_id] = dict(zip(inputs, results))
     return outputs
-
-
-def same_output(one, other):
-    """The same value, or the same error type raised."""
-    if one["ok"] and other["ok"]:
-        return outputs_match(one["value"], other["value"])
-    return not one["ok"] and not other["ok"] and one["error_type"] == other["error_type"]
 
 
 def input_key(value):

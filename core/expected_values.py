@@ -70,18 +70,24 @@ from core.compare import EXACT, outputs_match
 from core.vocabulary import Origin, Source
 
 
-def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True, accepts=None, one_answer=False):
+def settle(tests, voters, oracle=None, comparison=EXACT, agreement=True, accepts=None, one_answer=False, copies=()):
     """One (Evidence, expected value) per test (core.cases.TestCase).
 
     `voters`: {attempt id: [raw result or None per test]} for the independent candidates; a raw result is
     the sandbox's {"ok", "value", "error_type", "timed_out", ...}. `oracle`: the oracle's list, or None.
     `accepts(case, value)`: the checker in use, for a problem with several right answers (core/checkers.py):
     then an output is right when the checker accepts it, not when it equals another; with `one_answer` (the
-    statement promises one) an input on which it accepts two different outputs breaks that promise."""
+    statement promises one) an input on which it accepts two different outputs breaks that promise.
+
+    `copies`: voters that returned what an earlier program returned on every input of their first round (a draw's
+    repeat by behaviour, core/repeats.py). One that fails the trusted tests is no second program where programs are
+    counted (rejected, witness); one that passes them votes: programs written apart that agree are what a majority
+    and the oracle's side count (CodeT), and the calibrated confidence weighs most (agreeing_programs)."""
     trusted = [i for i, case in enumerate(tests) if case.trusted]
     right = (lambda case, value: accepts(case, value) is True) if accepts else \
         (lambda case, value: outputs_match(value, case.expected, comparison))
     qualified = {vid: outputs for vid, outputs in voters.items() if _passes(outputs, tests, trusted, right)}
+    voters = {vid: outputs for vid, outputs in voters.items() if vid in qualified or vid not in copies}
     oracle_ok = oracle is not None and _passes(oracle, tests, trusted, right)
     witnesses = [] if oracle_ok or len(qualified) != 1 else consistent_witnesses(
         tests, next(iter(qualified.values())), [outputs for vid, outputs in voters.items() if vid not in qualified]

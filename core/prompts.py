@@ -9,6 +9,7 @@ No sample problem or sample values appear in the instructions: the 1.5B model co
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
 from core.feedback import check_failure, classify, compact, failure_line, is_counted, trusted_label
+from core.source_code import approach
 from core.vocabulary import Source
 
 SYSTEM = """You are an expert Python programmer who solves LeetCode-style problems test-first.
@@ -135,19 +136,35 @@ CODE_ANSWER = (f"This time reply with the complete Python code of run_code in {P
                "after the block.")
 
 
-def implement_request(test_cases, too_slow=""):
+def implement_request(test_cases, too_slow="", tried=()):
     """A candidate is asked for plain code. Measured against the {reasoning, function_code} YAML answer
     (bench/pass_at_k.py; docs/journal/2026-11.md): as often right at one sample (23 of 120 either way on
     LeetCode seed 2; pass@1 0.51 against 0.46 on HumanEval seed 2) in about half the time, with fewer
     unusable answers. Its samples of one problem are more alike (HumanEval seed 2 pass@4 0.62 against
     0.83), but reasoned later candidates (b1a1038) did not raise the scored sets' solve rate. Asked for no
     comments, it wrote 4-10% fewer tokens and was right less often (HumanEval seed 2 pass@4 0.67 against 0.79).
-    `too_slow` (speed_note) says that a program passing these tests was too slow at the stated bounds."""
+    `too_slow` (speed_note) says that a program passing these tests was too slow at the stated bounds; `tried`, the
+    run's programs so far, after a draw that brought none new or none passing the examples (tried_note)."""
     must_pass = f" It must pass these tests:\n{format_tests(test_cases)}" if test_cases else ""
     faster = f"\n\n{too_slow}" if too_slow else ""
-    return f"""Implement run_code so that it solves the problem.{must_pass}{faster}
+    another = f"\n\n{tried_note(tried)}" if tried else ""
+    return f"""Implement run_code so that it solves the problem.{must_pass}{faster}{another}
 
 {CODE_ANSWER}"""
+
+
+TRIED_SHOWN = 3  # approaches named, the latest: a short request for a small model
+
+
+def tried_note(codes):
+    """What a draw is told after one that brought no new program or none passing the examples: the approaches of the
+    programs tried, each in a few words read from its syntax (core/source_code.approach: its tools and loops), and
+    a request for another. Words rather than the programs' first lines: shown code, a small model writes it again
+    (as speed_note keeps the slow program out), and what the next draw needs is what to do differently."""
+    named = list(dict.fromkeys(approach(code) for code in codes))[-TRIED_SHOWN:]
+    listed = "".join(f"\n- {words}" for words in named)
+    return (f"Approaches already tried for this problem:{listed}\nWrite a different one: for example simulate the "
+            "statement's steps directly, try every possible answer (brute force), or use another data structure.")
 
 
 def speed_note(largest, limit_s):

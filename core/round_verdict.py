@@ -8,7 +8,10 @@ rules, in the order they apply; tests/test_round_verdict.py holds one row per ru
  1. Expected values. Each test is settled by the evidence (core/expected_values.py: statement, user,
     oracle, majority, checker, guess, disputed, unchecked); an input every program raised on is
     dropped (rejected), and so is one that breaks what the statement promises (broken_promise: the
-    input validator rejects it, or the checker accepts two answers where one is promised).
+    input validator rejects it, or the checker accepts two answers where one is promised). One voter per
+    program: a candidate that is an earlier one or the oracle with other names never votes; a new candidate
+    returning what an earlier program returns on every input of the round (core/repeats.py: `repeated`, decided
+    in its first round) is a repeat, which votes only where it passes the trusted tests.
  2. Results. Every attempt not rejected before is judged on the settled tests: a test counts unless its
     evidence is disputed or unchecked, except that code raising on a disputed written input where other
     programs return a value fails it (whichever value is right, raising is wrong; not on a variant, which
@@ -41,9 +44,9 @@ rules, in the order they apply; tests/test_round_verdict.py holds one row per ru
       tests first, the round judged again with them, as if they had come first (tests_first).
     With agreement off (--model-expected) the model's values are the truth and nothing is lacking.
  6. No claim. The person's fresh edit is revised; out of rounds, `exhausted`; no candidate passes the
-    trusted tests and draws are left, `redraw`; the draws and `revise_rounds` revisions spent (none by
-    default) and still none passes them, `exhausted` (with agreement on); else `failure`: the search
-    policy picks what to revise.
+    trusted tests and draws are left (a draw of repeats only is not counted), `redraw`; the draws and
+    `revise_rounds` revisions spent (none by default) and still none passes them, `exhausted` (with agreement
+    on); else `failure`: the search policy picks what to revise.
 
 Why each rule is there, measured: docs/journal/ (its README lists every measurement by date).
 """
@@ -56,6 +59,7 @@ from core.checkers import (answering, breaks_a_promise, breaks_the_one_answer, c
                          returned_on, validator_in_use, wants_a_checker, wrong_outputs)
 from core.output_kind import OutputKind, comparison
 from core.search_tree import Score
+from core.repeats import behaviour_repeats
 from core.source_code import program_key, repeats
 from core.vocabulary import Action, AttemptStatus, Author, Source
 
@@ -143,6 +147,8 @@ class Verdict:
     refused: list = field(default_factory=list)    # why the other checkers were not used
     given_up: str = ""      # why the run stops early, hopeless (rules.revise_rounds)
     rest_of_draw: bool = False  # no claim yet: the first draw's other candidates come next, in the same round
+    repeated: dict = field(default_factory=dict)  # a new candidate's id -> the earlier program it repeats by
+    # behaviour, found in its first round (core/repeats.py): no new program, whatever later inputs show
     written_again: dict = field(default_factory=dict)  # passing candidate id -> the program it repeats: no voter
     # (said only of candidates that pass the trusted tests: the others vote for nothing anyway)
     passing: list = field(default_factory=list)    # ids of the candidates that pass the trusted tests
@@ -170,15 +176,21 @@ def tests_first(facts, verdict):
     return verdict.action == Action.REDRAW or (not facts.rest_of_draw and facts.affords_a_draw)
 
 
-def _judged(facts):
-    rules, attempts = facts.rules, list(facts.attempts)
+def checkers_of(facts, attempts):
+    """(the checker judging outputs, the checker looking for inputs that break the one answer promised, why the
+    others were refused): several right answers, it judges outputs; one promised, it only finds such inputs."""
     found, refused = checker_in_use(attempts, facts.tests, facts.trust_checker,
                                     promised_only(facts.kind, facts.one_answer), facts.comparison) \
-        if wants_a_checker(facts.kind, facts.one_answer, rules.agreement) else (None, [])
-    # several right answers: it judges outputs; one promised: it only finds inputs that break the promise
-    checker, promise = (found, None) if facts.kind == OutputKind.ANY_VALID else (None, found)
-    again = written_again(attempts)
-    tests, dropped = settled_tests(facts, checker, promise, again)
+        if wants_a_checker(facts.kind, facts.one_answer, facts.rules.agreement) else (None, [])
+    return (found, None, refused) if facts.kind == OutputKind.ANY_VALID else (None, found, refused)
+
+
+def _judged(facts):
+    rules, attempts = facts.rules, list(facts.attempts)
+    checker, promise, refused = checkers_of(facts, attempts)
+    again, repeated = written_again(attempts), behaviour_repeats(attempts, facts.tests)
+    copies = {a.id for a in attempts if a.repeat_of is not None} | set(repeated)  # the draws' repeats by behaviour
+    tests, dropped = settled_tests(facts, checker, promise, again, copies)
     # several right answers and no checker to judge them: an expected value judges only outputs equal to it
     unchecked = facts.kind == OutputKind.ANY_VALID and checker is None and rules.agreement
     judged = judge_all(attempts, tests, facts.comparison, checker, skip=lambda a: a.status == AttemptStatus.REJECTED,
@@ -189,7 +201,7 @@ def _judged(facts):
     status = {a.id: settled[a.id].status if a.id in settled else a.status for a in attempts}
     iteration = facts.iteration + 1
     common = {"dropped": dropped, "settled": settled, "iteration": iteration, "settled_tests": tests,
-              "checker": checker and checker.attempt.id, "refused": refused,
+              "checker": checker and checker.attempt.id, "refused": refused, "repeated": repeated,
               "written_again": {new: old for new, old in again.items() if scores[new].passes_trusted},
               "passing": [a.id for a in passing_candidates(attempts, scores)]}
     loaded = [a for a in attempts if a.check == "ok" and a.is_candidate]
@@ -199,7 +211,8 @@ def _judged(facts):
                and scores[a.id].fails_nothing]
     if not solving:
         action = (Action.EXHAUSTED if iteration >= rules.max_iterations else
-                  Action.REDRAW if wants_fresh_candidates(attempts, common["passing"], tests, rules) else Action.FAILURE)
+                  Action.REDRAW if wants_fresh_candidates(attempts, common["passing"], tests, rules, copies)
+                  else Action.FAILURE)
         if facts.owes_rest:  # before `exhausted` too: the short round is not counted, so --max-iterations 1 gets it
             return rest_of_first_draw(tests, judged, None, common)
         hopeless = hopeless_after(attempts, scores, rules, tests) if action == Action.FAILURE else ""
@@ -272,19 +285,20 @@ def backs(case, facts):
     return case.backs_a_claim and not (facts.owes_rest and one_program)
 
 
-def settled_tests(facts, checker, promise, again):
+def settled_tests(facts, checker, promise, again, copies=()):
     """The tests with the evidence execution gives them (core/expected_values.py), and (name, why) for each one
     dropped: every program raised there (a variant: any voting program), or it breaks a promise of the
     statement (the input validator rejects it, or the checker accepts two answers where one is promised:
     `checker` when it judges outputs, `promise` when outputs are judged by equality and it only looks for
-    a generated input's two right answers). `again`: the candidates written again (written_again), no voters."""
+    a generated input's two right answers). `again`: the candidates written again (written_again), no voters;
+    `copies`: the draws' repeats by behaviour (core/repeats.py), voters only where they pass the trusted tests."""
     tests, attempts = facts.tests, facts.attempts
     voters = {a.id: outputs_on(a, tests) for a in attempts
               if a.source == Author.IMPLEMENT and a.check == "ok" and a.id not in again}
     oracles = [a for a in attempts if a.source == Author.ORACLE and a.check == "ok"]
     oracle = outputs_on(oracles[-1], tests) if oracles else None
     accepts = (lambda case, value: checker.accepts(case.input, value)) if checker else None
-    found = settle(tests, voters, oracle, facts.comparison, facts.rules.agreement, accepts, facts.one_answer)
+    found = settle(tests, voters, oracle, facts.comparison, facts.rules.agreement, accepts, facts.one_answer, copies)
     validator = validator_in_use(attempts, tests) if facts.rules.agreement else None
     programs = answering(attempts)
 
@@ -398,9 +412,11 @@ def plural(count, noun):
     return f"{count} {noun}{'s' * (count != 1)}"
 
 
-def wants_fresh_candidates(attempts, passing, tests, rules):
-    """Draw new candidates, rather than revise, while none passes the trusted tests (`passing`: their ids)."""
-    draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT})
+def wants_fresh_candidates(attempts, passing, tests, rules, copies=()):
+    """Draw new candidates, rather than revise, while none passes the trusted tests (`passing`: their ids). A draw
+    that brought no new program (its candidates written before, by text or by behaviour: `copies`) is not counted:
+    the next one is asked for another approach (nodes.ImplementFunction)."""
+    draws = len({a.round for a in attempts if a.source == Author.IMPLEMENT and a.id not in copies})
     return rules.agreement and has_trusted(tests) and not passing and draws < rules.max_draws
 
 

@@ -1,7 +1,8 @@
 """The tree of attempts: every version of run_code, its score, and which one to revise next.
 
 `Attempt` is one version; `AttemptTree` (the shared store's `attempts`) owns every change to them:
-`add` (a new version, or None when the same code was tried before), `take` (a round's verdict,
+`add` (a new version, or None when the same code was tried before), `draw` (a draw's candidates, none for a
+program the run has: core/repeats.py), `take` (a round's verdict,
 core/round_verdict.py: each attempt's results on the current tests, which new ones are kept or rejected for
 breaking an anchor, which one solved), `note` (feedback for its next revision), and the choice of
 what to revise next. An attempt's parent is the attempt Revise
@@ -27,6 +28,7 @@ import random
 import sys
 from dataclasses import asdict, dataclass, field
 
+from core.repeats import written_before
 from core.vocabulary import AttemptStatus, Author
 
 POLICIES = ("latest", "best", "uct", "thompson")
@@ -94,6 +96,7 @@ class Attempt:
     value: float = 0.0
     broke: list = field(default_factory=list)  # "test N" for each anchor it broke
     notes: list = field(default_factory=list)
+    repeat_of: int | None = None  # a candidate that returned what this earlier program returns (core/repeats.py)
 
     def score(self, results, test_cases):
         """Take verdicts on the current tests and the score they make (Score.of)."""
@@ -147,6 +150,7 @@ def brief(result):
 class AttemptTree:
     def __init__(self):
         self.attempts = []
+        self.last_draw = []  # the latest draw's candidates: (attempt id, whether it was written before by text)
 
     def __iter__(self):
         return iter(self.attempts)
@@ -170,6 +174,26 @@ class AttemptTree:
         attempt = Attempt(id=len(self.attempts) + 1, parent=parent, source=source, round=round_, code=code)
         self.attempts.append(attempt)
         return attempt
+
+    def draw(self, codes, round_):
+        """A draw's candidates: [(the new attempt, None), or (None, the earlier attempt) where the code is a program the
+        run already has by text (core/repeats.py): no attempt, no vote]. Remembered for the next draw (last_draw)."""
+        drawn = []
+        for code in codes:
+            earlier = written_before(code, self.attempts)
+            drawn.append((None, earlier) if earlier else (self.add(code, None, Author.IMPLEMENT, round_), None))
+        self.last_draw = [(earlier.id, True) if earlier else (attempt.id, False) for attempt, earlier in drawn]
+        return drawn
+
+    def last_draw_missed(self):
+        """The latest draw brought no new program (each candidate one the run had, by text or, once run, by
+        behaviour), or none of its candidates passes the trusted tests: the next draw asks for another approach."""
+        if not self.last_draw:
+            return False
+        mine = [(self.get(attempt_id), before) for attempt_id, before in self.last_draw]
+        repeats = all(before or attempt.repeat_of is not None for attempt, before in mine)
+        return repeats or not any(attempt.check == "ok" and attempt.results is not None and attempt.scored.passes_trusted
+                                  for attempt, _ in mine)
 
     def with_code(self, code):
         """The attempt whose code this is (add() keeps one attempt per distinct code)."""
@@ -205,6 +229,8 @@ class AttemptTree:
             self.get(attempt_id).score(results, verdict.tests)
         for attempt_id, settlement in verdict.settled.items():
             self.settle(self.get(attempt_id), settlement)
+        for attempt_id, earlier in verdict.repeated.items():
+            self.get(attempt_id).repeat_of = earlier
         if verdict.solved is not None:
             self.get(verdict.solved).status = AttemptStatus.SOLVED
 

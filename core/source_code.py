@@ -1,4 +1,5 @@
-"""Python source read without running it: one parse at a time, and whether two programs are one program.
+"""Python source read without running it: one parse at a time, whether two programs are one program, and the
+approach a program takes in a few words (`approach`).
 
 `program_key(code)` is the same for two programs that differ only in the names they bind (variables,
 helpers and their parameters, imports' aliases; not run_code's parameters, which are called by keyword),
@@ -398,6 +399,53 @@ def _bound_names(tree):
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
     return bound
+
+
+# what a program reaches for, by the names it calls or binds, in the words a later draw reads (approach)
+TOOLS = (("sorting", {"sorted", "sort"}), ("a heap", {"heapq", "heappush", "heappop", "heapify", "nlargest", "nsmallest"}),
+         ("binary search", {"bisect", "bisect_left", "bisect_right", "mid"}), ("a queue", {"deque"}),
+         ("a stack", {"stack"}), ("counting", {"Counter", "count"}), ("a dict", {"dict", "defaultdict"}),
+         ("a set", {"set"}), ("every combination", {"permutations", "combinations", "product"}),
+         ("a table of subresults", {"dp", "memo", "lru_cache", "cache"}))
+LOOPS = ("a direct formula, no loop", "simple loops", "two nested loops", "three or more nested loops")
+
+
+def approach(code):
+    """The program's approach in a few words, read from its syntax alone: the tools it reaches for (TOOLS: sorting,
+    a dict, a heap...), how deep its loops nest (comprehensions counted) and whether it recurses. What a later draw
+    is told was tried (core/prompts.tried_note): words, not code, which a small model copies (speed_note)."""
+    try:
+        tree = parsed(code)
+    except (SyntaxError, ValueError):
+        return "a program that does not parse"
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    names |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    names |= {alias.name.split(".")[-1] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    if any(isinstance(node, (ast.Dict, ast.DictComp)) for node in ast.walk(tree)):
+        names.add("dict")
+    if any(isinstance(node, (ast.Set, ast.SetComp)) for node in ast.walk(tree)):
+        names.add("set")
+    functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+    recursion = any(isinstance(call, ast.Call) and _called_name(call) == function.name
+                    for function in functions for call in ast.walk(function))
+    depth = _loop_depth(tree)
+    words = [word for word, hints in TOOLS if names & hints]
+    words += ([LOOPS[min(depth, len(LOOPS) - 1)]] if depth or not recursion else []) + ["recursion"] * recursion
+    return ", ".join(words)
+
+
+def _loop_depth(node):
+    """How deep loops nest under `node`: a for or while is one level, a comprehension one per `for` it holds."""
+    inner = max((_loop_depth(child) for child in ast.iter_child_nodes(node)), default=0)
+    if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+        return inner + 1
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return inner + len(node.generators)
+    return inner
+
+
+def _called_name(call):
+    return call.func.id if isinstance(call.func, ast.Name) else call.func.attr if isinstance(call.func, ast.Attribute) else None
 
 
 def _without_docstring(body):

@@ -13,6 +13,7 @@ ANSWER_SHOWN = 4000  # characters of a model's answer on the page; the prompts a
 EVENT_WORDS = {"test_cases": "tests written", "function_code": "code written", "evidence": "expected values settled",
                "dispute_draw": "more candidates drawn before calling it solved",
                "rest_of_draw": "the draw's other candidates asked",
+               "draw_repeats": "a candidate returns what an earlier program returns: no new program",
                "tell_apart": "fresh inputs tried on the passing versions", "empty_check": "empty inputs tried",
                "speed_check": "the largest input timed", "problem_kind": "the problem's family read",
                "explanation": "the code explained"}

@@ -647,3 +647,31 @@ def test_with_a_limit_on_revisions_a_run_whose_versions_all_fail_the_examples_st
     passing = Round(ex(1, 2), t(5, 9)).candidate(2, RAISES).oracle(2, 9).judged(True, False).revision(1, 2, 7)\
         .verdict(max_draws=1, revise_rounds=1)
     assert passing.action == "failure", "a version passes the examples: its counterexamples are worth a revision"
+
+
+def test_a_new_candidate_returning_what_an_earlier_program_returns_everywhere_is_a_repeat():
+    verdict = Round(ex(1, 2), t(5, 9)).oracle(2, 10).candidate(2, 10).candidate(2, 10).candidate(2, 11).verdict()
+    assert verdict.repeated == {2: 1, 3: 1}, "the earliest program it repeats, the oracle as any other"
+
+
+def test_a_repeat_of_a_program_failing_the_examples_is_no_second_program_where_programs_are_counted():
+    # two programs that raise on t_5 and return elsewhere drop it (rejected); one program written twice does not
+    two = Round(ex(1, 2), t(5, 9)).candidate(0, RAISES).candidate(1, RAISES).verdict()
+    once = Round(ex(1, 2), t(5, 9)).candidate(0, RAISES).candidate(0, RAISES).verdict()
+    assert two.dropped == [("t_5", "rejected")] and two.repeated == {}
+    assert once.dropped == [] and once.repeated == {2: 1} and sources(once)[1][:2] == ("t_5", "disputed")
+
+
+def test_a_repeat_of_a_program_passing_the_examples_votes_beside_it():
+    # programs written apart that agree are a majority's evidence (CodeT); the same program by text is one voter
+    verdict = Round(ex(1, 2), t(5, 99)).candidate(2, 10).candidate(2, 10).candidate(2, 12).verdict()
+    assert verdict.repeated == {2: 1} and sources(verdict)[1] == ("t_5", "majority", 10, True)
+
+
+def test_a_draw_of_repeats_only_is_not_counted_against_max_draws():
+    def second_draw(outputs):
+        round_ = Round(ex(1, 2)).candidate(0, status="kept").candidate(outputs)
+        round_.tree[1].round = 1  # the second draw
+        return round_.verdict(max_draws=2, revise_rounds=0).action
+    assert second_draw(0) == "redraw", "it returned what the first did: the draw brought no new program"
+    assert second_draw(1) == "exhausted", "a new program, failing too: the two draws allowed are spent"

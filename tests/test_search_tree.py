@@ -131,3 +131,34 @@ def test_an_oracle_passing_every_counted_test_is_handed_over_before_a_candidate_
     assert handed_over(tree) is full_oracle is not partial_oracle, "it fails nothing where the candidate fails two"
     grow(tree, None, [True, True, True, True])
     assert handed_over(tree).source == "implement", "a candidate failing nothing is handed over before it"
+
+
+def test_a_draw_adds_no_attempt_for_a_program_the_run_has_and_remembers_what_it_brought():
+    tree = AttemptTree()
+    oracle = tree.add("def run_code(x):\n    return x * 2\n", None, "oracle", 0)
+    drawn = tree.draw(["def run_code(x):\n    y = x * 2\n    return y\n", "def run_code(x):\n    return x + x\n",
+                       "def run_code(x):\n    return x+x  # again\n"], 1)
+    new = drawn[1][0]
+    assert [(attempt and attempt.id, earlier and earlier.id) for attempt, earlier in drawn] == \
+        [(None, oracle.id), (2, None), (None, 2)]
+    assert len(tree) == 2 and new.source == "implement" and new.round == 1
+    assert tree.last_draw == [(1, True), (2, False), (2, True)]
+
+
+def test_a_draw_missed_when_it_brought_no_new_program_or_none_passing_the_trusted_tests():
+    tree = AttemptTree()
+    assert not tree.last_draw_missed(), "no draw yet"
+    [(first, _)] = tree.draw(["def run_code():\n    return 1\n"], 0)
+    first.check = "ok"
+    first.score(results([True, False, False, False]), TESTS)
+    assert not tree.last_draw_missed(), "a new program passing the statement's example"
+    tree.draw(["def run_code():\n    return  1\n"], 1)
+    assert tree.last_draw_missed(), "the same program again, passing as it may"
+    [(second, _)] = tree.draw(["def run_code():\n    return 2\n"], 2)
+    second.check = "ok"
+    second.score(results([False, True, True, True]), TESTS)
+    assert tree.last_draw_missed(), "a new program, failing the example"
+    [(third, _)] = tree.draw(["def run_code():\n    return 3\n"], 3)
+    third.check, third.repeat_of = "ok", first.id  # the verdict found it returns what attempt 1 returns
+    third.score(results([True, False, False, False]), TESTS)
+    assert tree.last_draw_missed(), "a repeat by behaviour"

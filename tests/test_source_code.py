@@ -152,3 +152,20 @@ TWO_PROGRAMS_BY_VALUE = [
 def test_programs_whose_values_differ_stay_two_programs(pair):
     first, second = pair
     assert program_key(first) != program_key(second)
+
+
+@pytest.mark.parametrize("code, words", [
+    (a.BRUTE_FORCE, "two nested loops"),
+    (a.GOOD_CODE, "a dict, simple loops"),
+    ("```python\ndef run_code(nums):\n    return sorted(set(nums))[:2]\n```", "sorting, a set, a direct formula, no loop"),
+    ("```python\nimport heapq\ndef run_code(nums, k):\n    return [x * 2 for x in heapq.nlargest(k, nums)]\n```",
+     "a heap, simple loops"),
+    ("```python\ndef run_code(n):\n    return n if n < 2 else run_code(n - 1) + run_code(n - 2)\n```", "recursion"),
+    (("```python\ndef run_code(n):\n    dp = [1] * (n + 1)\n    for i in range(2, n + 1):\n        for j in range(i):\n"
+      "            for k in range(j):\n                dp[i] += dp[k]\n    return dp[n]\n```"),
+     "a table of subresults, three or more nested loops"),
+    ("def run_code(:", "a program that does not parse")])
+def test_an_approach_is_named_by_the_tools_it_reaches_for_and_how_deep_its_loops_nest(code, words):
+    from core.source_code import approach
+    body = code.split("```python\n")[-1].split("```")[0]
+    assert approach(body) == words
