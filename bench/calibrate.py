@@ -3,12 +3,14 @@
 Labelled runs are bench folders of the `full` strategy: every result line holds the hidden tests' verdict
 (`hidden_pass`) and names its run.json, whose evidence gives the features. The problems are split in two
 by a seed (within each difficulty, the sorted ids shuffled by `--split-seed`; even places calibrate, odd
-test): the model and its threshold are fitted on the calibration half only, and the test half says how
+test), over every problem of `--dataset FILE.jsonl` when given, so a problem keeps its half however many runs
+have finished (without it, over the problems the records hold): the model and its threshold are fitted on the calibration half only, and the test half says how
 they hold, as a reliability table by confidence band and the precision and coverage of claims with Wilson
 95 % intervals.
 
-    python -m bench.calibrate --records bench-results/r86-main-ss1                       # fit, report; writes nothing
-    python -m bench.calibrate --records bench-results/r86-main-ss1 --write core/calibration.json
+    python -m bench.calibrate --records bench-results/r86-main-ss1 --dataset leetcode-recent.jsonl   # writes nothing
+    python -m bench.calibrate --records bench-results/r86-main-ss1 --dataset leetcode-recent.jsonl \
+        --write core/calibration.json
 
 A record without hidden verdicts, or a run.json that does not read, ends with one line naming it (exit 2),
 and nothing is written; the file is written whole or not at all.
@@ -73,6 +75,20 @@ def run_features(folder, row, number):
     stored = (final.get("confidence") or {}).get("features")
     return stored or features(run.get("status"), final.get("test_cases") or [], final.get("attempts") or [],
                               final.get("attempt"), final.get("second_reading"))
+
+
+def dataset_problems(path, runs):
+    """[{id, difficulty}] of every problem in a dataset file, checked to hold every run's problem."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            problems = [{"id": row["id"], "difficulty": str(row.get("difficulty", "")).lower()}
+                        for row in map(json.loads, filter(str.strip, f))]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RecordError(f"{path}: not a problem set of JSON lines with ids ({type(exc).__name__}: {exc})") from None
+    missing = sorted({run["id"] for run in runs} - {problem["id"] for problem in problems})
+    if missing:
+        raise RecordError(f"{path}: holds no problem {missing[0]} (and {len(missing) - 1} more) that the records ran")
+    return problems
 
 
 def split(runs, seed):
@@ -183,15 +199,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.calibrate", description=__doc__.splitlines()[0])
     parser.add_argument("--records", nargs="+", required=True, metavar="DIR", help="bench folders of labelled runs")
     parser.add_argument("--split-seed", type=int, default=86, help="the problems' split into halves (default 86)")
+    parser.add_argument("--dataset", metavar="FILE.jsonl",
+                        help="split over every problem of this set (its id and difficulty), not only those run")
     parser.add_argument("--write", metavar="FILE", help="write the fitted calibration here (core/calibration.json ships)")
     parser.add_argument("--model", help="the model the runs used (default: the records' own)")
     args = parser.parse_args(argv)
     try:
         runs = labelled_runs(args.records)
+        problems = dataset_problems(args.dataset, runs) if args.dataset else runs
     except RecordError as exc:
         print(f"bench.calibrate: {exc}", file=sys.stderr)
         return 2
-    halves = split(runs, args.split_seed)
+    halves = split(problems, args.split_seed)
     fitting = [run for run in runs if halves[run["id"]] == "calibration"]
     testing = [run for run in runs if halves[run["id"]] == "test"]
     models = sorted({run["model"] for run in runs if run["model"]})
@@ -201,6 +220,7 @@ def main(argv=None):
     made = claims(fitting, draft, threshold)
     calibration = Calibration(draft.model, weights, intercept, threshold, {
         "records": [os.path.basename(os.path.normpath(folder)) for folder in args.records], "split_seed": args.split_seed,
+        "split_over": os.path.basename(args.dataset) if args.dataset else "the records' problems",
         "runs": len(fitting), "right": sum(r["right"] for r in fitting), "claims_at_threshold": len(made),
         "right_claims_at_threshold": sum(r["right"] for r in made), "precision_target": PRECISION,
         "fitted": date.today().isoformat()})
