@@ -30,8 +30,10 @@ from utils.run_record import write_atomically
 PRECISION = 0.95        # a claim's confidence threshold holds this precision on the calibration half
 BANDS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
 L2 = 1.0                # ridge on the weights: ~100 labelled runs, a dozen features
-USED = ("claimed", "passes_counted", "passes_examples", "examples", "settled_inputs", "agreeing_programs",
-        "oracle_backs", "guess_only", "split", "left_out", "draws", "oracle_handed_over", "second_reading")
+USED = ("claimed", "passes_counted", "passes_examples", "oracle_backs", "guess_only", "agreeing_programs",
+        "one_candidate", "oracle_first", "split", "left_out", "second_reading")
+# chosen on the calibration half alone, by leaving each run out of the fit in turn and ranking the claims: the
+# counts of examples, settled inputs and draws (as a number) ranked false claims first and are left out
 
 
 class RecordError(Exception):
@@ -146,16 +148,18 @@ def claims(runs, calibration, threshold=None):
 
 
 def choose_threshold(runs, calibration, precision=PRECISION):
-    """The lowest threshold whose claims (the verdict claimed them, the confidence reaches it) are right at least
-    `precision` of the time, over the runs given; 1.0 when no threshold holds it."""
+    """A threshold whose claims (the verdict claimed them, the confidence reaches it) are right at least `precision`
+    of the time over the runs given, as low as can be: halfway between the lowest confidence it keeps and the
+    next claim's below (a run with the same evidence but one more agreeing input must not fall under it by a
+    hair); 1.0 when no threshold holds it."""
     scored = sorted(((calibration.confidence(run["features"]), run["right"]) for run in runs if run["features"]["claimed"]),
                     reverse=True)
-    best, right = 1.0, 0
+    best, below, right = 1.0, 0.0, 0
     for count, (value, ok) in enumerate(scored, 1):
         right += ok
         if right / count >= precision and (count == len(scored) or scored[count][0] < value):
-            best = value
-    return round(best - 1e-6, 6) if best < 1.0 else 1.0
+            best, below = value, scored[count][0] if count < len(scored) else 0.0
+    return round((best + max(below, best - 0.1)) / 2, 6) if best < 1.0 else 1.0
 
 
 def wilson(successes, total, z=1.96):

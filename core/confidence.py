@@ -42,6 +42,8 @@ def features(status, tests, attempts, current, second_reading=None):
     agreeing = max((e.get("agree", 0) for e in settled), default=0)
     passes = bool(handed and handed.get("total") and handed.get("passed") == handed.get("total"))
     examples = sum(t.get("origin") in TRUSTED for t in tests)
+    candidates = sum(a.get("source") == "implement" for a in attempts)
+    oracle = any(e.get("source") == "oracle" for e in settled)
     return {
         "claimed": float(status == "solved"),
         "passes_counted": float(passes),
@@ -50,13 +52,18 @@ def features(status, tests, attempts, current, second_reading=None):
         "examples": float(min(examples, 4)),
         "settled_inputs": math.log1p(len(settled)),
         "agreeing_programs": float(min(agreeing, 4)),
-        "oracle_backs": float(any(e.get("source") == "oracle" for e in settled)),
+        "oracle_backs": float(oracle),
         "guess_only": float(bool(settled) and all(e.get("source") in GUESSED for e in settled)),
         "split": float(any(e.get("source") in ("oracle", "majority") and e.get("agree", 0) < e.get("voters", 0)
                            for e in settled)),
         "left_out": math.log1p(sum((t.get("evidence") or {}).get("source") in LEFT_OUT for t in tests
                                    if t.get("origin") != "variant")),
-        "draws": float(min(sum(a.get("source") == "implement" for a in attempts), 12)),
+        "draws": float(min(candidates, 12)),
+        # the run's first candidate and the oracle settled it, no other candidate needed: on the calibration half of
+        # the recent set (issue 86) the only evidence that ranked right claims above false ones when each run was
+        # left out of the fit in turn; an oracle backing a candidate drawn after others failed was wrong 2 times in 2
+        "one_candidate": float(candidates <= 1),
+        "oracle_first": float(oracle and candidates <= 1),
         "oracle_handed_over": float(bool(handed and handed.get("source") == "oracle")),
         "second_reading": {"agrees": 1.0, "differs": -1.0}.get(second_reading, 0.0),
     }
