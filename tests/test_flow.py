@@ -345,7 +345,7 @@ def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make
 def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_without_a_revision(make_shared, stub):
     a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE)
     shared = run_flow(make_shared(a.TWO_SUM))
-    assert shared["status"] == "solved" and shared["iteration"] == 1 and len(stub.requests) == 5
+    assert shared["status"] == "solved" and shared["iteration"] == 1 and len(stub.requests) == 5, shared["message"]
     duplicates = shared["test_cases"][2]
     assert duplicates.expected == [0, 1] and duplicates.guess == [1, 1], "execution overruled the model's guess"
     assert duplicates.evidence.record() == {"source": "oracle", "agree": 2, "voters": 2, "counted": True}
