@@ -1129,7 +1129,7 @@ class ReadAgain(ModelStep):
     on a counted input or a fresh one, the claim is withheld (unconfirmed, saying where). It never makes a claim:
     where it fails an example, or no answer or no time is left, it has no say and the confidence weighs the claim
     without it (its event's `said`: agrees, no_say, differs or none; core/confidence.py reads it)."""
-    working = "reading the statement again"
+    working = None  # seldom asked (can_change_ending): its own line says what it found
     optional = True
 
     def prep(self, shared):
