@@ -32,8 +32,7 @@ from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker
                          wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
 from core.confidence import weigh
-from core.run_outcome import SECOND_READING
-from core.run_outcome import RunState, conclude
+from core.run_outcome import SECOND_READING, RunState, conclude
 from core.output_kind import OutputKind
 from core.problem_kind import GIVEN_NAMES, Family
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
@@ -1214,7 +1213,9 @@ class ReadAgain(ModelStep):
         return Action.UNCONFIRMED
 
 
-NO_ANSWER = (None, [], "", {})  # as core/expected_values.py's _no_answer: None beside an empty value says no answer
+# an input on which the claim and the reading both return one of these has no answer either way (the statement
+# rules it out in words); looser than core/expected_values.py's _no_answer, which also needs one of them to be None
+NO_ANSWER = (None, [], "", {})
 SECOND_READING_SEED = 7919  # its fresh inputs are not TellApart's (whose seeds count up from the run's)
 
 

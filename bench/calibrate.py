@@ -24,8 +24,8 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from core.confidence import Calibration, features
-from utils.run_record import write_atomically
+from core.confidence import Calibration, logistic, recorded_features
+from utils.text_files import write_atomically
 
 PRECISION = 0.95        # a claim's confidence threshold holds this precision on the calibration half
 BANDS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
@@ -70,13 +70,11 @@ def run_features(folder, row, number):
     path = folder / "runs" / Path(*Path(row.get("run_dir") or "").parts[-3:]) / "run.json"
     try:
         run = json.loads(path.read_text(encoding="utf-8"))
-        final = run["final"]
+        run["final"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise RecordError(f"{path} (line {number} of {folder / 'results.jsonl'}): unreadable run record "
                           f"({type(exc).__name__}: {exc})") from None
-    stored = (final.get("confidence") or {}).get("features")
-    return stored or features(run.get("status"), final.get("test_cases") or [], final.get("attempts") or [],
-                              final.get("attempt"), final.get("second_reading"))
+    return recorded_features(run)
 
 
 def dataset_problems(path, runs):
@@ -113,7 +111,7 @@ def fit(runs, names=USED, l2=L2, rounds=50):
         grad = [-(l2 * w[j] if j else 0.0) for j in range(size)]
         hess = [[(l2 if i == j and i else 0.0) for j in range(size)] for i in range(size)]
         for x, y in zip(rows, ys):
-            p = 1 / (1 + math.exp(-max(-50.0, min(50.0, sum(a * b for a, b in zip(w, x))))))
+            p = logistic(sum(a * b for a, b in zip(w, x)))
             for i in range(size):
                 grad[i] += (y - p) * x[i]
                 for j in range(size):

@@ -69,6 +69,20 @@ def features(status, tests, attempts, current, second_reading=None):
     }
 
 
+def logistic(score):
+    """1 / (1 + e^-score), the score clamped so that no weight overflows it."""
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, score))))
+
+
+def recorded_features(run):
+    """The features of a finished run from its run.json (a dict): those stored with its confidence, else (a record
+    made before the confidence existed) computed from its final state."""
+    final = run["final"]
+    stored = (final.get("confidence") or {}).get("features")
+    return stored or features(run.get("status"), final.get("test_cases") or [], final.get("attempts") or [],
+                              final.get("attempt"), final.get("second_reading"))
+
+
 @dataclass(frozen=True)
 class Calibration:
     """A logistic model over `features`, and the confidence a claim needs. `model` names the model whose runs it
@@ -81,8 +95,7 @@ class Calibration:
     path: str = SHIPPED
 
     def confidence(self, values):
-        score = self.intercept + sum(weight * values[name] for name, weight in self.weights.items())
-        return 1 / (1 + math.exp(-max(-50.0, min(50.0, score))))
+        return logistic(self.intercept + sum(weight * values[name] for name, weight in self.weights.items()))
 
     def record(self):
         return {"model": self.model, "weights": self.weights, "intercept": self.intercept,
@@ -150,10 +163,7 @@ if __name__ == "__main__":
         sys.exit("usage: python -m core.confidence RUN_DIR/run.json [CALIBRATION.json]")
     with open(sys.argv[1], encoding="utf-8") as f:
         run = json.load(f)
-    final = run.get("final") or {}
-    stored = (final.get("confidence") or {}).get("features")
-    values = stored or features(run.get("status"), final.get("test_cases") or [], final.get("attempts") or [],
-                                final.get("attempt"), final.get("second_reading"))
+    values = recorded_features({**run, "final": run.get("final") or {}})
     calibration = load(sys.argv[2] if len(sys.argv) == 3 else None)
     for name, value in values.items():
         print(f"{name:>20} {value:6.3f}  x {calibration.weights.get(name, 0.0):+.3f}")
