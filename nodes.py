@@ -31,8 +31,8 @@ from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker
                          input_promises, output_name, promised_only, promises_one_answer, validator_in_use,
                          wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
-from core.run_outcome import SECOND_READING
-from core.run_outcome import RunState, conclude
+from core.confidence import weigh
+from core.run_outcome import SECOND_READING, RunState, conclude
 from core.output_kind import OutputKind
 from core.problem_kind import GIVEN_NAMES, Family
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
@@ -1146,13 +1146,13 @@ class ReadAgain(ModelStep):
     on a counted input or a fresh one, the claim is withheld (unconfirmed, saying where). It never makes a claim:
     where it fails an example, or no answer or no time is left, it has no say and the confidence weighs the claim
     without it (its event's `said`: agrees, no_say, differs or none; core/confidence.py reads it)."""
-    working = "reading the statement again"
+    working = None  # seldom asked (can_change_ending): its own line says what it found
     optional = True
 
     def prep(self, shared):
         settings, budget = shared["services"].settings, shared["services"].budget
         if not settings.second_reading or not settings.agreement or shared["output_kind"].kind == OutputKind.ANY_VALID \
-                or not budget.affords(2, 2 * (CODE_TOKENS + DRAW_PROMPT_TOKENS)):
+                or not budget.affords(2, 2 * (CODE_TOKENS + DRAW_PROMPT_TOKENS)) or not self.can_change_ending(shared):
             return None
         tests = shared["test_cases"]
         counted = [case for case in tests if case.counted]
@@ -1170,6 +1170,20 @@ class ReadAgain(ModelStep):
                 "comparison": shared["output_kind"].comparison, "isolation": settings.isolation,
                 "packages": packages_path(shared), "sandboxes": shared["services"].sandboxes,
                 "contract": sandbox_contract(shared)}
+
+    @staticmethod
+    def can_change_ending(shared):
+        """Whether the reading's answer can change how the run ends: the claim falls short of the confidence a claim
+        needs without it, and would reach it if the reading agreed. Else its two calls (about 15 s on the embedded
+        model) buy nothing: a claim the evidence already carries stands (an oracle agreeing with the run's first
+        candidate was never wrong on the calibration half), and one it cannot lift ends unconfirmed either way."""
+        calibration = shared["services"].calibration
+        if calibration is None:
+            return True  # no confidence to weigh: the reading's veto is all there is
+        def rated(said):
+            return weigh(calibration, RunStatus.SOLVED, records(shared["test_cases"]), shared["attempts"].records(),
+                         shared["current"], said).value
+        return rated(None) < calibration.threshold <= rated("agrees")
 
     def exec(self, job):
         if job is None:
@@ -1217,7 +1231,9 @@ class ReadAgain(ModelStep):
         return Action.UNCONFIRMED
 
 
-NO_ANSWER = (None, [], "", {})  # as core/expected_values.py's _no_answer: None beside an empty value says no answer
+# an input on which the claim and the reading both return one of these has no answer either way (the statement
+# rules it out in words); looser than core/expected_values.py's _no_answer, which also needs one of them to be None
+NO_ANSWER = (None, [], "", {})
 SECOND_READING_SEED = 7919  # its fresh inputs are not TellApart's (whose seeds count up from the run's)
 
 

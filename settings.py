@@ -69,8 +69,10 @@ class Settings:
     #                                 agreement off: no limit)
     # Four draws and no revision (issue 28): fresh samples found the rare right program (pass@k); of 44 revisions of
     # versions where no candidate passed the examples, in every benchmark record, 1 passed them, wrongly (docs/journal/2026-11.md)
-    second_reading: bool = True     # before a claim, a brute force written from the statement's rules listed in words
-    #                                 (nodes.ReadAgain): where it passes the examples and differs, no claim
+    second_reading: bool = False    # before a claim, a brute force written from the statement's rules listed in words
+    #                                 (nodes.ReadAgain): where it passes the examples and differs, no claim. Off: on the
+    #                                 recent set's 19 claims (7 false) it differed on none, agreed with 2 false ones and
+    #                                 had no say on 12 (docs/journal/2026-12.md, issue 86)
     variants: int = 16              # inputs made by small changes to the tests' inputs, settled by execution alone (core/variants.py)
     parallel: int | None = None     # model requests sent at once (None: what the endpoint takes, else one per candidate and the oracle)
     search: str = "uct"             # which attempt Revise works on next: latest, best, uct, thompson

@@ -3,12 +3,14 @@
 Labelled runs are bench folders of the `full` strategy: every result line holds the hidden tests' verdict
 (`hidden_pass`) and names its run.json, whose evidence gives the features. The problems are split in two
 by a seed (within each difficulty, the sorted ids shuffled by `--split-seed`; even places calibrate, odd
-test): the model and its threshold are fitted on the calibration half only, and the test half says how
+test), over every problem of `--dataset FILE.jsonl` when given, so a problem keeps its half however many runs
+have finished (without it, over the problems the records hold): the model and its threshold are fitted on the calibration half only, and the test half says how
 they hold, as a reliability table by confidence band and the precision and coverage of claims with Wilson
 95 % intervals.
 
-    python -m bench.calibrate --records bench-results/r86-main-ss1                       # fit, report; writes nothing
-    python -m bench.calibrate --records bench-results/r86-main-ss1 --write core/calibration.json
+    python -m bench.calibrate --records bench-results/r86-main-ss1 --dataset leetcode-recent.jsonl   # writes nothing
+    python -m bench.calibrate --records bench-results/r86-main-ss1 --dataset leetcode-recent.jsonl \
+        --write core/calibration.json
 
 A record without hidden verdicts, or a run.json that does not read, ends with one line naming it (exit 2),
 and nothing is written; the file is written whole or not at all.
@@ -22,14 +24,16 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from core.confidence import Calibration, features
-from utils.run_record import write_atomically
+from core.confidence import Calibration, logistic, recorded_features
+from utils.text_files import write_atomically
 
 PRECISION = 0.95        # a claim's confidence threshold holds this precision on the calibration half
 BANDS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
 L2 = 1.0                # ridge on the weights: ~100 labelled runs, a dozen features
-USED = ("claimed", "passes_counted", "passes_examples", "examples", "settled_inputs", "agreeing_programs",
-        "oracle_backs", "guess_only", "split", "left_out", "draws", "oracle_handed_over", "second_reading")
+USED = ("claimed", "passes_counted", "passes_examples", "oracle_backs", "guess_only", "agreeing_programs",
+        "one_candidate", "oracle_first", "split", "left_out", "second_reading")
+# chosen on the calibration half alone, by leaving each run out of the fit in turn and ranking the claims: the
+# counts of examples, settled inputs and draws (as a number) ranked false claims first and are left out
 
 
 class RecordError(Exception):
@@ -66,13 +70,25 @@ def run_features(folder, row, number):
     path = folder / "runs" / Path(*Path(row.get("run_dir") or "").parts[-3:]) / "run.json"
     try:
         run = json.loads(path.read_text(encoding="utf-8"))
-        final = run["final"]
+        run["final"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise RecordError(f"{path} (line {number} of {folder / 'results.jsonl'}): unreadable run record "
                           f"({type(exc).__name__}: {exc})") from None
-    stored = (final.get("confidence") or {}).get("features")
-    return stored or features(run.get("status"), final.get("test_cases") or [], final.get("attempts") or [],
-                              final.get("attempt"), final.get("second_reading"))
+    return recorded_features(run)
+
+
+def dataset_problems(path, runs):
+    """[{id, difficulty}] of every problem in a dataset file, checked to hold every run's problem."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            problems = [{"id": row["id"], "difficulty": str(row.get("difficulty", "")).lower()}
+                        for row in map(json.loads, filter(str.strip, f))]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RecordError(f"{path}: not a problem set of JSON lines with ids ({type(exc).__name__}: {exc})") from None
+    missing = sorted({run["id"] for run in runs} - {problem["id"] for problem in problems})
+    if missing:
+        raise RecordError(f"{path}: holds no problem {missing[0]} (and {len(missing) - 1} more) that the records ran")
+    return problems
 
 
 def split(runs, seed):
@@ -95,7 +111,7 @@ def fit(runs, names=USED, l2=L2, rounds=50):
         grad = [-(l2 * w[j] if j else 0.0) for j in range(size)]
         hess = [[(l2 if i == j and i else 0.0) for j in range(size)] for i in range(size)]
         for x, y in zip(rows, ys):
-            p = 1 / (1 + math.exp(-max(-50.0, min(50.0, sum(a * b for a, b in zip(w, x))))))
+            p = logistic(sum(a * b for a, b in zip(w, x)))
             for i in range(size):
                 grad[i] += (y - p) * x[i]
                 for j in range(size):
@@ -130,16 +146,18 @@ def claims(runs, calibration, threshold=None):
 
 
 def choose_threshold(runs, calibration, precision=PRECISION):
-    """The lowest threshold whose claims (the verdict claimed them, the confidence reaches it) are right at least
-    `precision` of the time, over the runs given; 1.0 when no threshold holds it."""
+    """A threshold whose claims (the verdict claimed them, the confidence reaches it) are right at least `precision`
+    of the time over the runs given, as low as can be: halfway between the lowest confidence it keeps and the
+    next claim's below (a run with the same evidence but one more agreeing input must not fall under it by a
+    hair); 1.0 when no threshold holds it."""
     scored = sorted(((calibration.confidence(run["features"]), run["right"]) for run in runs if run["features"]["claimed"]),
                     reverse=True)
-    best, right = 1.0, 0
+    best, below, right = 1.0, 0.0, 0
     for count, (value, ok) in enumerate(scored, 1):
         right += ok
         if right / count >= precision and (count == len(scored) or scored[count][0] < value):
-            best = value
-    return round(best - 1e-6, 6) if best < 1.0 else 1.0
+            best, below = value, scored[count][0] if count < len(scored) else 0.0
+    return round((best + max(below, best - 0.1)) / 2, 6) if best < 1.0 else 1.0
 
 
 def wilson(successes, total, z=1.96):
@@ -183,15 +201,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.calibrate", description=__doc__.splitlines()[0])
     parser.add_argument("--records", nargs="+", required=True, metavar="DIR", help="bench folders of labelled runs")
     parser.add_argument("--split-seed", type=int, default=86, help="the problems' split into halves (default 86)")
+    parser.add_argument("--dataset", metavar="FILE.jsonl",
+                        help="split over every problem of this set (its id and difficulty), not only those run")
     parser.add_argument("--write", metavar="FILE", help="write the fitted calibration here (core/calibration.json ships)")
     parser.add_argument("--model", help="the model the runs used (default: the records' own)")
     args = parser.parse_args(argv)
     try:
         runs = labelled_runs(args.records)
+        problems = dataset_problems(args.dataset, runs) if args.dataset else runs
     except RecordError as exc:
         print(f"bench.calibrate: {exc}", file=sys.stderr)
         return 2
-    halves = split(runs, args.split_seed)
+    halves = split(problems, args.split_seed)
     fitting = [run for run in runs if halves[run["id"]] == "calibration"]
     testing = [run for run in runs if halves[run["id"]] == "test"]
     models = sorted({run["model"] for run in runs if run["model"]})
@@ -201,6 +222,7 @@ def main(argv=None):
     made = claims(fitting, draft, threshold)
     calibration = Calibration(draft.model, weights, intercept, threshold, {
         "records": [os.path.basename(os.path.normpath(folder)) for folder in args.records], "split_seed": args.split_seed,
+        "split_over": os.path.basename(args.dataset) if args.dataset else "the records' problems",
         "runs": len(fitting), "right": sum(r["right"] for r in fitting), "claims_at_threshold": len(made),
         "right_claims_at_threshold": sum(r["right"] for r in made), "precision_target": PRECISION,
         "fitted": date.today().isoformat()})

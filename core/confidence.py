@@ -42,6 +42,8 @@ def features(status, tests, attempts, current, second_reading=None):
     agreeing = max((e.get("agree", 0) for e in settled), default=0)
     passes = bool(handed and handed.get("total") and handed.get("passed") == handed.get("total"))
     examples = sum(t.get("origin") in TRUSTED for t in tests)
+    candidates = sum(a.get("source") == "implement" for a in attempts)
+    oracle = any(e.get("source") == "oracle" for e in settled)
     return {
         "claimed": float(status == "solved"),
         "passes_counted": float(passes),
@@ -50,16 +52,35 @@ def features(status, tests, attempts, current, second_reading=None):
         "examples": float(min(examples, 4)),
         "settled_inputs": math.log1p(len(settled)),
         "agreeing_programs": float(min(agreeing, 4)),
-        "oracle_backs": float(any(e.get("source") == "oracle" for e in settled)),
+        "oracle_backs": float(oracle),
         "guess_only": float(bool(settled) and all(e.get("source") in GUESSED for e in settled)),
         "split": float(any(e.get("source") in ("oracle", "majority") and e.get("agree", 0) < e.get("voters", 0)
                            for e in settled)),
         "left_out": math.log1p(sum((t.get("evidence") or {}).get("source") in LEFT_OUT for t in tests
                                    if t.get("origin") != "variant")),
-        "draws": float(min(sum(a.get("source") == "implement" for a in attempts), 12)),
+        "draws": float(min(candidates, 12)),
+        # the run's first candidate and the oracle settled it, no other candidate needed: on the calibration half of
+        # the recent set (issue 86) the only evidence that ranked right claims above false ones when each run was
+        # left out of the fit in turn; an oracle backing a candidate drawn after others failed was wrong 2 times in 2
+        "one_candidate": float(candidates <= 1),
+        "oracle_first": float(oracle and candidates <= 1),
         "oracle_handed_over": float(bool(handed and handed.get("source") == "oracle")),
         "second_reading": {"agrees": 1.0, "differs": -1.0}.get(second_reading, 0.0),
     }
+
+
+def logistic(score):
+    """1 / (1 + e^-score), the score clamped so that no weight overflows it."""
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, score))))
+
+
+def recorded_features(run):
+    """The features of a finished run from its run.json (a dict): those stored with its confidence, else (a record
+    made before the confidence existed) computed from its final state."""
+    final = run["final"]
+    stored = (final.get("confidence") or {}).get("features")
+    return stored or features(run.get("status"), final.get("test_cases") or [], final.get("attempts") or [],
+                              final.get("attempt"), final.get("second_reading"))
 
 
 @dataclass(frozen=True)
@@ -74,8 +95,7 @@ class Calibration:
     path: str = SHIPPED
 
     def confidence(self, values):
-        score = self.intercept + sum(weight * values[name] for name, weight in self.weights.items())
-        return 1 / (1 + math.exp(-max(-50.0, min(50.0, score))))
+        return logistic(self.intercept + sum(weight * values[name] for name, weight in self.weights.items()))
 
     def record(self):
         return {"model": self.model, "weights": self.weights, "intercept": self.intercept,
@@ -143,10 +163,7 @@ if __name__ == "__main__":
         sys.exit("usage: python -m core.confidence RUN_DIR/run.json [CALIBRATION.json]")
     with open(sys.argv[1], encoding="utf-8") as f:
         run = json.load(f)
-    final = run.get("final") or {}
-    stored = (final.get("confidence") or {}).get("features")
-    values = stored or features(run.get("status"), final.get("test_cases") or [], final.get("attempts") or [],
-                                final.get("attempt"), final.get("second_reading"))
+    values = recorded_features({**run, "final": run.get("final") or {}})
     calibration = load(sys.argv[2] if len(sys.argv) == 3 else None)
     for name, value in values.items():
         print(f"{name:>20} {value:6.3f}  x {calibration.weights.get(name, 0.0):+.3f}")

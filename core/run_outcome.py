@@ -56,7 +56,10 @@ def conclude(status, state):
         status = RunStatus.UNCONFIRMED
     kept = None if status in KEEPS_CURRENT else handed_over(state.attempts)
     confidence = rated(status, state, kept.id if kept else state.current)
-    if status == RunStatus.SOLVED and confidence and not confidence.enough:
+    # a claim your own tests back (--tests FILE, the tests argument) stands on your word: the calibration was
+    # fitted on runs that had none, so it cannot weigh them; the confidence is still said
+    yours = any(case.origin == Origin.USER and case.counted for case in state.tests)
+    if status == RunStatus.SOLVED and confidence and not confidence.enough and not yours:
         status = RunStatus.UNCONFIRMED
         message = unconfirmed_message(state, confidence)
     else:

@@ -28,11 +28,20 @@ def stub():
     assert not server.unknown, f"requests of no kind in KINDS (add a phrase there): {server.unknown}"
 
 
+# A calibration that takes the verdict's word. Scripted scenarios test the loop's rules (which tests count, which
+# version is handed over); the shipped calibration is fitted on the embedded model's runs and would weigh a
+# scripted run's evidence as it weighs a real one's, so it is tested where it is the subject (test_confidence.py,
+# test_read_again.py, the CLI's own tests) and compared across commits by `python -m bench.behaviour_diff`.
+VERDICT_CALIBRATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "verdict_calibration.json")
+
+
 @pytest.fixture
 def make_shared(stub, tmp_path):
-    """A fresh shared store talking to the stub server, as app.py builds it, with the shipped defaults;
-    a test that needs another configuration passes it (samples=1 where its script has one answer a step)."""
+    """A fresh shared store talking to the stub server, as app.py builds it, with the shipped defaults but the
+    calibration (VERDICT_CALIBRATION unless given); a test that needs another configuration passes it (samples=1
+    where its script has one answer a step)."""
     def make(problem="Return the indices of two numbers in nums that add up to target.", **overrides):
+        overrides.setdefault("calibration", VERDICT_CALIBRATION)
         model = ModelConfig(model="stub-model", base_url=stub.base_url, max_retries=2, timeout_s=5)
         settings = Settings(model=model, limits=Limits(test_timeout=1, batch_timeout=10),
                             isolation=best_isolation(), **overrides)

@@ -54,6 +54,22 @@ def test_the_split_is_by_problem_within_each_difficulty_and_the_same_for_the_sam
     assert halves != split(runs, 87)
 
 
+def test_over_a_dataset_a_problem_keeps_its_half_however_many_runs_have_finished(tmp_path):
+    folder = labelled_folder(tmp_path / "r-part", some_runs(12))
+    dataset = write_jsonl(tmp_path / "set.jsonl", *[{"id": f"p{k}", "difficulty": "Easy" if k % 3 else "Medium"}
+                                                    for k in range(40)])
+    problems = [{"id": f"p{k}", "difficulty": "easy" if k % 3 else "medium"} for k in range(40)]
+    result = calibrate("--records", str(folder), "--dataset", dataset, "--write", str(tmp_path / "c.json"))
+    assert result.returncode == 0, result.stderr
+    halves = split(problems, 86)
+    fitted_on = json.loads((tmp_path / "c.json").read_text())["fitted_on"]
+    assert fitted_on["split_over"] == "set.jsonl"
+    assert fitted_on["runs"] == sum(halves[f"p{k}"] == "calibration" for k in range(12))  # not split(the 12 run)
+    short = write_jsonl(tmp_path / "short.jsonl", {"id": "p0", "difficulty": "Easy"})
+    refused = calibrate("--records", str(folder), "--dataset", short)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "holds no problem p1" in refused.stderr
+
+
 def test_the_fit_gives_more_agreeing_programs_more_confidence_and_the_threshold_holds_the_precision():
     runs = [{"right": right, "features": {"claimed": 1.0, "agreeing_programs": float(agree)}}
             for agree, right in [(3, True)] * 10 + [(2, True)] * 5 + [(2, False)] * 5 + [(1, False)] * 4]

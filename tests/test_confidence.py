@@ -120,6 +120,14 @@ def test_a_claim_below_the_threshold_ends_unconfirmed_saying_why():
     assert outcome.message.endswith(f"; confidence {outcome.confidence.value:.2f}")
 
 
+def test_a_claim_your_own_tests_back_stands_below_the_threshold_and_still_says_its_confidence():
+    state = solved_state(2, calibration(threshold=0.9))
+    state.tests.append(TestCase.from_record(case_record("mine", Source.USER, origin=Origin.USER)))
+    outcome = conclude(RunStatus.SOLVED, state)
+    assert outcome.status == RunStatus.SOLVED and not outcome.confidence.enough
+    assert outcome.message.endswith(f"; confidence {outcome.confidence.value:.2f}")
+
+
 def test_without_a_calibration_the_verdict_alone_decides_and_no_confidence_is_said():
     state = solved_state(2, None)
     outcome = conclude(RunStatus.SOLVED, state)

@@ -345,12 +345,12 @@ def test_a_package_that_cannot_be_installed_is_reported_and_the_run_goes_on(make
 def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_without_a_revision(make_shared, stub):
     a.route_defaults(stub, tests=a.TESTS_WITH_A_WRONG_ONE)
     shared = run_flow(make_shared(a.TWO_SUM))
-    assert shared["status"] == "solved" and shared["iteration"] == 1 and len(stub.requests) == 5
+    assert shared["status"] == "solved" and shared["iteration"] == 1 and len(stub.requests) == 5, shared["message"]
     duplicates = shared["test_cases"][2]
     assert duplicates.expected == [0, 1] and duplicates.guess == [1, 1], "execution overruled the model's guess"
     assert duplicates.evidence.record() == {"source": "oracle", "agree": 2, "voters": 2, "counted": True}
     assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 confirmed by the oracle and a "
-                                 "candidate) after 1 iteration(s)")
+                                 "candidate) after 1 iteration(s); confidence 1.00")
 
 
 def test_without_a_statement_example_or_a_test_of_yours_agreement_alone_is_unconfirmed(make_shared, stub):
@@ -360,7 +360,8 @@ def test_without_a_statement_example_or_a_test_of_yours_agreement_alone_is_uncon
     assert not any(t.status == "solved" for t in shared["attempts"]), "nothing is called solved"
     assert shared["message"] == ("not confirmed: attempt 1 passes all 3 tests that count (3 confirmed by the oracle "
                                  "and a candidate), but no test comes from the statement or from you, so nothing but "
-                                 "the model's own programs backs it: add a worked example to the problem, or --tests FILE")
+                                 "the model's own programs backs it: add a worked example to the problem, or --tests FILE; "
+                                 "confidence 0.00")
     assert all(r["passed"] for r in handed_over(shared).results), "the code handed over passes what the programs agreed"
 
 
@@ -472,7 +473,7 @@ def test_a_revision_that_returns_the_models_guess_where_no_other_program_answere
         "model's guess), but only the statement's examples back this code: no input beyond them was settled by "
         "independent programs (an oracle, a majority, a checker, a program failing an example that agrees everywhere "
         "else, or the only program to answer returning the model's own expected value); add tests of your own with "
-        "--tests FILE")
+        "--tests FILE; confidence 0.00")
     solved = shared["attempts"].get(shared["current"])
     assert solved.source == "revise" and (solved.passed, solved.total) == (3, 3)
 

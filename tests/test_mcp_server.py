@@ -254,7 +254,7 @@ def test_a_solve_cut_by_its_time_limit_says_so_and_advises_in_the_tools_words(st
         return await session.call_tool("solve", {"problem": a.TWO_SUM, "time_limit": 5, "out_dir": str(tmp_path / "run")})
     found = with_session(stub, body).structured_content
     assert found["status"] == "unconfirmed" and found["message"].startswith("not confirmed (the time limit of 5 s ran out)")
-    assert found["message"].endswith("add tests of your own with the tests argument") and "--" not in found["message"]
+    assert "add tests of your own with the tests argument; confidence 0." in found["message"] and "--" not in found["message"]
     assert json.loads((tmp_path / "run" / "run.json").read_text())["message"] == found["message"]
 
 

@@ -24,7 +24,8 @@ def test_a_benchmark_writes_report_html_whose_every_row_links_its_runs_page(stub
                    "--out", str(out), stub=stub)
     assert result.returncode == 0, result.stderr
     dom = browser(out / "report.html")
-    assert [h.text() for h in dom.find_all("h2")] == ["Summary", "By difficulty", "By family", "Charts", "Per problem"]
+    assert [h.text() for h in dom.find_all("h2")] == ["Summary", "By difficulty", "By family", "Repeated draws", "Charts",
+                                                           "Per problem"]
     summary = dom.find("table", cls="report-table").find("tbody").find("tr")
     assert [td.text() for td in summary.find_all("td")][:4] == ["p.jsonl", "single-shot", "2", "2"]
     assert [img.attrs["src"][:26] for img in dom.find_all("img")] == ["data:image/svg+xml;base64,"] * 4

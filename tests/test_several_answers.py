@@ -146,8 +146,9 @@ def test_your_checker_judges_instead_of_the_models_and_the_model_is_not_asked_fo
     stub.route("validator", VALIDATOR)
     problem = tmp_path / "peak.md"
     problem.write_text(FIND_PEAK.replace("return the index to **any of the peaks**", "return the index of a peak"))
+    from tests.conftest import VERDICT_CALIBRATION  # which checker judges is under test here, not the confidence
     result = codeloop("--problem-file", str(problem), "--checker", str(checker), "--out", str(tmp_path / "out"),
-                      stub=stub)
+                      "--calibration", VERDICT_CALIBRATION, stub=stub)
     assert result.returncode == 0, result.stderr
     assert "several answers are right (set by the user)" in result.stderr
     assert not any("Write a checker instead" in r["messages"][-1]["content"] for r in stub.requests)
