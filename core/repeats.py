@@ -21,8 +21,6 @@ from core.compare import outputs_match
 from core.source_code import program_key
 from core.vocabulary import AttemptStatus, Author
 
-JUDGES = (Author.CHECKER, Author.VALIDATOR)  # they judge outputs or inputs: no programs of the problem
-
 
 def same_output(one, other):
     """Two sandbox results of one input: the same value, or the same error type raised (a timeout is one)."""
@@ -34,7 +32,7 @@ def same_output(one, other):
 def written_before(code, attempts):
     """The earliest attempt whose program `code` is by text (program_key: names, comments, layout aside), or None."""
     key = program_key(code)
-    return next((a for a in attempts if a.source not in JUDGES and program_key(a.code) == key), None)
+    return next((a for a in attempts if Author(a.source).answers and program_key(a.code) == key), None)
 
 
 def behaviour_repeats(attempts, tests):
@@ -43,7 +41,7 @@ def behaviour_repeats(attempts, tests):
     that failed its load checks raises its check's error type on every input; one not run on every input (rejected
     before the input came) is not compared."""
     found, keys = {}, [case.key for case in tests]
-    results = {a.id: results_on(a, keys) for a in attempts if a.source not in JUDGES}
+    results = {a.id: results_on(a, keys) for a in attempts if Author(a.source).answers}
     for attempt in attempts:
         mine = results.get(attempt.id)
         if attempt.source != Author.IMPLEMENT or attempt.status != AttemptStatus.NEW or attempt.repeat_of is not None \

@@ -66,7 +66,6 @@ from core.vocabulary import Action, AttemptStatus, Author, Source
 NOT_RUN = {"ok": False, "value": None, "repr": "", "error_type": "NotRun", "message": "not run", "traceback": "",
            "timed_out": False, "ms": 0.0, "output": ""}
 CHECK_FAILED = {**NOT_RUN, "error_type": None, "message": ""}
-JUDGES = (Author.CHECKER, Author.VALIDATOR)
 DISPUTED, UNTRUSTED, UNBACKED, UNCHECKED = ("inputs disputed", "no trusted test", "nothing beyond the statement's examples",
                                             "no checker")
 SPLIT = "inputs settled over a dissenting program"
@@ -330,7 +329,7 @@ def written_again(attempts):
 def judge_all(attempts, tests, comparison, checker, skip, unchecked=False):
     """attempt id -> its results, for every attempt that answers the problem, was checked and is not skipped."""
     return {a.id: judge_attempt(a, tests, comparison, checker, unchecked) for a in attempts
-            if a.check is not None and a.source not in JUDGES and not skip(a)}
+            if a.check is not None and Author(a.source).answers and not skip(a)}
 
 
 def judge_attempt(attempt, tests, comparison, checker=None, unchecked=False):
@@ -373,7 +372,7 @@ def keep_or_reject(attempt, judged, scores, attempts, anchors):
     rejected; the person's own edit is always kept."""
     if attempt.source == Author.ORACLE:
         return Settlement(AttemptStatus.ORACLE)
-    if attempt.source in JUDGES:
+    if not Author(attempt.source).answers:
         return Settlement(AttemptStatus.JUDGE)
     parent = next((a for a in attempts if a.id == attempt.parent), None)
     theirs = None if parent is None else judged.get(parent.id, parent.results)
