@@ -236,6 +236,10 @@ def judging_flags(parser):
                        "program is not counted: core/repeats.py); then the run ends "
                        f"unsolved, its best version handed over (default {Settings.max_draws}; fewer gives up sooner on "
                        "a problem the model cannot do, and solves a few less)")
+    group.add_argument("--confidence-draws", type=int, default=Settings.confidence_draws, metavar="N",
+                       help="draws of fresh candidates before a claim that one program alone backs, or whose confidence "
+                       "falls short of what a claim needs: the confidence tells right from wrong by how many programs "
+                       f"passing the statement's examples agree (default {Settings.confidence_draws}; 0: none)")
     group.add_argument("--no-oracle", dest="oracle", action="store_false",
                        help="do not ask for a brute-force oracle to settle expected values")
     group.add_argument("--second-reading", action="store_true",

@@ -117,8 +117,15 @@ class SolveResult(TypedDict):
     status: described(str, "solved, unconfirmed, unsolved, untested, model_failed, interrupted or error")
     message: described(str, "one line: how far to trust the code, and why")
     confidence: described(float | None, "how likely the code is right (0-1), from its evidence; 'solved' needs "
-                          "confidence_needed")
-    confidence_needed: described(float | None, "the confidence a claim needs (95 % precision on labelled runs)")
+                          "confidence_needed and a second program agreeing")
+    confidence_needed: described(float | None, "the confidence a claim needs (chosen on held-out labelled runs: "
+                                 "confidence_backed_by says how often such runs were right)")
+    confidence_reading: described(str, "likely right, uncertain or likely wrong: how runs scored alike did on held-out "
+                                  "problems ('' where too few were scored alike); a not confirmed run that reads likely "
+                                  "right is the one to check first")
+    confidence_rests_on: described(str, "what the confidence rests on, in words: how many programs passing the "
+                                   "statement's examples agree with the code, the oracle or the first candidate among them")
+    confidence_backed_by: described(str, "how many held-out runs scored alike, and how many of them were right")
     function_code: described(str | None, "the code handed over (run_code), or null")
     tests: described(list[SolvedTest], "the tests that counted, each with where its expected value came from")
     tests_left_out: described(list[LeftOutTest], "the other tests, apart")

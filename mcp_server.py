@@ -126,6 +126,8 @@ def solve_result(final, isolation):
     confidence = final.get("confidence") or {}
     return SolveResult(status=str(final["status"]), message=final["message"], function_code=final["function_code"],
                        confidence=confidence.get("value"), confidence_needed=confidence.get("threshold"),
+                       confidence_reading=confidence.get("reading") or "", confidence_rests_on=confidence.get("words") or "",
+                       confidence_backed_by=confidence.get("backed_by") or "",
                        tests=[SolvedTest(name=case.name, input=case.input, expected=case.expected, origin=str(case.origin),
                                          evidence=describe(case.evidence or Evidence(Source(case.origin))))
                               for case, counts in zip(tests, counted) if counts],

@@ -31,7 +31,7 @@ from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker
                          input_promises, output_name, promised_only, promises_one_answer, validator_in_use,
                          wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
-from core.confidence import weigh
+from core.confidence import evidence, programs_of_attempts, tests_of, weigh
 from core.run_outcome import SECOND_READING, RunState, conclude
 from core.output_kind import OutputKind
 from core.problem_kind import GIVEN_NAMES, Family
@@ -684,7 +684,7 @@ class JudgeRound(Step):
                           rest_of_draw=shared["draw_rest"] > 0, affords_a_draw=affords_a_draw(shared),
                           trust_checker=bool(settings.checker), one_answer=promises_one_answer(shared["problem"]),
                           tests_owed=shared["tests_owed"], tolerance=shared["output_kind"].tolerance,
-                          raised_fresh=shared["raised_fresh"])
+                          raised_fresh=shared["raised_fresh"], calibration=services.calibration if settings.agreement else None)
 
     def exec(self, facts):
         return judge_round(facts)
@@ -778,7 +778,8 @@ def draw_reason(verdict):
     reasons = {"inputs disputed": plural(len(verdict.disputed), "disputed input"),
                "nothing beyond the statement's examples": "nothing beyond the statement's examples backs it",
                "no checker": "no checker to judge its outputs"}
-    return "; ".join(reasons[lack] for lack in verdict.lacks if lack in reasons)
+    return "; ".join(reasons[lack] for lack in verdict.lacks if lack in reasons) or \
+        "too few programs passing the examples agree with it for the confidence a claim needs"
 
 
 def plural(count, noun):
@@ -1173,17 +1174,15 @@ class ReadAgain(ModelStep):
 
     @staticmethod
     def can_change_ending(shared):
-        """Whether the reading's answer can change how the run ends: the claim falls short of the confidence a claim
-        needs without it, and would reach it if the reading agreed. Else its two calls (about 15 s on the embedded
-        model) buy nothing: a claim the evidence already carries stands (an oracle agreeing with the run's first
-        candidate was never wrong on the calibration half), and one it cannot lift ends unconfirmed either way."""
+        """Whether the reading's answer can change how the run ends: only a veto can (it never lifts a claim), so it
+        is asked where the claim would stand without it. Where the confidence already falls short, or no second
+        program backs the claim, the run ends unconfirmed either way and its two calls (about 15 s) buy nothing."""
         calibration = shared["services"].calibration
         if calibration is None:
             return True  # no confidence to weigh: the reading's veto is all there is
-        def rated(said):
-            return weigh(calibration, RunStatus.SOLVED, records(shared["test_cases"]), shared["attempts"].records(),
-                         shared["current"], said).value
-        return rated(None) < calibration.threshold <= rated("agrees")
+        found = evidence(programs_of_attempts(shared["attempts"]), tests_of(shared["test_cases"]), shared["current"],
+                         shared["output_kind"].comparison)
+        return not found.alone and weigh(calibration, found).enough
 
     def exec(self, job):
         if job is None:
@@ -1254,7 +1253,7 @@ class Finish(Step):
         return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
                         shared["message"] or services.budget.cut_short(), shared["dispute_draws"], shared["lacks"],
                         by_equality, settings.caller, services.calibration if settings.agreement else None,
-                        settings.model.model, shared["second_reading"])
+                        settings.model.model, shared["second_reading"], shared["output_kind"].comparison)
 
     def exec(self, state):
         return conclude(self.status, state)

@@ -64,6 +64,8 @@ class Settings:
     #                                 (left out: LeetCode 162 and HumanEval/19 unconfirmed, not solved, in 60 replayed runs)
     max_draws: int = 4              # draws that bring a new program: a fresh draw when no candidate passes the trusted tests
     dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
+    confidence_draws: int = 2       # fresh draws before a claim that one program alone backs or whose confidence falls
+    #                                 short of the threshold (core/round_verdict.unsure); each counts as a dispute draw
     #                                 (one: 21 runs of the newest records drew so, 6 claimed after it, 5 right; docs/journal/2026-11.md)
     revise_rounds: int | None = 0   # Revise rounds after the draws while no version passes the trusted tests (None or
     #                                 agreement off: no limit)
@@ -102,6 +104,7 @@ class Settings:
         for name in ("max_iterations", "samples", "min_tests", "max_tests", "answer_attempts", "max_draws"):
             self._whole(name, getattr(self, name), 1, 1000)
         self._whole("dispute_draws", self.dispute_draws, 0, 1000)
+        self._whole("confidence_draws", self.confidence_draws, 0, 1000)
         if self.first_draw is not None:
             self._whole("first_draw", self.first_draw, 1, self.samples)
         if self.model_tests_max is not None:

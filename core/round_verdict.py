@@ -30,7 +30,8 @@ rules, in the order they apply; tests/test_round_verdict.py holds one row per ru
     person's tests), and, where several answers are right, a checker in use.
     - Lacking what more programs may bring (agreement, evidence, a checker) and a draw left
       (`dispute_draws`, rounds and budget): draw more candidates first. A split vote is not among them:
-      the dissenting program votes on whatever a draw brings.
+      the dissenting program votes on whatever a draw brings. Lacking nothing, but backed by one program alone
+      or short of the confidence a claim needs (`unsure`), and a draw left (`confidence_draws`): the same.
     - Inputs still disputed after the draws: where independent programs back the claim on other inputs
       (no program dissenting), one that only the claimed code answered, otherwise than the model's
       guess, is left out (`unchecked`, as a variant one program answered; `lone`). When no independent
@@ -52,6 +53,7 @@ Why each rule is there, measured: docs/journal/ (its README lists every measurem
 """
 from dataclasses import dataclass, field, replace
 
+from core.confidence import evidence, programs_of_attempts, tests_of, weigh
 from core.expected_values import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted, trusted_name
 from core.compare import judge
@@ -83,11 +85,12 @@ class Rules:
     max_draws: int = 2      # ImplementFunction draws while no candidate passes the trusted tests
     dispute_draws: int = 1  # draws before a claim that lacks evidence (inputs disputed, nothing beyond the examples)
     revise_rounds: int | None = None  # Revise rounds while no version passes the trusted tests; None: no limit
+    confidence_draws: int = 0  # draws before a claim whose confidence falls short, or that one program alone backs
 
     @classmethod
     def of(cls, settings):
         return cls(settings.agreement, settings.anchors, settings.max_iterations, settings.max_draws,
-                   settings.dispute_draws, settings.revise_rounds)
+                   settings.dispute_draws, settings.revise_rounds, settings.confidence_draws)
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class RoundFacts:
     tolerance: float = 0.0       # the statement's own for floats (core/output_kind.py)
     raised_fresh: dict = field(default_factory=dict)  # attempt id -> fresh inputs it raised on where a version
     # passing the same tests returned (nodes.TellApart): fewer is the better of versions tied on everything else
+    calibration: object = None   # core.confidence.Calibration: a claim short of its threshold draws first
 
     @property
     def comparison(self):
@@ -223,9 +227,11 @@ def _judged(facts):
     backing = backing_on(disputed, attempts, scores, tests, facts.comparison)
     claim = max(solving, key=lambda a: claim_order(a, scores[a.id], backing(a), facts.raised_fresh))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
-    if facts.owes_rest and set(lacking) & DRAWS_HELP:
+    helps, short = bool(set(lacking) & DRAWS_HELP), not lacking and unsure(claim, attempts, tests, facts)
+    if facts.owes_rest and (helps or short):
         return rest_of_first_draw(tests, judged, claim.id, common)
-    draw_first = bool(set(lacking) & DRAWS_HELP and facts.disputes_drawn < rules.dispute_draws
+    draw_first = bool((helps and facts.disputes_drawn < rules.dispute_draws or
+                       short and facts.disputes_drawn < rules.confidence_draws)
                       and iteration < rules.max_iterations and facts.affords_a_draw)
     accepted, lone = [], []
     if disputed and not draw_first:
@@ -242,6 +248,18 @@ def _judged(facts):
     return Verdict(tests, judged=judged, action=action, current=claim.id, solved=solved, draw_before_claim=draw_first,
                    disputed=[tests[i].name for i in disputed], solving=[a.id for a in solving], accepted=accepted,
                    lone=lone, lacks=lacking, **common)
+
+
+def unsure(claim, attempts, tests, facts):
+    """A claim the verdict would make that one program alone backs, or whose confidence (core/confidence.py) falls
+    short of the calibration's threshold: more candidates first (rules.confidence_draws), since the confidence tells
+    right from wrong by how many programs passing the examples agree (issue 94: held out on recent problems, the AUC
+    among such runs rose from about 0.65 with the programs a run had to about 0.8 with two draws of three more where
+    the confidence fell short; docs/journal/2026-12.md)."""
+    if not facts.rules.agreement or not facts.rules.confidence_draws:
+        return False
+    found = evidence(programs_of_attempts(attempts), tests_of(tests), claim.id, facts.comparison)
+    return found.alone or facts.calibration is not None and not weigh(facts.calibration, found).enough
 
 
 def claim_order(attempt, score, backing, raised_fresh):

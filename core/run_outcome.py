@@ -11,7 +11,8 @@ confidence reaches the calibration's threshold; below it, the run ends unconfirm
 """
 from dataclasses import dataclass
 
-from core.confidence import weigh
+from core.confidence import evidence, programs_of_attempts, tests_of, weigh
+from core.compare import EXACT
 from core.expected_values import summary
 from core.cases import has_trusted, records, trusted_name
 from core.largest_input import TOO_SLOW
@@ -46,6 +47,7 @@ class RunState:
     calibration: object = None   # core.confidence.Calibration; None: no confidence (expected values taken from the model)
     model: str = ""              # the run's model, to say when the calibration was fitted on another's runs
     second_reading: str | None = None  # what nodes.ReadAgain found of the claim, if it ran
+    comparison: object = EXACT   # how outputs compare (core/output_kind.py): programs behave alike by it
 
 
 def conclude(status, state):
@@ -59,7 +61,7 @@ def conclude(status, state):
     # a claim your own tests back (--tests FILE, the tests argument) stands on your word: the calibration was
     # fitted on runs that had none, so it cannot weigh them; the confidence is still said
     yours = any(case.origin == Origin.USER and case.counted for case in state.tests)
-    if status == RunStatus.SOLVED and confidence and not confidence.enough and not yours:
+    if status == RunStatus.SOLVED and confidence and not yours and (confidence.evidence.alone or not confidence.enough):
         status = RunStatus.UNCONFIRMED
         message = unconfirmed_message(state, confidence)
     else:
@@ -74,8 +76,8 @@ def rated(status, state, handed):
     when no code is handed over or the run has no calibration."""
     if state.calibration is None or handed is None or state.attempts.get(handed) is None:
         return None
-    return weigh(state.calibration, status, records(state.tests), state.attempts.records(), handed, state.second_reading,
-                 state.model)
+    found = evidence(programs_of_attempts(state.attempts), tests_of(state.tests), handed, state.comparison)
+    return weigh(state.calibration, found, state.model, claimed=status == RunStatus.SOLVED)
 
 
 def handed_over(attempts):
@@ -164,9 +166,12 @@ def unconfirmed_message(state, confidence=None):
         why.append("the statement allows several right answers and no checker passed its checks on the examples, so "
                    f"an output could be judged only by equality with an example's own answer; give one with "
                    f"{state.caller.give('checker')}")
-    if confidence is not None and not confidence.enough:
+    if confidence is not None and confidence.evidence.alone:
+        why.append("no second program that passes the examples returns what it returns: a claim never rests on one "
+                   "program and the model's guesses")
+    elif confidence is not None and not confidence.enough:
         why.append(f"its evidence falls short of the confidence a claim needs ({confidence.threshold:.2f}): programs "
-                   "one model wrote can share a misreading of the statement; read test_solution.py before relying on it")
+                   "one model wrote can share a misreading of the statement")
     stopped = f" ({state.message})" if state.message else ""  # the budget or the time ran out before the draw
     passes = (f"passes all {current.total} tests that count ({summary(state.tests)})" if current.total else
               f"fails no test, yet no test judged it: it answers {', '.join(current.unjudged_tests(state.tests))} "

@@ -7,6 +7,7 @@ output on every test is in the final tree's `results` since issue 88; before, a 
 the rounds it was the current one (the test_run events), and the others' cells are empty.
 """
 import json
+import math
 from urllib.parse import quote
 
 from core.cases import Evidence
@@ -72,15 +73,17 @@ def ending(record, final):
 
 
 def confidence(value):
-    """The ending's confidence (core/confidence.py's record: value, threshold, fitted_for), in the CLI's words;
-    None if absent."""
+    """The ending's confidence (core/confidence.py's record: value, threshold, the evidence in words, how runs scored
+    alike did held out, its reading), in the CLI's words; None if absent."""
     number = mapping(value).get("value")
     if isinstance(number, bool) or not isinstance(number, (int, float)):
         return None
     threshold = value.get("threshold")
     needs = f"a claim needs {threshold:.2f}" if isinstance(threshold, (int, float)) and not isinstance(threshold, bool) else ""
     fitted = text(value.get("fitted_for"))
-    return {"value": f"{number:.2f}", "label": needs, "fitted_on": fitted and f"{fitted}'s runs"}
+    return {"value": f"{math.floor(number * 100) / 100:.2f}", "label": needs, "fitted_on": fitted and f"{fitted}'s runs",
+            "reading": "" if fitted else text(value.get("reading")), "rests_on": text(value.get("words")),
+            "held": text(value.get("backed_by"))}
 
 
 def facts(record, final):

@@ -248,6 +248,17 @@ def test_the_confidence_is_shown_when_the_record_has_one_and_nothing_is_said_whe
     assert render(tmp_path, record).find(cls="confidence").text() == "Confidence 0.40"
 
 
+def test_the_confidence_says_what_it_rests_on_and_how_runs_scored_alike_did_held_out(tmp_path):
+    record = json.loads((RECORDS / "unconfirmed" / "2486-unconfirmed-correct" / "run.json").read_text())
+    record["final"]["confidence"] = {"value": 0.7999, "threshold": 0.86, "enough": False, "reading": "likely right",
+                                     "words": "3 of 3 programs passing the examples agree, the oracle among them",
+                                     "backed_by": "30 of 41 held-out runs scored 0.7-0.9 were right"}
+    page = render(tmp_path, record)
+    assert page.find(cls="confidence").text() == "Confidence 0.79, likely right: a claim needs 0.86"  # never rounded up
+    assert page.find(cls="rests-on").text() == ("It rests on this: 3 of 3 programs passing the examples agree, the "
+                                                "oracle among them. 30 of 41 held-out runs scored 0.7-0.9 were right.")
+
+
 def test_a_record_from_before_every_versions_results_were_kept_shows_those_its_rounds_recorded(tmp_path):
     record = json.loads((RECORDS / "unconfirmed" / "2486-unconfirmed-correct" / "run.json").read_text())
     final = record["final"]
