@@ -1180,8 +1180,9 @@ class ReadAgain(ModelStep):
         calibration = shared["services"].calibration
         if calibration is None:
             return True  # no confidence to weigh: the reading's veto is all there is
-        found = evidence(programs_of_attempts(shared["attempts"]), tests_of(shared["test_cases"]), shared["current"],
-                         shared["output_kind"].comparison)
+        by_checker = shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is not None
+        found = evidence(programs_of_attempts(shared["attempts"], shared["test_cases"], by_checker),
+                         tests_of(shared["test_cases"]), shared["current"], shared["output_kind"].comparison)
         return not found.alone and weigh(calibration, found).enough
 
     def exec(self, job):
@@ -1253,7 +1254,8 @@ class Finish(Step):
         return RunState(shared["attempts"], shared["test_cases"], shared["current"], shared["iteration"],
                         shared["message"] or services.budget.cut_short(), shared["dispute_draws"], shared["lacks"],
                         by_equality, settings.caller, services.calibration if settings.agreement else None,
-                        settings.model.model, shared["second_reading"], shared["output_kind"].comparison)
+                        settings.model.model, shared["second_reading"], shared["output_kind"].comparison,
+                        shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is not None)
 
     def exec(self, state):
         return conclude(self.status, state)

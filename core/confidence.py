@@ -48,6 +48,8 @@ class Program:
     source: str            # core.vocabulary.Author: implement, oracle, revise, user
     code: str
     outputs: dict          # input key -> sandbox result (ok, value, error_type, timed_out)
+    verdicts: dict | None = None  # input key -> passed, where a checker judged outputs (several answers right): then
+    #                               programs agree where the checker's verdicts agree, not where their outputs are equal
 
 
 @dataclass(frozen=True)
@@ -93,10 +95,15 @@ class Evidence:
             return "it fails a statement example" if self.trusted else "no statement example to check it on"
         passing = self.agreeing + self.dissenting + 1
         among = [name for name, yes in (("the oracle", self.oracle), ("the first candidate", self.first)) if yes]
-        said = (f"{self.agreeing + 1} of {passing} programs passing the examples agree"
-                if passing > 1 else "it is the only program passing the examples")
-        if among and passing > 1:
-            said += f", {' and '.join(among)} among them"
+        if passing == 1:
+            said = "it is the only program passing the examples"
+        elif not self.agreeing:
+            said = (f"none of the {self.dissenting} other program{'s' * (self.dissenting > 1)} passing the examples "
+                    "returns what it returns")
+        else:
+            said = f"{self.agreeing + 1} of {passing} programs passing the examples agree"
+            if among:
+                said += f", {' and '.join(among)} among them"
         if self.failed:
             said += f"; {self.failed} more failed an example"
         return said
@@ -107,29 +114,32 @@ class Evidence:
 
 
 def same_answer(one, other, comparison=EXACT):
-    """Two results of one input: True the same (a value, or the same error type raised), False otherwise, None
-    unknown: a timeout on either side says nothing of what the program returns (and on a loaded machine every slow
-    program times out alike)."""
-    if (one.get("timed_out") or other.get("timed_out") or one.get("error_type") == "Timeout"
-            or other.get("error_type") == "Timeout"):
-        return None
+    """Two results of one input: True the same value, False another value, None unknown: one raised (the input may
+    break what the statement promises, as the verdict reads a variant a program raised on) or timed out (on a loaded
+    machine every slow program times out alike)."""
     if one.get("ok") and other.get("ok"):
         return outputs_match(one.get("value"), other.get("value"), comparison)
-    if not one.get("ok") and not other.get("ok"):
-        return one.get("error_type") == other.get("error_type")
-    return False
+    return None
 
 
 def passes_trusted(program, trusted, comparison=EXACT):
+    if program.verdicts is not None:
+        return bool(trusted) and all(program.verdicts.get(test.key) for test in trusted)
     results = [program.outputs.get(test.key) for test in trusted]
     return bool(trusted) and all(r is not None and r.get("ok") and outputs_match(r.get("value"), test.expected, comparison)
                                  for r, test in zip(results, trusted))
 
 
 def behaves_like(one, other, keys, comparison=EXACT):
-    """No input of `keys` both ran on where they answer differently (unknowns aside)."""
-    return all(same_answer(one.outputs[key], other.outputs[key], comparison) is not False
-               for key in keys if key in one.outputs and key in other.outputs)
+    """No input of `keys` both ran on where they return different values, and one at least where they return the
+    same (unless neither returned on any)."""
+    if one.verdicts is not None and other.verdicts is not None:
+        return all(one.verdicts[key] == other.verdicts[key] for key in keys if key in one.verdicts and key in other.verdicts)
+    found = [same_answer(one.outputs[key], other.outputs[key], comparison)
+             for key in keys if key in one.outputs and key in other.outputs]
+    # at least one input both answered alike, where either answered any: raising everywhere agrees with nothing
+    answered = any((one.outputs.get(key) or {}).get("ok") or (other.outputs.get(key) or {}).get("ok") for key in keys)
+    return False not in found and (True in found or not answered)
 
 
 def evidence(programs, tests, handed, comparison=EXACT):
@@ -148,8 +158,8 @@ def evidence(programs, tests, handed, comparison=EXACT):
         if key not in keys:
             keys.add(key)
             independent.append(program)
-    passes = passes_trusted(mine, trusted, comparison) or not trusted and bool(mine.outputs)
-    passing = [p for p in independent if passes_trusted(p, trusted, comparison)] if trusted else list(independent)
+    passes = passes_trusted(mine, trusted, comparison)  # without a trusted test the calibration has nothing to go by
+    passing = [p for p in independent if passes_trusted(p, trusted, comparison)]
     alike = [p for p in passing if behaves_like(p, mine, others, comparison)]
     mine_key = program_key(mine.code)
 
@@ -291,9 +301,16 @@ def weigh(calibration, found, model=None, claimed=False):
                       claimed)
 
 
-def programs_of_attempts(attempts):
-    """The Programs of an AttemptTree (core/search_tree.py): every attempt whose outputs answer the problem."""
-    return [Program(a.id, str(a.source), a.code, dict(a.outputs)) for a in attempts
+def programs_of_attempts(attempts, tests=(), by_checker=False):
+    """The Programs of an AttemptTree (core/search_tree.py): every attempt whose outputs answer the problem; with
+    `by_checker` (several answers right, a checker in use) each carries its verdicts on `tests` (core.cases.TestCase)."""
+    keys = {case.name: case.key for case in tests}
+
+    def verdicts(attempt):
+        if not by_checker or attempt.results is None:
+            return None
+        return {keys[r["name"]]: bool(r["passed"]) for r in attempt.results if r.get("name") in keys}
+    return [Program(a.id, str(a.source), a.code, dict(a.outputs), verdicts(a)) for a in attempts
             if str(a.source) in INDEPENDENT + ("revise",) and a.code]
 
 

@@ -227,7 +227,8 @@ def _judged(facts):
     backing = backing_on(disputed, attempts, scores, tests, facts.comparison)
     claim = max(solving, key=lambda a: claim_order(a, scores[a.id], backing(a), facts.raised_fresh))
     lacking = lacks(tests, disputed, facts, scores[claim.id].unjudged)
-    helps, short = bool(set(lacking) & DRAWS_HELP), not lacking and unsure(claim, attempts, tests, facts)
+    helps = bool(set(lacking) & DRAWS_HELP)
+    short = not lacking and unsure(claim, [replace_results(a, judged) for a in attempts], tests, facts, checker is not None)
     if facts.owes_rest and (helps or short):
         return rest_of_first_draw(tests, judged, claim.id, common)
     draw_first = bool((helps and facts.disputes_drawn < rules.dispute_draws or
@@ -250,7 +251,12 @@ def _judged(facts):
                    lone=lone, lacks=lacking, **common)
 
 
-def unsure(claim, attempts, tests, facts):
+def replace_results(attempt, judged):
+    """The attempt with this round's results (a copy: the verdict changes no attempt)."""
+    return replace(attempt, results=judged[attempt.id]) if attempt.id in judged else attempt
+
+
+def unsure(claim, attempts, tests, facts, by_checker=False):
     """A claim the verdict would make that one program alone backs, or whose confidence (core/confidence.py) falls
     short of the calibration's threshold: more candidates first (rules.confidence_draws), since the confidence tells
     right from wrong by how many programs passing the examples agree (issue 94: held out on recent problems, the AUC
@@ -258,7 +264,8 @@ def unsure(claim, attempts, tests, facts):
     the confidence fell short; docs/journal/2026-12.md)."""
     if not facts.rules.agreement or not facts.rules.confidence_draws:
         return False
-    found = evidence(programs_of_attempts(attempts), tests_of(tests), claim.id, facts.comparison)
+    several = by_checker and facts.kind == OutputKind.ANY_VALID  # a checker judges outputs: programs agree by it
+    found = evidence(programs_of_attempts(attempts, tests, several), tests_of(tests), claim.id, facts.comparison)
     return found.alone or facts.calibration is not None and not weigh(facts.calibration, found).enough
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from core.confidence import evidence, programs_of_attempts, tests_of, weigh
 from core.compare import EXACT
 from core.expected_values import summary
-from core.cases import has_trusted, records, trusted_name
+from core.cases import has_trusted, trusted_name
 from core.largest_input import TOO_SLOW
 from core.round_verdict import NONE_PASSES, SPLIT, UNBACKED, UNCHECKED
 from core.vocabulary import Author, Caller, Origin, RunStatus, Source
@@ -48,6 +48,7 @@ class RunState:
     model: str = ""              # the run's model, to say when the calibration was fitted on another's runs
     second_reading: str | None = None  # what nodes.ReadAgain found of the claim, if it ran
     comparison: object = EXACT   # how outputs compare (core/output_kind.py): programs behave alike by it
+    by_checker: bool = False     # several answers are right and a checker judged them: programs agree by its verdicts
 
 
 def conclude(status, state):
@@ -76,7 +77,8 @@ def rated(status, state, handed):
     when no code is handed over or the run has no calibration."""
     if state.calibration is None or handed is None or state.attempts.get(handed) is None:
         return None
-    found = evidence(programs_of_attempts(state.attempts), tests_of(state.tests), handed, state.comparison)
+    found = evidence(programs_of_attempts(state.attempts, state.tests, state.by_checker), tests_of(state.tests), handed,
+                     state.comparison)
     return weigh(state.calibration, found, state.model, claimed=status == RunStatus.SOLVED)
 
 

@@ -60,17 +60,21 @@ def test_a_copy_with_names_changed_is_no_second_program_and_a_revision_is_not_in
     assert found.agreeing == 1  # the other program (4) only: the copy by text and the revision are not votes
 
 
-def test_a_timeout_is_no_disagreement_and_raising_the_same_error_is_the_same_answer():
+def test_a_timeout_or_an_error_is_no_disagreement_but_raising_everywhere_agrees_with_nothing():
     slow = returns(1, 2, 3, 4, v3="Timeout")
     raises = returns(1, 2, 3, 4, v3="ValueError")
-    assert evidence([program(1, raises), program(2, slow), program(3, dict(raises))], EXAMPLES + OTHERS, 1).agreeing == 2
+    assert evidence([program(1, RIGHT), program(2, slow), program(3, raises)], EXAMPLES + OTHERS, 1).agreeing == 2
+    nothing = returns(1, 2, v1="ValueError", v2="ValueError", v3="Timeout")
+    assert evidence([program(1, RIGHT), program(2, nothing)], EXAMPLES + OTHERS, 1).dissenting == 1
 
 
-def test_code_failing_an_example_passes_nothing_and_no_example_means_nothing_to_fail():
+def test_code_failing_an_example_passes_nothing_and_without_an_example_nothing_passes():
     assert not evidence([program(1, FAILS), program(2, RIGHT)], EXAMPLES + OTHERS, 1).passes
     assert evidence([program(1, FAILS), program(2, RIGHT)], EXAMPLES + OTHERS, 1).words() == "it fails a statement example"
-    alone = evidence([program(1, RIGHT)], OTHERS, 1)
+    alone = evidence([program(1, RIGHT)], EXAMPLES + OTHERS, 1)
     assert alone.passes and alone.alone and alone.words() == "it is the only program passing the examples"
+    unchecked = evidence([program(1, RIGHT), program(2, RIGHT)], OTHERS, 1)
+    assert not unchecked.passes and unchecked.words() == "no statement example to check it on"
 
 
 def test_outputs_compare_as_the_problem_says():

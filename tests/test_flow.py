@@ -350,7 +350,8 @@ def test_candidates_that_agree_with_each_other_and_the_oracle_solve_round_1_with
     assert duplicates.expected == [0, 1] and duplicates.guess == [1, 1], "execution overruled the model's guess"
     assert duplicates.evidence.record() == {"source": "oracle", "agree": 2, "voters": 2, "counted": True}
     assert shared["message"] == ("solved: all 3 tests pass (1 statement example + 2 confirmed by the oracle and a "
-                                 "candidate) after 1 iteration(s); confidence 1.00")
+                                 "candidate) after 1 iteration(s); confidence 0.99 (2 of 2 programs passing the "
+                                 "examples agree, the oracle and the first candidate among them)")
 
 
 def test_without_a_statement_example_or_a_test_of_yours_agreement_alone_is_unconfirmed(make_shared, stub):
@@ -361,7 +362,7 @@ def test_without_a_statement_example_or_a_test_of_yours_agreement_alone_is_uncon
     assert shared["message"] == ("not confirmed: attempt 1 passes all 3 tests that count (3 confirmed by the oracle "
                                  "and a candidate), but no test comes from the statement or from you, so nothing but "
                                  "the model's own programs backs it: add a worked example to the problem, or --tests FILE; "
-                                 "confidence 0.00")
+                                 "confidence 0.00 (no statement example to check it on)")
     assert all(r["passed"] for r in handed_over(shared).results), "the code handed over passes what the programs agreed"
 
 
@@ -473,7 +474,7 @@ def test_a_revision_that_returns_the_models_guess_where_no_other_program_answere
         "model's guess), but only the statement's examples back this code: no input beyond them was settled by "
         "independent programs (an oracle, a majority, a checker, a program failing an example that agrees everywhere "
         "else, or the only program to answer returning the model's own expected value); add tests of your own with "
-        "--tests FILE; confidence 0.00")
+        "--tests FILE; confidence 0.99 (it is the only program passing the examples; 1 more failed an example)")
     solved = shared["attempts"].get(shared["current"])
     assert solved.source == "revise" and (solved.passed, solved.total) == (3, 3)
 
@@ -1009,19 +1010,34 @@ def test_with_the_defaults_a_first_candidate_the_oracle_backs_beyond_the_example
 
 def test_when_the_first_candidates_lack_evidence_the_models_tests_come_and_the_round_is_judged_again(make_shared, stub):
     # the oracle fails the example, so no variant has a second voter; the model's guesses, which the one
-    # candidate returns, back a claim only once the rest of the first draw has voted (core/round_verdict.backs):
-    # here it writes the same program again (one voter), so the guesses are the evidence beyond the example
+    # candidate returns, back the verdict's claim only once the rest of the first draw has voted
+    # (core/round_verdict.backs): here it writes the same program again (one voter), so the guesses are the evidence
+    # beyond the example, and one program alone never makes a claim (no draw for it here: confidence_draws 0)
     a.route_defaults(stub, oracle=a.wrong_on_the_example(20))
-    shared, said = make_shared(a.TWO_SUM, **SHIPPED), []
+    shared, said = make_shared(a.TWO_SUM, **{**SHIPPED, "confidence_draws": 0}), []
     shared["services"].record.echo = said.append
     run_flow(shared)
-    assert shared["status"] == "solved" and shared["iteration"] == 1, shared["message"]
+    assert shared["status"] == "unconfirmed" and shared["iteration"] == 1, shared["message"]
+    assert "no second program that passes the examples returns what it returns" in shared["message"]
     assert kinds_asked(stub)[2:] == ["tests", "code", "code"], "the tests, then the rest of the first draw"
     assert {case.evidence.source for case in shared["test_cases"] if case.origin == "model"} == {"guess"}
     assert [e["iteration"] for e in events_of(shared, "test_run")] == [0, 0, 1], "only the rest's judgement is a round"
     assert any("the model's tests to come" in line for line in said)
     assert any(line.startswith("  the first candidates settle no claim, so the model writes its tests: ") for line in said)
     assert not shared["tests_owed"] and shared["dispute_draws"] == 0
+
+
+def test_a_claim_one_candidate_and_the_models_guesses_back_ends_not_confirmed_whatever_the_confidence(make_shared, stub):
+    # issue 94: the verdict would claim (the guesses are the evidence beyond the example) and the calibration scores
+    # it 1.00, yet nothing but one program backs it: two draws more find no second program, and no claim is made
+    a.route_defaults(stub, candidates=[a.GOOD_CODE] * 9, oracle=a.wrong_on_the_example(20), samples=9)
+    shared = run_flow(make_shared(a.TWO_SUM, **SHIPPED))
+    assert shared["confidence"].value > 0.99 and shared["confidence"].evidence.alone
+    assert shared["status"] == "unconfirmed", shared["message"]
+    assert "no second program that passes the examples returns what it returns: a claim never rests on one program" \
+        in shared["message"]
+    assert [e["lacks"] for e in events_of(shared, "dispute_draw")] == [[], []], "two draws for the confidence"
+    assert not any(attempt.status == "solved" for attempt in shared["attempts"])
 
 
 def test_while_no_candidate_passes_the_examples_more_candidates_come_before_the_models_tests(make_shared, stub):

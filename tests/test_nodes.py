@@ -184,7 +184,7 @@ def test_finish_keeps_the_best_attempt_and_says_what_fails(make_shared):
     assert Finish("unsolved")._run(shared) is None
     assert shared["status"] == "unsolved" and shared["current"] == better.id and better.code == GOOD
     assert shared["message"] == ("not solved after 5 iteration(s): the best version (attempt 1) passes 2 of 3 tests; "
-                                 "failing: c; confidence 0.00")
+                                 "failing: c; confidence 0.00 (no statement example to check it on)")
 
 
 def test_revise_appends_tests_numbered_past_the_last(make_shared, stub):

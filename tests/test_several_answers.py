@@ -181,12 +181,17 @@ def test_a_yaml_tests_file_can_say_how_outputs_are_judged(tmp_path):
 ANYTHING = code_answer("def is_valid(nums, output):\n    return True\n")  # refused: it accepts None too
 
 
+# the highest element too, written otherwise: an oracle that is a second program, not the candidate's text again
+HIGHEST_BY_LOOP = "def run_code(nums):\n    best = 0\n    for i in range(len(nums)):\n        if nums[i] > nums[best]:\n" \
+    "            best = i\n    return best\n"
+
+
 def run_with_no_usable_checker(make_shared, stub, candidate, drawn):
     """Find Peak with every candidate `candidate`, the highest element as the oracle, and only checkers that
     accept anything (refused); the run's store once it ends."""
     stub.route("tests", TESTS)
     stub.route("code", *[code_answer(candidate)] * drawn)
-    stub.route("oracle", code_answer(HIGHEST))
+    stub.route("oracle", code_answer(HIGHEST_BY_LOOP))
     stub.route("checker", ANYTHING, ANYTHING)
     stub.route("validator", VALIDATOR)
     shared = make_shared(FIND_PEAK)
