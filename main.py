@@ -243,8 +243,8 @@ def judging_flags(parser):
     group.add_argument("--no-oracle", dest="oracle", action="store_false",
                        help="do not ask for a brute-force oracle to settle expected values")
     group.add_argument("--second-reading", action="store_true",
-                       help="before a claim the evidence alone does not carry, ask for a brute force written from the "
-                       "statement's rules listed in words (where it passes the examples and returns otherwise, no claim); "
+                       help="before a claim that would stand, ask for a brute force written from the statement's rules "
+                       "listed in words (where it passes the examples and returns otherwise, no claim); "
                        "off by default: on the embedded model it never disagreed with a claim, false ones included")
     group.add_argument("--model-expected", dest="agreement", action="store_false",
                        help="take the model's own expected values as the truth, as codeloop did before (no agreement)")

@@ -1145,8 +1145,9 @@ class ReadAgain(ModelStep):
     model lists the statement's rules in words, then writes a brute force from that list, not from the
     candidates' request. Where that program passes the statement's examples and returns otherwise than the claim
     on a counted input or a fresh one, the claim is withheld (unconfirmed, saying where). It never makes a claim:
-    where it fails an example, or no answer or no time is left, it has no say and the confidence weighs the claim
-    without it (its event's `said`: agrees, no_say, differs or none; core/confidence.py reads it)."""
+    where it fails an example, or no answer or no time is left, it has no say and the claim stands on its evidence
+    (its event's `said`: agrees, no_say, differs or none). Its agreement is no evidence the confidence weighs: on the
+    recent set it agreed with false claims as readily as with right ones (issue 86)."""
     working = None  # seldom asked (can_change_ending): its own line says what it found
     optional = True
 
@@ -1205,7 +1206,7 @@ class ReadAgain(ModelStep):
                 "differ": len(apart)}
 
     def without_answer(self, shared, failure):
-        """No answer, or no time left for one: no say; the confidence weighs the claim without it."""
+        """No answer, or no time left for one: no say; the claim stands on its evidence."""
         shared["second_reading"] = "none"
         shared["services"].record.event("second_reading", say=f"  no second reading ({failure.message}): the claim is "
                                         "weighed without it", said="none")
