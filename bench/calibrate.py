@@ -31,7 +31,7 @@ from pathlib import Path
 from bench.harness import contract_of_record, limits_of_record
 from core.cases import input_key
 from core.compare import Comparison
-from core.confidence import SIGNS, Calibration, Program, Test, evidence, logistic
+from core.confidence import SIGNS, Calibration, Program, Test, evidence, floored, logistic
 from core.vocabulary import Author
 from utils.sandbox import best_isolation, run_batch
 from utils.text_files import write_atomically
@@ -306,11 +306,14 @@ def claims(runs, scores, threshold):
 
 
 def curve(runs, scores):
-    """[(threshold, claims, right, coverage of the right runs)] at each distinct held-out score of a claimable run."""
+    """[(threshold, claims, right, coverage of the right runs)] at each claimable run's held-out score cut to two
+    decimals: a confidence prints floored to two decimals (core.confidence.Confidence.shown), so on these thresholds
+    a run reaches the threshold exactly when its printed confidence does, and one that falls short never prints as
+    the number a claim needs."""
     total_right = sum(run["right"] for run in runs) or 1
     points = []
-    for threshold in sorted({s for run, s in zip(runs, scores) if run["claimed"] and not run["evidence"].alone},
-                            reverse=True):
+    for threshold in sorted({floored(s) for run, s in zip(runs, scores)
+                             if run["claimed"] and not run["evidence"].alone}, reverse=True):
         made = claims(runs, scores, threshold)
         right = sum(run["right"] for run in made)
         points.append((threshold, len(made), right, right / total_right))

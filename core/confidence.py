@@ -113,6 +113,11 @@ class Evidence:
                 "oracle": self.oracle, "first": self.first, "inputs": self.inputs, "trusted": self.trusted}
 
 
+def floored(value):
+    """A confidence as printed: cut to two decimals, never rounded up (to a threshold it falls short of)."""
+    return math.floor(value * 100) / 100
+
+
 def same_answer(one, other, comparison=EXACT):
     """Two results of one input: True the same value, False another value, None unknown: one raised (the input may
     break what the statement promises, as the verdict reads a variant a program raised on) or timed out (on a loaded
@@ -257,7 +262,7 @@ class Confidence:
     @property
     def shown(self):
         """The value as printed: two decimals, never rounded up to a threshold it falls short of."""
-        return math.floor(self.value * 100) / 100
+        return floored(self.value)
 
     @property
     def reading(self):

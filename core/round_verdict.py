@@ -231,9 +231,7 @@ def _judged(facts):
     short = not lacking and unsure(claim, [replace_results(a, judged) for a in attempts], tests, facts, checker is not None)
     if facts.owes_rest and (helps or short):
         return rest_of_first_draw(tests, judged, claim.id, common)
-    draw_first = bool((helps and facts.disputes_drawn < rules.dispute_draws or
-                       short and facts.disputes_drawn < rules.confidence_draws)
-                      and iteration < rules.max_iterations and facts.affords_a_draw)
+    draw_first = draws_first(facts, helps, short, iteration)
     accepted, lone = [], []
     if disputed and not draw_first:
         tests, disputed, lone = lone_left_out(claim, tests, disputed)
@@ -251,6 +249,16 @@ def _judged(facts):
                    lone=lone, lacks=lacking, **common)
 
 
+def draws_first(facts, helps, short, iteration):
+    """Whether fresh candidates come before the claim: a draw helps what it lacks (a dispute) and a dispute draw is
+    left, or the claim is unsure (`unsure`) and a confidence draw is left; both count against the same draws, and
+    need a round left and the budget for one."""
+    rules = facts.rules
+    return bool((helps and facts.disputes_drawn < rules.dispute_draws or
+                 short and facts.disputes_drawn < rules.confidence_draws)
+                and iteration < rules.max_iterations and facts.affords_a_draw)
+
+
 def replace_results(attempt, judged):
     """The attempt with this round's results (a copy: the verdict changes no attempt)."""
     return replace(attempt, results=judged[attempt.id]) if attempt.id in judged else attempt
@@ -259,9 +267,9 @@ def replace_results(attempt, judged):
 def unsure(claim, attempts, tests, facts, by_checker=False):
     """A claim the verdict would make that one program alone backs, or whose confidence (core/confidence.py) falls
     short of the calibration's threshold: more candidates first (rules.confidence_draws), since the confidence tells
-    right from wrong by how many programs passing the examples agree (issue 94: held out on recent problems, the AUC
-    among such runs rose from about 0.65 with the programs a run had to about 0.8 with two draws of three more where
-    the confidence fell short; docs/journal/2026-12.md)."""
+    right from wrong by how many programs passing the examples agree (issue 94, simulated on recent problems' pass@k
+    samples: the AUC among such runs rose from about 0.65 with the programs a run had to about 0.8 with two draws of
+    three more where the confidence fell short; docs/journal/2026-12.md)."""
     if not facts.rules.agreement or not facts.rules.confidence_draws:
         return False
     several = by_checker and facts.kind == OutputKind.ANY_VALID  # a checker judges outputs: programs agree by it

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench.calibrate import auc, choose_threshold, fit, folds, wilson
-from core.confidence import Evidence, load
+from core.confidence import Evidence, floored, load
 from tests import scripted_answers as a
 from tests.test_bench import TWO_SUM, bench, write_jsonl
 
@@ -82,6 +82,14 @@ def test_the_threshold_is_the_best_lower_bound_of_precision_that_claims_enough_r
     few = [labelled(True, 3)] * 3 + [labelled(True, 1)] * 20 + [labelled(False, 1)] * 20
     threshold, rule = choose_threshold(few, [0.95] * 3 + [0.6] * 40)
     assert (threshold, rule) == (0.6, "fallback")  # 0.95 claims 3 of 23 right: under a quarter, so not chosen
+
+
+def test_a_threshold_lies_on_the_two_decimals_a_confidence_prints_with():
+    runs = [labelled(True, 3)] * 20 + [labelled(False, 1)] * 3
+    scores = [0.5789] * 20 + [0.561] * 3
+    threshold, _ = choose_threshold(runs, scores)
+    assert threshold == 0.57 == floored(0.5789)  # every right run claimed, printed 0.57 as the threshold is
+    assert floored(0.561) < threshold  # one that falls short prints below it, never as it
 
 
 def test_a_refit_runs_every_program_again_and_writes_a_calibration_that_loads(tmp_path):
