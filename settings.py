@@ -64,9 +64,9 @@ class Settings:
     #                                 (left out: LeetCode 162 and HumanEval/19 unconfirmed, not solved, in 60 replayed runs)
     max_draws: int = 4              # draws that bring a new program: a fresh draw when no candidate passes the trusted tests
     dispute_draws: int = 1          # fresh draws before claiming success while some inputs are disputed (more voters)
+    #                                 (one: 21 runs of the newest records drew so, 6 claimed after it, 5 right; docs/journal/2026-11.md)
     confidence_draws: int = 2       # fresh draws before a claim that one program alone backs or whose confidence falls
     #                                 short of the threshold (core/round_verdict.unsure); each counts as a dispute draw
-    #                                 (one: 21 runs of the newest records drew so, 6 claimed after it, 5 right; docs/journal/2026-11.md)
     revise_rounds: int | None = 0   # Revise rounds after the draws while no version passes the trusted tests (None or
     #                                 agreement off: no limit)
     # Four draws and no revision (issue 28): fresh samples found the rare right program (pass@k); of 44 revisions of

@@ -54,8 +54,8 @@ class Program:
 
 @dataclass(frozen=True)
 class Test:
-    __test__ = False  # for pytest: a record, not a test class
     """A test as the confidence sees it: its input's key, and the expected value where it is trusted."""
+    __test__ = False  # for pytest: a record, not a test class
     key: str
     trusted: bool
     expected: object = None
