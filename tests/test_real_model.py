@@ -94,3 +94,24 @@ def test_ctrl_c_stops_the_embedded_server(tmp_path):
     record = json.loads((tmp_path / "run.json").read_text())
     assert record["status"] == "interrupted"
     assert not still_listening(record), "the embedded server outlived the interrupted run"
+
+
+def test_a_model_server_killed_mid_run_ends_the_run_in_one_line_naming_it_exit_3_record_written(tmp_path):
+    proc = subprocess.Popen([sys.executable, "main.py", "--problem-file", "examples/two_sum.md", "--out", str(tmp_path)],
+                            cwd=ROOT, env=no_endpoint_env(), stderr=subprocess.PIPE, text=True)
+    seen, pid = "", None
+    while True:
+        line = proc.stderr.readline()
+        assert line, f"main.py ended early: {seen}"
+        seen += line
+        if "embedded model ready" in line:
+            pid = int(line.split(" pid ")[1].split(")")[0].split(",")[0])
+        if pid and line.startswith("  writing:"):  # the model is answering: kill the server under the call
+            os.kill(pid, signal.SIGKILL)
+            break
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=120) == 3, seen + rest
+    failed = [line for line in rest.splitlines() if "stopped in the middle of the run (killed by SIGKILL)" in line]
+    assert len(failed) == 1 and "Traceback" not in rest, rest
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["status"] == "model_failed" and "stopped in the middle of the run" in record["message"]

@@ -137,6 +137,10 @@ def _close(stream):
 
 
 RETRYABLE = (408, 409, 429)
+# base URL -> a function saying why the model server this process started there is gone ('' while it runs): a call
+# whose connection then fails says so at once, in one line naming it, rather than as a refused connection retried
+# (app.model_server registers the embedded server; the MCP server does not, as it starts the server again)
+SERVERS_GONE = {}
 
 
 def _stream(messages, config, on_progress, watch, on_retry, started, outcome):
@@ -180,9 +184,12 @@ def _try_once(messages, config, on_progress, watch, started, outcome):
         outcome["error"] = ModelBackendError(f"the model endpoint did not answer within {config.timeout_s:g} s")
         outcome["retryable"] = exc
     except openai.APIConnectionError as exc:
-        outcome["error"] = ModelBackendError(f"cannot connect to the model endpoint at "
-                                             f"{safe_url(config.base_url) or 'OpenAI'}")
-        outcome["retryable"] = exc
+        gone = SERVERS_GONE.get(config.base_url)
+        reason = gone() if gone else ""
+        outcome["error"] = ModelBackendError(reason or f"cannot connect to the model endpoint at "
+                                                       f"{safe_url(config.base_url) or 'OpenAI'}")
+        if not reason:
+            outcome["retryable"] = exc
     except Exception as exc:  # noqa: BLE001 - a body that is not a chat completion stream, or a wrong shape
         outcome["error"] = ModelBackendError(f"the model endpoint's answer is not a chat completion "
                                              f"({type(exc).__name__}: {_short(exc, config)})")

