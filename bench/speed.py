@@ -1,6 +1,7 @@
 """python -m bench.speed model|sandbox|mcp: what codeloop costs apart from solving (time, tokens, memory).
 
-    python -m bench.speed model            # warm start and a Two Sum run (model already set up)
+    python -m bench.speed model            # per engine present: start, tokens a second, a Two Sum run
+    python -m bench.speed model --fresh-clone 3   # `make run` on a fresh clone with an empty cache, 3 times (issue 95)
     python -m bench.speed model --cold     # also a cold set-up into a fresh cache (6-10 minutes)
     python -m bench.speed model --cut 90   # `make run` cut 90 s into a cold build, then run again (issue 87)
     python -m bench.speed model --parallel 1,2,4 --no-run   # tokens per second with 1, 2 and 4 answers at once
@@ -30,13 +31,17 @@ from pathlib import Path
 from tests import scripted_answers as a
 from tests.stub_openai_server import StubOpenAIServer
 from tests.test_main import MAIN, ROOT, cli_env
-from utils.llama_server import LlamaServer
-from utils.local_model import ensure_local_model
+from utils.llama_server import WHEEL, LlamaServer, wheel_version
+from utils.local_model import MODEL_NAME, ensure_local_model, model_path, server_binary_path
 from utils.sandbox import ISOLATION_LEVELS, Limits, isolation_works, run_batch
 
-MODEL = """What the embedded model costs on Two Sum: set-up, start, time per node, tokens, tokens/s.
+MODEL = """What the embedded model costs: set-up, start, tokens a second, a Two Sum run; per engine present.
 
-Numbers come from a real `main.py` run (its run.json) and llama-server's own timings.
+The engines are llama.cpp from the xllamacpp wheel (where it is installed) and llama-server built from source (where
+the cache holds one: make tuned). For each: the median of 3 starts to a first token; prompt reading and generation in
+tokens a second from the server's own timings, on one fixed request (a fresh server, nothing cached); and a real
+`main.py` run of the README's Two Sum (its wall time and run.json). --fresh-clone N times `make run` on a fresh clone
+of this checkout's HEAD with an empty cache (CODELOOP_CACHE), as a new user's first command.
 """
 
 
@@ -74,11 +79,11 @@ def cut_and_resume(cut_s, build_s=None):
     if build_s is None:
         with tempfile.TemporaryDirectory(prefix="codeloop-whole-") as cache:
             reference = subprocess.run([sys.executable, "main.py", "--setup-local"], cwd=ROOT, capture_output=True,
-                                       text=True, env=no_endpoint_env(CODELOOP_CACHE=cache))
+                                       text=True, env=no_endpoint_env(CODELOOP_CACHE=cache, CODELOOP_ENGINE="build"))
             build_s = int(BUILD_DONE.search(reference.stderr).group(1))
             print(f"a whole cold build: {build_s} s")
     with tempfile.TemporaryDirectory(prefix="codeloop-cut-") as cache:
-        env = no_endpoint_env(CODELOOP_CACHE=cache, MAKEFLAGS="")
+        env = no_endpoint_env(CODELOOP_CACHE=cache, MAKEFLAGS="", CODELOOP_ENGINE="build")  # the build is what is cut
         first = subprocess.Popen(["make", "run"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True, start_new_session=True)
         started = None
@@ -105,8 +110,60 @@ def cut_and_resume(cut_s, build_s=None):
         print(f"the weights downloaded again: {'yes' if again else 'no'}")
 
 
-def warm_start_seconds(repeat=3):
-    binary, weights = ensure_local_model(print)
+def engines_present():
+    """[(name, what LlamaServer starts)]: the wheel where installed, a source build where the cache has one."""
+    found = [("xllamacpp wheel", WHEEL)] if wheel_version() else []
+    return found + ([("llama-server build", server_binary_path())] if server_binary_path().is_file() else [])
+
+
+def engine_speed(binary, weights, tokens=200):
+    """(prompt tokens a second, generated tokens a second) of one request on a fresh server, from its timings."""
+    from utils.call_llm import call_llm
+    prompt = [{"role": "system", "content": "You are an expert Python programmer. " * 60},
+              {"role": "user", "content": "Write a Python function that returns the n-th prime number, with comments."}]
+    with tempfile.TemporaryDirectory() as scratch, LlamaServer(binary, weights, log_path=Path(scratch) / "log") as server:
+        reply = call_llm(prompt, replace(server.model_config(MODEL_NAME), max_tokens=tokens, temperature=0.0))
+    timings = reply.server_timings or {}
+    return timings.get("prompt_per_second"), timings.get("predicted_per_second")
+
+
+def compare_engines(out):
+    """One line per engine present, then each Two Sum run's costs."""
+    weights = model_path()
+    runs = []
+    print(f"{'engine':<20} {'start s':>8} {'prompt tok/s':>13} {'generate tok/s':>15} {'Two Sum wall s':>15} {'ending':>10}")
+    for name, binary in engines_present():
+        start = warm_start_seconds(binary=binary)
+        prompt, generate = engine_speed(binary, weights)
+        wall, code, record = two_sum_run(Path(out) / name.split()[0], engine="build" if binary != WHEEL else WHEEL)
+        runs.append((name, wall, record))
+        print(f"{name:<20} {start:>8.2f} {prompt or 0:>13.1f} {generate or 0:>15.1f} {wall:>15.1f} {record['status']:>10}",
+              flush=True)
+    for name, wall, record in runs:
+        print(f"\n{name}:")
+        print_run_costs(record, wall)
+
+
+def fresh_clones(count):
+    """`make run` on a fresh clone of HEAD with an empty cache, `count` times: seconds from the command to its end."""
+    walls = []
+    for k in range(count):
+        with tempfile.TemporaryDirectory(prefix="codeloop-clone-") as scratch:
+            clone, cache = Path(scratch) / "codeloop", Path(scratch) / "cache"
+            subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+            started = time.monotonic()
+            result = subprocess.run(["make", "run"], cwd=clone, capture_output=True, text=True,
+                                    env=no_endpoint_env(CODELOOP_CACHE=str(cache), MAKEFLAGS=""))
+            wall = time.monotonic() - started
+            last = [line for line in result.stderr.splitlines() if line.startswith(("solved", "not confirmed", "not solved"))]
+            walls.append(wall)
+            print(f"fresh clone {k + 1}: `make run` exit {result.returncode} in {wall:.0f} s; "
+                  f"{(last[-1][:90] if last else (result.stdout + result.stderr).strip().splitlines()[-1][:200])}", flush=True)
+    print(f"median {statistics.median(walls):.0f} s, slowest {max(walls):.0f} s of {count}")
+
+
+def warm_start_seconds(repeat=3, binary=None):
+    binary, weights = (binary, model_path()) if binary is not None else ensure_local_model(print)
     times = []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as scratch, LlamaServer(binary, weights, log_path=Path(scratch) / "log") as server:
@@ -114,10 +171,11 @@ def warm_start_seconds(repeat=3):
     return statistics.median(times)
 
 
-def two_sum_run(out):
+def two_sum_run(out, engine=None):
     started = time.monotonic()
     result = subprocess.run([sys.executable, "main.py", "--problem-file", "examples/two_sum.md", "--out", str(out),
-                             "--json"], cwd=ROOT, env=no_endpoint_env(), capture_output=True, text=True)
+                             "--json"], cwd=ROOT, capture_output=True, text=True,
+                            env=no_endpoint_env(**({"CODELOOP_ENGINE": engine} if engine else {})))
     wall = time.monotonic() - started
     return wall, result.returncode, json.loads((Path(out) / "run.json").read_text())
 
@@ -184,15 +242,16 @@ def model_costs(args):
         cut_and_resume(args.cut, args.build_s)
         return
     if args.cold:
-        print(f"cold set-up (build llama-server, download and check the weights): {cold_setup_seconds():.0f} s")
+        print(f"cold set-up into a fresh cache (the weights downloaded and checked; llama-server built where it serves): "
+              f"{cold_setup_seconds():.0f} s")
     if args.parallel:
         parallel_speed([int(n) for n in args.parallel.split(",")])
+    if args.fresh_clone:
+        fresh_clones(args.fresh_clone)
     if args.no_run:
         return
-    print(f"warm start (process start to first token, median of 3): {warm_start_seconds():.2f} s")
-    wall, code, record = two_sum_run(Path(args.out).resolve())
-    print(f"Two Sum: exit code {code}; files in {args.out}")
-    print_run_costs(record, wall)
+    ensure_local_model(print)
+    compare_engines(Path(args.out).resolve())
 
 
 SANDBOX = """What the sandbox costs: a batch of 1 and of 100 tests, per isolation level, against an in-process call.
@@ -532,7 +591,8 @@ def main(argv=None):
     model.add_argument("--build-s", type=float, metavar="SECONDS",
                        help="with --cut: a whole cold build's time, if known (else measured first, about 4 minutes)")
     model.add_argument("--parallel", metavar="N,N", help="measure tokens per second with N answers at once")
-    model.add_argument("--no-run", action="store_true", help="skip the warm start and the Two Sum run")
+    model.add_argument("--no-run", action="store_true", help="skip the engines' starts, speeds and Two Sum runs")
+    model.add_argument("--fresh-clone", type=int, metavar="N", help="time `make run` on N fresh clones, empty caches")
     model.add_argument("--out", default=f"runs/benchmark-two-sum-{time.strftime('%Y%m%d-%H%M%S')}",
                        help="where the Two Sum run's files go (kept, to inspect run.json)")
     model.set_defaults(measure=model_costs)
