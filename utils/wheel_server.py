@@ -12,6 +12,7 @@ It serves until SIGTERM or SIGINT; what llama.cpp logs goes to its stderr (the c
 Exit codes: 0 stopped when asked, 2 bad flags, 3 the wheel or the model would not load (one line on stderr).
 """
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -39,8 +40,8 @@ def params_for(args, xllamacpp):
     params.n_ctx = args.ctx_size
     params.n_parallel = args.parallel
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = args.threads
-    if args.slot_save_path:
-        params.slot_save_path = args.slot_save_path
+    if args.slot_save_path:  # the wheel joins it and a file's name as they are: llama-server adds the separator
+        params.slot_save_path = os.path.join(args.slot_save_path, "")
     params.ui = False
     return params
 
