@@ -81,7 +81,7 @@ class ModelHost:
             say(f"codeloop mcp: {self.problem}: {exc}")
             return
         say(f"codeloop mcp: embedded model ready in {self.server.start_seconds:.1f} s ({self.slots} slots; "
-            f"{self.server.name} pid {self.server.proc.pid})")
+            f"{self.server.name}, pid {self.server.proc.pid})")
         self.ready.set()
         while not self.closing.wait(1.0):
             if self.server.proc.poll() is not None:  # it died: start it again where the solves in flight look
@@ -92,7 +92,7 @@ class ModelHost:
                                               prompt_prefix=instructions())
                     self.server.start()
                     self.ready.set()
-                    say(f"codeloop mcp: embedded model ready again ({self.server.name} pid {self.server.proc.pid})")
+                    say(f"codeloop mcp: embedded model ready again ({self.server.name}, pid {self.server.proc.pid})")
                 except LocalModelError as exc:
                     self.problem = "the embedded model stopped and could not be started again"
                     say(f"codeloop mcp: {self.problem}: {exc}")

@@ -31,7 +31,7 @@ from core.checkers import (CHECKER_SHIM, VALIDATOR_SHIM, calls_to_check, checker
                          input_promises, output_name, promised_only, promises_one_answer, validator_in_use,
                          wants_a_checker)
 from core.largest_input import TOO_SLOW, largest_input, shown
-from core.confidence import evidence, programs_of_attempts, tests_of, weigh
+from core.confidence import evidence_of_attempts, weigh
 from core.run_outcome import SECOND_READING, RunState, conclude
 from core.output_kind import OutputKind
 from core.problem_kind import GIVEN_NAMES, Family
@@ -782,6 +782,11 @@ def draw_reason(verdict):
         "too few programs passing the examples agree with it for the confidence a claim needs"
 
 
+def judged_by_checker(shared):
+    """Several answers are right and a checker judges outputs: programs agree where its verdicts agree."""
+    return shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is not None
+
+
 def plural(count, noun):
     return f"{count} {noun}{'s' * (count != 1)}"
 
@@ -1181,9 +1186,8 @@ class ReadAgain(ModelStep):
         calibration = shared["services"].calibration
         if calibration is None:
             return True  # no confidence to weigh: the reading's veto is all there is
-        by_checker = shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is not None
-        found = evidence(programs_of_attempts(shared["attempts"], shared["test_cases"], by_checker),
-                         tests_of(shared["test_cases"]), shared["current"], shared["output_kind"].comparison)
+        found = evidence_of_attempts(shared["attempts"], shared["test_cases"], shared["current"],
+                                     shared["output_kind"].comparison, judged_by_checker(shared))
         return not found.alone and weigh(calibration, found).enough
 
     def exec(self, job):
@@ -1256,7 +1260,7 @@ class Finish(Step):
                         shared["message"] or services.budget.cut_short(), shared["dispute_draws"], shared["lacks"],
                         by_equality, settings.caller, services.calibration if settings.agreement else None,
                         settings.model.model, shared["second_reading"], shared["output_kind"].comparison,
-                        shared["output_kind"].kind == OutputKind.ANY_VALID and shared["checker"] is not None)
+                        judged_by_checker(shared))
 
     def exec(self, state):
         return conclude(self.status, state)

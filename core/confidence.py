@@ -324,6 +324,12 @@ def tests_of(cases):
     return [Test(case.key, bool(case.trusted), case.expected if case.trusted else None) for case in cases]
 
 
+def evidence_of_attempts(attempts, cases, handed, comparison=EXACT, by_checker=False):
+    """`evidence` of a live run: its AttemptTree and core.cases.TestCase objects (the verdict, the ending and the
+    second reading all weigh the same programs the same way)."""
+    return evidence(programs_of_attempts(attempts, cases, by_checker), tests_of(cases), handed, comparison)
+
+
 if __name__ == "__main__":
     if len(sys.argv) not in (2, 3):
         sys.exit("usage: python -m core.confidence RUN_DIR/run.json [CALIBRATION.json]")

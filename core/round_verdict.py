@@ -53,7 +53,7 @@ Why each rule is there, measured: docs/journal/ (its README lists every measurem
 """
 from dataclasses import dataclass, field, replace
 
-from core.confidence import evidence, programs_of_attempts, tests_of, weigh
+from core.confidence import evidence_of_attempts, weigh
 from core.expected_values import confirmed_by_guess, settle, support
 from core.cases import Evidence, has_trusted, trusted_name
 from core.compare import judge
@@ -273,7 +273,7 @@ def unsure(claim, attempts, tests, facts, by_checker=False):
     if not facts.rules.agreement or not facts.rules.confidence_draws:
         return False
     several = by_checker and facts.kind == OutputKind.ANY_VALID  # a checker judges outputs: programs agree by it
-    found = evidence(programs_of_attempts(attempts, tests, several), tests_of(tests), claim.id, facts.comparison)
+    found = evidence_of_attempts(attempts, tests, claim.id, facts.comparison, several)
     return found.alone or facts.calibration is not None and not weigh(facts.calibration, found).enough
 
 

@@ -11,7 +11,7 @@ confidence reaches the calibration's threshold; below it, the run ends unconfirm
 """
 from dataclasses import dataclass
 
-from core.confidence import evidence, programs_of_attempts, tests_of, weigh
+from core.confidence import evidence_of_attempts, weigh
 from core.compare import EXACT
 from core.expected_values import summary
 from core.cases import has_trusted, trusted_name
@@ -77,8 +77,7 @@ def rated(status, state, handed):
     when no code is handed over or the run has no calibration."""
     if state.calibration is None or handed is None or state.attempts.get(handed) is None:
         return None
-    found = evidence(programs_of_attempts(state.attempts, state.tests, state.by_checker), tests_of(state.tests), handed,
-                     state.comparison)
+    found = evidence_of_attempts(state.attempts, state.tests, handed, state.comparison, state.by_checker)
     return weigh(state.calibration, found, state.model, claimed=status == RunStatus.SOLVED)
 
 
