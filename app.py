@@ -26,8 +26,8 @@ from core.confidence import Calibration, CalibrationError, load as load_calibrat
 from core.seeds import Seeds
 from core.cases import records
 from core.feedback import passed_count
-from core.output_kind import OutputKind, chosen
-from core.problem_kind import ProblemKindError, detect
+from core.output_kind import OutputKind, chosen, text_kind
+from core.problem_kind import Family, ProblemKindError, detect
 from core.prompts import instructions
 from core.search_tree import AttemptTree
 from core.signature import first_misfit, of_statement
@@ -43,6 +43,7 @@ from utils.export import write_outputs
 from utils.llama_server import LlamaServer, LocalModelError
 from utils.local_model import MODEL_NAME, WHEEL, engine, ensure_local_model, is_set_up
 from utils.problem_input import read_problem
+from utils.problem_package import read_package
 from utils.run_record import RunRecord
 from utils.sandbox import Limits, SandboxGroup, SandboxUnavailable, best_isolation
 from utils.progress import Progress
@@ -116,12 +117,18 @@ class Job:
     notes: tuple = ()  # one line each on the person's input read otherwise than before (YAML 1.2's rules)
 
 
-def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, model=None, base_url=None,
+def prepare(problem=None, *, problem_file=None, problem_dir=None, docs=(), tests=None, out=None, model=None, base_url=None,
             local=False, test_timeout=None, checker=None, output_kind=None, **options):
     """A Job from the user's input and options; raises what failure() maps to exit 2 on bad input.
-    `tests` is a file (--tests) or the cases themselves; `checker` a file (--checker) or is_valid's source;
-    `docs` lists files or folders; `options` are Settings fields (max_iterations, samples, lint, ...)."""
-    text = read_problem(problem, problem_file)
+    `problem_dir` a Kattis problem package (a stdio problem: its statement and samples, its time limit and
+    tolerance); `tests` is a file (--tests) or the cases themselves; `checker` a file (--checker) or is_valid's
+    source; `docs` lists files or folders; `options` are Settings fields (max_iterations, samples, lint, ...)."""
+    if problem_dir is not None:
+        if problem is not None or problem_file is not None:
+            raise InputError("give the problem either as text, with --problem-file or with --problem-dir, not two of them")
+        text, test_timeout, options["kind"] = package_problem(problem_dir, test_timeout, options.get("kind"))
+    else:
+        text = read_problem(problem, problem_file)
     endpoint, embedded = choose_endpoint(model, base_url, local)
     caller = options.get("caller", Caller.CLI)
     listed = "tests=" if caller == Caller.CLI else caller.option("tests")  # the library's tests=[...], or MCP's
@@ -148,6 +155,23 @@ def prepare(problem=None, *, problem_file=None, docs=(), tests=None, out=None, m
     except OSError as exc:
         raise UsageError(f"cannot write to the output folder {out_dir}: {exc.strerror or exc}") from None
     return Job(text, settings, out_dir, embedded, tuple(filter(None, [given.note])))
+
+
+def package_problem(folder, test_timeout=None, kind=None):
+    """(the statement, the test time limit, "stdio") of the Kattis package in `folder` (utils/problem_package.py):
+    its tolerance said in the statement's words, as a pasted statement would; its time limit, where it states
+    one above the sandbox's default, for each test (Python is slower than the jury's solutions the limit is
+    set from, so never below the default); --test-timeout wins."""
+    if kind not in (None, "stdio"):
+        raise InputError(f"--problem-dir reads a contest problem (--kind stdio), not --kind {kind}")
+    package = read_package(folder, hidden=False)
+    text = package.statement
+    if package.float_tolerance:
+        text += (f"\n\n(The judge accepts numbers within an absolute or relative error of {package.float_tolerance:g}.)"
+                 if not text_kind(text).tolerance else "")
+    if test_timeout is None and package.time_limit and package.time_limit > Limits().test_timeout:
+        test_timeout = package.time_limit
+    return text, test_timeout, "stdio"
 
 
 def read_checker(checker, label="--checker"):
@@ -357,11 +381,12 @@ class Services:
 def new_store(problem, settings, record, progress=None):
     """The shared store at the start of a run; docs/design.md documents every key."""
     budget = Budget(settings.max_calls, settings.token_budget, record.usage, settings.time_limit, settings.caller)
+    contract = detect(problem, kind=settings.kind)
     services = Services(settings, record, budget, Seeds(settings.seed), os.path.dirname(record.path), progress,
                         Terminal() if settings.interactive else None, calibration=load_calibration(settings.calibration))
     return {"problem": problem, "services": services, "reflection": "", "guidance": [], "packages": None,
-            "test_cases": [], "output_kind": chosen(settings.output_kind, problem), "attempts": AttemptTree(),
-            "contract": detect(problem, kind=settings.kind),
+            "test_cases": [], "output_kind": text_kind(problem) if contract.family == Family.STDIO else
+            chosen(settings.output_kind, problem), "attempts": AttemptTree(), "contract": contract,
             "current": None, "checker": None, "iteration": 0, "dispute_draws": 0, "draw_rest": 0, "tests_owed": False,
             "too_slow": None, "told_apart": [], "raised_fresh": {}, "lacks": None, "status": RunStatus.RUNNING,
             "message": "", "second_reading": None, "confidence": None}

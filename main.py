@@ -38,7 +38,7 @@ EPILOG = """model endpoint:
   client's retries included (4 on errors and timeouts; 1 for the embedded model), fails: exit 3.
 
 output (in --out DIR, default runs/<time>-<problem words>/):
-  solution.py        the final run_code
+  solution.py        the final run_code (a contest problem's: the whole program)
   test_solution.py   pytest file of the final test cases
   run.json           the whole record, written as the run goes
   run.html           the run as a page, made from run.json as the run ends: the ending, every test with where
@@ -77,6 +77,20 @@ several right answers ("return any of them", --output-kind any):
   an example's answer or the programs' agreed one judges, and code answering otherwise ends
   unconfirmed. --checker FILE gives yours. The exported tests carry the checker.
 
+contest problems (stdin/stdout; --kind stdio, or read from the statement):
+  A statement with Input and Output sections (Markdown, plain text, or Kattis's LaTeX \\section*{Input})
+  and samples ("Sample Input 1" / "Sample Output 1", fenced or not; Codeforces' input/output lines) is a
+  contest problem: the solution is a whole program, run as `python solution.py < input.txt`. Each test
+  gives it its input on standard input, with the test time limit and 4,000,000 printed characters at
+  most; what it prints is compared token by token (whitespace and letter case aside), numbers within the
+  error the statement states ("an absolute or relative error of at most 10^-6"). The samples are the
+  trusted tests; more inputs come from an input generator the model writes (run on 16 seeds), kept where
+  an input validator it also writes, and that accepts every sample, accepts them; their expected outputs
+  are settled by agreement, as for functions. --problem-dir DIR reads a Kattis problem package: the
+  statement (problem_statement/problem.en.tex), its samples (data/sample/*.in, *.ans), its time limit
+  (for each test when above the default) and float_tolerance. A package judged by its own validator
+  (validation: custom, or interactive) is refused: codeloop compares printed tokens only.
+
 interactive (--interactive, needs a terminal):
   The model may first ask you one question about the problem. Then, after the tests are written and
   after each failed round, you see the tests (and the results and the code) and type a command:
@@ -103,7 +117,9 @@ exit codes:
        the code loads), or you finished early (--interactive)
   2    bad usage or input (blank problem, missing or binary file, too long, --docs or --tests missing
        or malformed, a test naming an argument the statement's function lacks or missing one it needs,
-       an output folder that cannot be written, --interactive without a terminal): nothing is written
+       a --problem-dir package without a statement or samples, with a sample missing its answer, or
+       with a custom or interactive validator, an output folder that cannot be written, --interactive
+       without a terminal): nothing is written
   3    the model backend failed after retries, or kept giving unusable answers, or the embedded
        model could not be set up or started
   4    internal error: the sandbox could not start, an output file could not be written (a full disk:
@@ -155,6 +171,8 @@ def build_parser():
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("problem", nargs="?", help="the problem text, or - to read it from stdin")
     parser.add_argument("--problem-file", metavar="FILE", help="read the problem from FILE")
+    parser.add_argument("--problem-dir", metavar="DIR", help="a Kattis problem package (problem.yaml, problem_statement/, "
+                        "data/sample/): a contest problem read from standard input (--kind stdio)")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: a new folder under runs/)")
     parser.add_argument("--docs", action="append", metavar="PATH", default=[],  # repeated, so it cannot swallow the problem
                         help="a documentation file or folder (.md, .txt, .rst) given to the model as context; "
@@ -308,7 +326,7 @@ def say(text):
 def serve_mcp(args):
     """--mcp: the other flags are every solve's defaults; the problems come from the client."""
     chosen = options(args)
-    if chosen.pop("problem") is not None or chosen.pop("problem_file") is not None:
+    if any(chosen.pop(name) is not None for name in ("problem", "problem_file", "problem_dir")):
         raise app.UsageError("--mcp takes no problem: each one comes from the client's call to solve")
     if chosen.get("interactive"):
         raise app.UsageError("--mcp and --interactive contradict each other: the server has no terminal")

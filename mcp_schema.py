@@ -62,9 +62,11 @@ OutDir = described(str | None, "the folder for the run's files, which must not h
                                "relative: under the server's runs folder (default: a new folder there)")
 Kind = described(Family | None, "the problem's family: plain (values in, a value returned), tree (TreeNode / ListNode "
                                 "arguments or answer, in list form in the tests), design (a class; a test's input is "
-                                "{operations, arguments}, its expected value the list of returns) or in-place (an "
-                                "argument modified, returning nothing) (default: read from the statement, or the code)")
-Code = described(str, "Python source defining run_code (for a design problem: the class)")
+                                "{operations, arguments}, its expected value the list of returns), in-place (an "
+                                "argument modified, returning nothing) or stdio (a contest problem: a whole program "
+                                "reads standard input; a test's input is {stdin: text}, its expected value the text "
+                                "printed, compared token by token) (default: read from the statement, or the code)")
+Code = described(str, "Python source defining run_code (for a design problem: the class; for stdio: the whole program)")
 Checker = described(str | None, "Python source of is_valid(<the inputs>, output) -> bool, for problems with "
                                 "several right answers: it judges each output instead of equality")
 TestTimeout = described(float | None, f"seconds each test may take (default {Limits.test_timeout:g}); all of them "

@@ -36,7 +36,7 @@ from mcp_schema import (DEFAULT_TIME_LIMIT, RUN_TESTS, SOLVE, Checker, Code, Kin
                         TestTimeout, TimeLimit, clip, tool)
 from core.expected_values import describe
 from core.cases import Evidence, TestCase
-from core.compare import judge
+from core.compare import EXACT, Comparison, judge
 from core.checkers import CHECKER_SHIM
 from core.problem_kind import Family, ProblemKindError, from_code
 from core.signature import first_misfit, of_code
@@ -242,7 +242,7 @@ def build_server(host, allow_weak_sandbox=False, options=None):
                                                         group=group, contract=contract), group.kill)
         accepted = await run_in_thread(lambda: checked_outputs(source, cases, outputs, isolation, group),
                                        group.kill) if source else None
-        return judged(cases, outputs, accepted, isolation)
+        return judged(cases, outputs, accepted, isolation, Comparison(tokens=kind == Family.STDIO))
 
     return StrictServer("codeloop", log_level="WARNING", tools=[tool(solve, SOLVE), tool(run_tests, RUN_TESTS)],
                         instructions=(
@@ -275,12 +275,18 @@ def checked_tests(code, tests, kind=None):
         defined = {node.name for node in ast.parse(code).body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     except (SyntaxError, ValueError) as exc:
         raise ToolError(f"the code does not parse as Python: {exc}") from None
-    if "run_code" not in defined and kind != Family.DESIGN:  # a design's code is its class
+    if "run_code" not in defined and kind not in (Family.DESIGN, Family.STDIO):  # a design's code is its class, stdio's a program
         raise ToolError("the code defines no function run_code: name the function to test run_code")
     try:
         cases = cases_from_data(tests, Caller.MCP.option("tests"))
     except InputError as exc:
         raise ToolError(str(exc)) from None
+    if kind == Family.STDIO:  # a test of a program is a pair of texts
+        wrong = next((case.name for case in cases if list(case.input) != ["stdin"] or not isinstance(case.input["stdin"], str)
+                      or not isinstance(case.expected, str)), None)
+        if wrong:
+            raise ToolError(f"{Caller.MCP.option('tests')}: {wrong}: a stdio test is {{input: {{stdin: text}}, expected: text}}")
+        return cases
     misfit = "" if kind == Family.DESIGN else first_misfit(cases, of_code(code))  # before any code runs
     if misfit:
         raise ToolError(f"{Caller.MCP.option('tests')}: {misfit}")
@@ -302,10 +308,10 @@ def checked_outputs(source, cases, outputs, isolation, group):
     return [result["ok"] and result["value"] is True for result in said]
 
 
-def judged(cases, outputs, accepted, isolation):
+def judged(cases, outputs, accepted, isolation, comparison=EXACT):
     results = []
     for k, (case, raw) in enumerate(zip(cases, outputs)):
-        verdict = judge(raw, case.expected)
+        verdict = judge(raw, case.expected, comparison)
         passed = bool(raw["ok"] and accepted[k]) if accepted is not None else verdict["passed"]
         error = f"{raw['error_type']}: {raw['message']}" if raw["error_type"] else \
             "the checker did not accept it" if raw["ok"] and not passed and accepted is not None else ""

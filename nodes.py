@@ -34,11 +34,12 @@ from core.largest_input import TOO_SLOW, largest_input, shown
 from core.confidence import evidence_of_attempts, weigh
 from core.run_outcome import SECOND_READING, RunState, conclude
 from core.output_kind import OutputKind
-from core.problem_kind import GIVEN_NAMES, Family
+from core.problem_kind import GIVEN_NAMES, Contract, Family
 from core.prompts import (answers_request, checker_request, clarify_request, classified_results, conversation,
                           explain_request, failure_reflection_request, format_results, implement_request, oracle_request,
-                          family_note, problem_context, reflect_request, restated_request, revise_request, rules_request,
-                          speed_note, validator_request, write_tests_request)
+                          family_note, generator_request, input_checker_request, problem_context, reflect_request,
+                          restated_request, revise_request, rules_request, speed_note, validator_request,
+                          write_tests_request)
 from core.random_inputs import raised_where_others_return, shaped_inputs, telling_apart
 from core.source_code import program_key
 from core.statement_examples import statement_examples
@@ -111,9 +112,9 @@ class ModelStep(Step):
             if progress and call.get("answer") is not None and call.get("error") and call["attempt"] < settings.answer_attempts:
                 progress.note(f"{name}: unusable answer ({call['error'].splitlines()[0][:100]}); asking again")
         try:
-            return ask_for_yaml(conversation(inputs["problem"], request, settings.allow_install), parse, model, journal,
-                                settings.answer_attempts, inputs["budget"], watch or watch_loops(), salvage, on_progress,
-                                (lambda text: progress.note(f"{name}: {text}")) if progress else None)
+            messages = conversation(inputs["problem"], request, settings.allow_install, inputs.get("solution_name") == "")
+            return ask_for_yaml(messages, parse, model, journal, settings.answer_attempts, inputs["budget"], watch or watch_loops(),
+                                salvage, on_progress, (lambda text: progress.note(f"{name}: {text}")) if progress else None)
         except Cancelled as stopped:  # the time limit, or a cancel: the budget is spent, not the model failed,
             if stopped.endpoint_failure and not inputs["budget"].stop_event.is_set():  # unless the endpoint had
                 # failed every try until the time limit: that is named first (someone's cancel stays a cancel)
@@ -302,13 +303,17 @@ class GenerateTestCases(ModelStep):
         trusted = [case for case in shared["test_cases"] if case.trusted] if late else \
             trusted_tests(shared["services"].settings, shared["problem"], shared["contract"])
         return {**self.model_inputs(shared), "statement": shared["problem"], "late": late, "trusted": trusted,
-                "contract": shared["contract"]}
+                "contract": shared["contract"], "sandboxes": shared["services"].sandboxes}
 
     def exec(self, inputs):
         """The person's tests and the statement's examples (trusted, read without the model), then the
         model's own tests (now, once the first candidates settle no claim, or never: settings.model_tests),
         then variants of all their inputs. The person's tests are all kept, whatever max_tests says."""
         settings, trusted = inputs["settings"], inputs["trusted"]
+        if inputs["contract"].family == Family.STDIO:  # texts in, texts out: inputs from a generator, not the model's tests
+            made = generated_inputs(self, inputs, trusted)
+            return {"reasoning": "a contest problem: its samples, and inputs from the model's generator",
+                    "test_cases": trusted, "trusted": trusted, "variants": made.pop("cases"), "generated": made}
         later = bool(trusted) and not inputs["late"] and settings.tests_when_needed
         answer = self.written_tests(inputs, trusted, later)
         made = variant_cases([case.input for case in answer["test_cases"]], inputs["statement"], settings.variants,
@@ -365,6 +370,8 @@ class GenerateTestCases(ModelStep):
         dropped = (f"; dropped as outside the stated constraints: "
                    f"{', '.join(f'{name} (`{broken.line}`)' for name, broken in outside)}" if outside else "")
         made = f"; {len(answer['variants'])} variant inputs" if answer["variants"] else ""
+        generated = answer.get("generated")
+        made = f"; {generated['note']}" if generated else made
         made += "; the model's own tests only if the first candidate and the oracle settle no claim" \
             if shared["tests_owed"] else ""
         kind = shared["output_kind"]
@@ -374,9 +381,58 @@ class GenerateTestCases(ModelStep):
         shared["services"].record.event("test_cases", say=f"{opening}{len(written)} test cases{trusted}: {names}{dropped}{made}"
                                         f"{several}", reasoning=answer["reasoning"], test_cases=records(cases),
                                         any_order=kind.comparison.any_order, output_kind=kind.record(), late=late,
-                                        owed=shared["tests_owed"],
+                                        owed=shared["tests_owed"], generated=generated,
                                         outside_constraints=[f"{name}: {broken}" for name, broken in outside])
         return Action.RERUN if late else Action.DEFAULT  # late: no new code; the programs so far run on them
+
+
+def generated_inputs(step, inputs, trusted):
+    """A stdio problem's inputs beyond its samples (GenerateTestCases): an input generator's, within what an input
+    validator accepts, both asked of the model at once; none when there is none to be had (the samples alone
+    then judge, and the run says so)."""
+    settings = inputs["settings"]
+    if not settings.agreement or not settings.variants:
+        return {"cases": [], "note": "no generated inputs (--variants 0 or agreement off)"}
+    program = partial(parse_code_answer, function="")
+    try:
+        written, judges = step.ask_samples(inputs, generator_request(trusted), program,
+                                           [(input_checker_request(trusted), program, "validator")], count=1)
+    except (InvalidAnswers, ModelBackendError) as exc:
+        return {"cases": [], "note": f"no usable input generator ({str(exc).splitlines()[0][:120]})"}
+    return generate_inputs(written[0]["function_code"], judges[0] and judges[0]["function_code"],
+                           [case.input["stdin"] for case in trusted], settings.variants, settings.limits,
+                           settings.isolation, inputs["sandboxes"], settings.seed or 0)
+
+
+def generate_inputs(generator, validator, samples, count, limits, isolation, group, seed=0):
+    """A stdio problem's generated inputs: the generator run on `count` seeds (a test's time each, one batch),
+    what it printed kept where it is new and not empty, and where the validator (when it accepts every sample:
+    else it is the one that is wrong) does not raise on it. {"cases": TestCases of origin variant, "note": one
+    line for the terminal, "generator", "validator": their code, "seeds", "printed", "valid": counts}."""
+    stdio = Contract(Family.STDIO).for_sandbox()
+    seeds = [seed * 1000 + k for k in range(1, count + 1)]
+    printed = [r["value"] for r in run_batch(generator, [{"stdin": f"{k}\n"} for k in seeds], limits, isolation,
+                                             group=group, contract=stdio) if r["ok"] and r["value"] and r["value"].strip()]
+    made = list(dict.fromkeys(text if text.endswith("\n") else text + "\n" for text in printed))
+    made = [text for text in made if text not in samples]
+    judged = ""
+    if validator and made:
+        verdicts = run_batch(validator, [{"stdin": text} for text in [*samples, *made]], limits, isolation, group=group,
+                             contract=stdio)
+        refused_samples = sum(not r["ok"] for r in verdicts[:len(samples)])
+        if refused_samples:
+            judged = f"; the input validator refused {plural(refused_samples, 'sample')}, so it was not used"
+        else:
+            kept = [text for text, r in zip(made, verdicts[len(samples):]) if r["ok"]]
+            judged = f"; the input validator refused {len(made) - len(kept)}"
+            made = kept
+    else:
+        judged = "" if validator else "; no usable input validator"
+    cases = [TestCase(f"generated_{k}", {"stdin": text}, None, Origin.VARIANT) for k, text in enumerate(made, 1)]
+    note = (f"an input generator printed {plural(len(printed), 'input')} for {len(seeds)} seeds{judged}; "
+            f"{plural(len(cases), 'new input')} kept")
+    return {"cases": cases, "note": note, "generator": generator, "validator": validator, "seeds": len(seeds),
+            "printed": len(printed), "valid": len(cases)}
 
 
 def trusted_tests(settings, statement, contract=None):
@@ -505,7 +561,7 @@ def draw_line(candidates, repeated, judges, another):
 
 
 def code_parser(shared_or_inputs):
-    """parse_code_answer for what this problem's code must define: run_code, or a design's class."""
+    """parse_code_answer for what this problem's code must define: run_code, a design's class, or ("") nothing."""
     name = shared_or_inputs["solution_name"] if "solution_name" in shared_or_inputs else \
         shared_or_inputs["contract"].solution_name
     return parse_code_answer if name == "run_code" else partial(parse_code_answer, function=name)
@@ -609,8 +665,9 @@ def sandbox_contract(shared):
 
 def fresh_inputs_fit(shared):
     """Inputs made afresh (variants, random, emptied, largest) fit every family but design, whose input is a
-    whole sequence of operations that made-up changes would turn into calls the class never defined."""
-    return shared["contract"].family != Family.DESIGN
+    whole sequence of operations that made-up changes would turn into calls the class never defined, and stdio,
+    whose input is a text in a format only the statement describes (its inputs come from the model's generator)."""
+    return shared["contract"].family not in (Family.DESIGN, Family.STDIO)  # stdio: its inputs come from its generator
 
 
 class RunTests(Step, ParallelBatchNode):

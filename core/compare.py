@@ -24,12 +24,15 @@ ABS_TOL = 1e-9
 class Comparison:
     any_order: bool = False  # the top-level list is a multiset
     tolerance: float = 0.0   # the statement's own: floats this close (absolutely or relatively) are one answer
+    tokens: bool = False     # printed texts (a stdio problem): token by token, as a contest's default judge
 
 
 EXACT = Comparison()
 
 
 def outputs_match(actual, expected, comparison=EXACT):
+    if comparison.tokens and isinstance(actual, str) and isinstance(expected, str):
+        return texts_match(actual, expected, comparison.tolerance)
     if comparison.any_order and isinstance(actual, list) and isinstance(expected, list):
         actual, expected = sorted(actual, key=_order_key), sorted(expected, key=_order_key)
     inner = Comparison(tolerance=comparison.tolerance)  # "any order" is the top level's alone
@@ -45,6 +48,27 @@ def outputs_match(actual, expected, comparison=EXACT):
     if isinstance(actual, dict) and isinstance(expected, dict):
         return actual.keys() == expected.keys() and all(outputs_match(actual[k], expected[k], inner) for k in actual)
     return type(actual) is type(expected) and actual == expected
+
+
+def texts_match(printed, expected, tolerance=0.0):
+    """Two printed texts as Kattis's and Codeforces' default judges read them: the same tokens whatever the
+    whitespace between them, letters in either case; with a tolerance, two numbers within it (absolutely or
+    relatively) are one token, and without one "1.0" is not "1"."""
+    got, want = printed.split(), expected.split()
+    if len(got) != len(want):
+        return False
+    for a, e in zip(got, want):
+        if a.lower() == e.lower():
+            continue
+        if not tolerance:
+            return False
+        try:
+            x, y = float(a), float(e)
+        except ValueError:
+            return False
+        if not (math.isfinite(x) and math.isfinite(y)) or abs(x - y) > tolerance * max(1.0, abs(y)):
+            return False
+    return True
 
 
 def _order_key(value):

@@ -6,6 +6,9 @@
   float      one right number, close enough ("answers within 10^-5 of the actual answer are accepted"):
              floats that close, absolutely or relatively, are one answer (10^-5 when the person says float
              and the statement names no tolerance)
+  text       what a whole program prints (a stdio problem, core/problem_kind.py): token by token, letters in
+             either case, numbers within the tolerance the statement states ("an absolute or relative error
+             of at most 10^{-6}"), as a contest's default judge
   any_valid  several right answers ("return any of them", "your function can return either index 1 or
              5"): an output is judged by a checker, is_valid(<the inputs>, output), not by equality
 
@@ -29,6 +32,7 @@ class OutputKind(Word):
     UNORDERED = "unordered"
     FLOAT = "float"
     ANY_VALID = "any_valid"
+    TEXT = "text"
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class Kind:
 
     def record(self):
         return {"kind": self.kind, "reason": self.reason, "by": self.by,
-                **({"tolerance": self.tolerance} if self.kind == OutputKind.FLOAT else {})}
+                **({"tolerance": self.tolerance} if self.kind in (OutputKind.FLOAT, OutputKind.TEXT) else {})}
 
 
 ANY_VALID = re.compile(
@@ -79,7 +83,22 @@ def output_kind(statement):
 
 def comparison(kind, tolerance=0.0):
     """How outputs of this kind compare (core/compare.py)."""
-    return Comparison(any_order=kind == OutputKind.UNORDERED, tolerance=tolerance)
+    return Comparison(any_order=kind == OutputKind.UNORDERED, tolerance=tolerance, tokens=kind == OutputKind.TEXT)
+
+
+# "Your answer should have an absolute or relative error of at most $10^{-6}$", "within 1e-6"
+ERROR_BOUND = re.compile(r"\b(?:absolute|relative)\b[^.]{0,80}?\b(?:error|difference)\b[^.]{0,40}?"
+                         r"(?:10\s*\^?\s*[{(]?\s*[-−]\s*(?P<exponent>\d+)|(?P<number>\d(?:\.\d+)?[eE]-?\d+))", re.IGNORECASE)
+
+
+def text_kind(statement):
+    """A stdio problem's Kind: printed texts, token by token, numbers within the statement's stated error."""
+    found = ERROR_BOUND.search(" ".join((statement or "").split()))
+    if not found:
+        return Kind(OutputKind.TEXT, "a whole program's printed text, token by token")
+    tolerance = 10.0 ** -int(found.group("exponent")) if found.group("exponent") else float(found.group("number"))
+    return Kind(OutputKind.TEXT, f"printed tokens, numbers within {tolerance:g} (the statement's error bound)",
+                tolerance=tolerance)
 
 
 def _tolerance(words):

@@ -8,6 +8,8 @@
   in-place  run_code changes an argument and returns nothing ("Do not return anything, modify nums
             in-place"): the argument after the call is the answer; with `return_too` the answer is
             [the returned k, the argument's first k items] (Remove Duplicates)
+  stdio     a contest problem (Codeforces, Kattis): a whole program reads standard input and prints its answer;
+            a test is {"stdin": text} and the text expected, compared token by token (core/compare.py)
 
 Tests keep plain JSON lists in every family: the codec that builds nodes and replays operations lives in
 the sandbox runner (utils/sandbox_runner.py), which gets `Contract.for_sandbox()`. Read from the
@@ -31,6 +33,7 @@ class Family(Word):
     TREE = "tree"
     DESIGN = "design"
     IN_PLACE = "in-place"
+    STDIO = "stdio"
 
 
 FAMILIES = tuple(str(family) for family in Family)
@@ -57,8 +60,8 @@ class Contract:
 
     @property
     def solution_name(self):
-        """What a code answer must define: run_code, or a design's class."""
-        return self.design_class or "run_code"
+        """What a code answer must define: run_code, a design's class, or for a whole program nothing ("")."""
+        return "" if self.family == Family.STDIO else self.design_class or "run_code"
 
     def for_sandbox(self):
         """What the sandbox runner's codec needs, as plain data (marshal-able); None for a plain problem, so
@@ -70,6 +73,8 @@ class Contract:
 
     def describe(self):
         """One line on how the code is called, for the run's progress."""
+        if self.family == Family.STDIO:
+            return "a whole program, the test's input on standard input, what it prints compared token by token"
         if self.design_class:
             return f"the class {self.design_class}, its operations replayed"
         parts = [*(f"{name} given as a TreeNode" for name in self.trees), *(f"{name} as a ListNode" for name in self.lists)]
@@ -104,7 +109,11 @@ def detect(statement, signature=None, kind=None, option="--kind"):
     family = Family(kind) if kind else None
     if family == Family.PLAIN:
         return Contract()
+    if family == Family.STDIO:
+        return Contract(Family.STDIO)
     design = _design(text)
+    if family is None and design is None and not params and reads_standard_input(statement or ""):
+        return Contract(Family.STDIO)
     if design is not None and family in (None, Family.DESIGN):
         if "TreeNode" in text or "ListNode" in text:
             raise ProblemKindError("a class design whose methods take or return TreeNode / ListNode is not supported")
@@ -132,8 +141,8 @@ def from_code(code, kind, option="--kind"):
     design's class is the code's last class; a tree's nodes and an in-place argument are read from run_code's
     signature (the first list or node parameter is changed in place; returning an int, k is compared too)."""
     family = Family(kind) if kind else Family.PLAIN
-    if family == Family.PLAIN:
-        return Contract()
+    if family in (Family.PLAIN, Family.STDIO):
+        return Contract(family)
     body = ast.parse(code).body
     if family == Family.DESIGN:
         classes = [node.name for node in body if isinstance(node, ast.ClassDef)]
@@ -155,6 +164,26 @@ def from_code(code, kind, option="--kind"):
     if not changed:
         raise ProblemKindError(f"{option} in-place: run_code takes no argument to change")
     return Contract(Family.IN_PLACE, trees, lists, returns, in_place=changed, return_too=returned == "int")
+
+
+# A contest statement's sections: "Input" and "Output" as headings (Markdown's #, bold, LaTeX's \section*{Input}),
+# or as bare lines where a sample is named too ("Sample Input 1"): LeetCode writes "Input: nums = [..]" with a
+# colon and a value, and its class designs "Input" and "Output" alone above their lists, with no sample named
+HEADED = r"^[ \t]*(?:#{{1,6}}[ \t]*{0}[ \t]*:?|\*\*{0}:?\*\*)[ \t]*$|\\(?:sub)*section\*?\{{{0}\}}"
+INPUT_HEADING = re.compile(HEADED.format("Input"), re.IGNORECASE | re.MULTILINE)
+OUTPUT_HEADING = re.compile(HEADED.format("Output"), re.IGNORECASE | re.MULTILINE)
+BARE_SECTIONS = re.compile(r"^[ \t]*Input[ \t]*$.*^[ \t]*Output[ \t]*$", re.MULTILINE | re.DOTALL)
+SAMPLE_NAMED = re.compile(r"^[ \t#*]*(?:Sample|Example)[ \t]*\d*[ \t]*Input\b|\bstandard input\b|\bstdin\b",
+                          re.IGNORECASE | re.MULTILINE)
+
+
+def reads_standard_input(statement):
+    """Whether a statement without a function signature is a contest problem: Input and Output headings, or
+    Input and Output lines with a sample named ("Sample Input 1") or standard input said."""
+    text = statement.replace("`", "")
+    if INPUT_HEADING.search(text) and OUTPUT_HEADING.search(text):
+        return True
+    return bool(SAMPLE_NAMED.search(text) and (BARE_SECTIONS.search(text) or OUTPUT_HEADING.search(text)))
 
 
 def _signature(text):

@@ -8,6 +8,8 @@ model the prompt length is the main cost of a call.
 No sample problem or sample values appear in the instructions: the 1.5B model copied a sample Two Sum
 test into other problems, and a sample "count the vowels" test into Two Sum.
 """
+import re
+
 from core.feedback import check_failure, classify, compact, failure_line, is_counted, trusted_label
 from core.source_code import approach
 from core.vocabulary import Source
@@ -20,6 +22,23 @@ It returns the answer; it does not print it or read input. {libraries}
 
 A test case has a name, an input (a mapping of run_code's parameter names to argument values for
 this problem) and the exact value run_code must return for that input.
+
+Always reply with exactly one YAML block inside a ```yaml fence, with the keys asked for and nothing
+after it. Put code in a block scalar (function_code: |) indented by two spaces. Keep reasoning short.
+
+The problem:
+"""
+
+
+# A contest problem's (a stdio problem, core/problem_kind.py): the same shape of instructions for a whole program
+PROGRAM_SYSTEM = """You are an expert Python programmer who solves programming contest problems test-first.
+
+The solution is one whole Python program. It reads the input from standard input exactly as the problem's
+Input section describes and prints the answer to standard output exactly as its Output section says, and
+nothing else: no prompts, no extra words. Put the code at the top level, or in a function the program
+calls at its end. {libraries}
+
+A test case has a name, an input (the text given on standard input) and the exact text the program must print.
 
 Always reply with exactly one YAML block inside a ```yaml fence, with the keys asked for and nothing
 after it. Put code in a block scalar (function_code: |) indented by two spaces. Keep reasoning short.
@@ -42,6 +61,9 @@ def family_note(contract):
     the sandbox builds the nodes and replays the operations (utils/sandbox_runner.py)."""
     if contract is None or contract.plain and not (contract.trees or contract.lists):
         return ""
+    if contract.family == "stdio":
+        return ("Read all input from standard input (input() or sys.stdin) and print only what the Output section "
+                "asks for. A test's input is {stdin: <the text on standard input>}; its expected value is the printed text.")
     if contract.design_class:
         name = contract.design_class
         return (f"This is a class design: write the class {name} with the methods the statement names (where a request "
@@ -87,18 +109,28 @@ def problem_context(problem, docs="", reflection="", guidance=(), family=""):
     return text
 
 
-def instructions(allow_install=False):
-    """The start of every call's prompt, the same for every problem: the embedded server keeps it read
-    (utils/llama_server.py, `prompt_prefix`), so a run's first call does not read it again."""
-    return SYSTEM.format(libraries=PACKAGES_ALLOWED if allow_install else STANDARD_LIBRARY_ONLY)
+def instructions(allow_install=False, program=False):
+    """The start of every call's prompt, the same for every problem of a family: the embedded server keeps it read
+    (utils/llama_server.py, `prompt_prefix`), so a run's first call does not read it again. `program`: a stdio
+    problem's, whose solution is a whole program reading standard input."""
+    return (PROGRAM_SYSTEM if program else SYSTEM).format(libraries=PACKAGES_ALLOWED if allow_install else STANDARD_LIBRARY_ONLY)
 
 
-def system_message(problem, allow_install=False):
-    return {"role": "system", "content": instructions(allow_install) + problem.strip() + "\n"}
+def system_message(problem, allow_install=False, program=False):
+    return {"role": "system", "content": instructions(allow_install, program) + problem.strip() + "\n"}
 
 
-def conversation(problem, request, allow_install=False):
-    return [system_message(problem, allow_install), {"role": "user", "content": request}]
+def conversation(problem, request, allow_install=False, program=False):
+    """`program`: a stdio problem, whose requests (one text for every family) say "the program" for run_code."""
+    if program:
+        for said, meant in PROGRAM_WORDS:
+            request = re.sub(said, meant, request)
+    return [system_message(problem, allow_install, program), {"role": "user", "content": request}]
+
+
+# the requests' words for run_code, for a whole program ("This run_code is wrong on" reads "This program ...")
+PROGRAM_WORDS = ((r"\b(This|this|brute-force|final|Its) run_code\b", r"\1 program"),
+                 (r"\brun_code\(\*\*", "the program given "), (r"\brun_code\b", "the program"))
 
 
 def write_tests_request(min_tests, max_tests, examples=(), from_user=False):
@@ -300,6 +332,26 @@ keeps every one of these promises and False when it breaks one.{shown}
 Reply with the complete function in {PYTHON_BLOCK}, and nothing after the block."""
 
 
+def generator_request(test_cases):
+    """A stdio problem's inputs beyond its samples: their format is free text that only the statement describes,
+    so they cannot be varied the way arguments are; the model writes a program printing one input per seed."""
+    shown = f"\nThe problem's samples, for the format:\n{format_tests(test_cases)}\n" if test_cases else ""
+    return f"""Write an input generator for this problem: a Python program that reads one integer seed from standard
+input, calls random.seed(seed), and prints one random valid input for the problem in exactly the format of its
+Input section. Keep it small: sizes and counts from 1 to 6, values small (up to 20 where the bounds allow),
+always inside every stated bound and promise. Different seeds should give different inputs.{shown}
+Reply with the complete program in {PYTHON_BLOCK}, and nothing after the block."""
+
+
+def input_checker_request(test_cases):
+    """A stdio problem's input validator: a program that refuses an input breaking the Input section's rules."""
+    shown = f"\nThese samples are valid, so it must accept them:\n{format_tests(test_cases)}\n" if test_cases else ""
+    return f"""Write an input validator for this problem: a Python program that reads one input from standard input and
+checks it against the Input section: the format, every stated bound and promise. It prints nothing; when the
+input breaks a rule it raises an AssertionError (use assert).{shown}
+Reply with the complete program in {PYTHON_BLOCK}, and nothing after the block."""
+
+
 def failing_code(function_code, failure_report):
     """The code and its results, as Revise and ReflectOnFailure both open their request."""
     return f"""run_code fails some tests. The code:
@@ -400,10 +452,19 @@ PROMPT_TESTS = 12  # tests listed in a prompt; a long --tests file would not fit
 
 
 def format_tests(test_cases):
-    lines = [f"{i}. {case.name}: run_code(**{compact(case.input, 300)}) == {compact(case.expected, 300)}"
+    lines = [_program_test(i, case) if set(case.input) == {"stdin"} and isinstance(case.expected, (str, type(None)))
+             else f"{i}. {case.name}: run_code(**{compact(case.input, 300)}) == {compact(case.expected, 300)}"
              for i, case in enumerate(test_cases[:PROMPT_TESTS], 1)]
     more = len(test_cases) - PROMPT_TESTS
     return "\n".join(lines + ([f"... and {more} more tests like these."] if more > 0 else []))
+
+
+def _program_test(i, case):
+    """A stdio test as a contest shows a sample: the input's lines, then the output's (each cut at 300 characters)."""
+    def cut(text):
+        return text if len(text) <= 300 else text[:300] + "...\n"
+    expected = "" if case.expected is None else f"expected output:\n{cut(case.expected).rstrip()}"
+    return f"{i}. {case.name}, standard input:\n{cut(case.input['stdin']).rstrip()}\n{expected}".rstrip()
 
 
 def classified_results(test_cases, test_results, function_code, test_timeout):

@@ -17,6 +17,7 @@ flow trusts them: Revise may not change them and success requires them. The layo
   design     ["MinStack","push","getMin"]                (a design problem's, core/problem_kind.py: the
              [[],[-2],[]]                                 input {operations, arguments}, one test for the
              Output [null,null,-2]                        whole sequence; the only layout read for it)
+  stdio      Sample Input 1 / Sample Output 1           (a contest problem's texts: core/contest_samples.py)
   in-place   Output: 2, nums = [1,2,_]                   (the returned k and the argument's first k items,
                                                           where the contract compares both)
 
@@ -38,6 +39,7 @@ import re
 import sys
 
 from core.cases import TestCase, input_key
+from core.contest_samples import contest_samples
 from core.output_kind import output_kind
 from core.vocabulary import Origin
 
@@ -52,6 +54,8 @@ PROSE = re.compile(r"\bFor\s+(?P<input>[A-Za-z_]\w*\s*=(?!=).*?),?\s+the (?:outp
 def statement_examples(problem, contract=None):
     """Test cases (origin statement) read from the problem's worked examples; `contract` (core/problem_kind.py)
     names the layouts a design or an in-place problem writes its examples in."""
+    if contract is not None and contract.family == "stdio":
+        return contest_samples(problem or "")  # texts in and out: no markup is stripped from them
     text = MARKUP.sub("", problem or "")
     signature = _signature(text)
     if contract is not None and contract.design_class:

@@ -42,7 +42,12 @@ def cut(said, limit=SHOWN):
 
 
 def shown(value):
-    """A value (an input, an expected value) as compact JSON, cut to SHOWN characters."""
+    """A value (an input, an expected value) as compact JSON, cut to SHOWN characters; a stdio problem's texts
+    (its input {"stdin": text}, what a program prints) as the text itself, its lines kept."""
+    if isinstance(value, dict) and list(value) == ["stdin"] and isinstance(value["stdin"], str):
+        value = value["stdin"]
+    if isinstance(value, str) and "\n" in value:
+        return cut(value.rstrip("\n"))
     try:
         said = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     except (TypeError, ValueError):

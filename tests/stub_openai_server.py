@@ -31,15 +31,16 @@ class QuietServer(ThreadingHTTPServer):
         pass  # a client that hung up (a timeout test, an abandoned call) is not the test's business
 
 
-KINDS = [("tests", ("test cases for run_code", "more test case")), ("code", ("Implement run_code",)),
+KINDS = [("tests", ("test cases for run_code", "more test case")), ("code", ("Implement run_code", "Implement the program")),
          ("restated", ("every one of these rules of the statement",)), ("rules", ("List every rule it sets",)),
-         ("oracle_repair", ("This brute-force run_code is wrong on",)),  # quotes the oracle's request: before it
+         ("oracle_repair", ("This brute-force run_code is wrong on", "This brute-force program is wrong on")),  # quotes the oracle's request: before it
          ("oracle", ("Write the simplest program",)), ("revise", ("whether the test's expected value is wrong",)),
          ("failure_reflection", ("Explain in at most three sentences",)), ("reflect", ("restate the problem",)),
          ("question", ("does the problem leave something open",)),
          ("checker", ("Write a checker instead of a", "Write a function all_answers")),
-         ("validator", ("promises this about its inputs",)), ("repair", ("This run_code is wrong on",)),
-         ("explanation", ("The run has ended",))]
+         ("validator", ("promises this about its inputs",)), ("repair", ("This run_code is wrong on", "This program is wrong on")),
+         ("explanation", ("The run has ended",)), ("generator", ("Write an input generator",)),
+         ("input_validator", ("Write an input validator",))]
 
 
 def request_kind(body):

@@ -45,3 +45,18 @@ def test_a_stated_tolerance_makes_numbers_that_close_one_answer(actual, expected
     assert outputs_match(actual, expected, STATED) == within
     if within:
         assert not outputs_match(actual, expected), "the default tolerance alone refuses it"
+
+
+@pytest.mark.parametrize("printed, expected, tolerance, same", [
+    ("6\n", "6", 0.0, True),
+    ("1  2\n3\n", "1 2 3\n", 0.0, True),        # whitespace between tokens does not matter
+    ("YES\n", "yes\n", 0.0, True),             # nor a letter's case, as Kattis's default judge
+    ("1.0\n", "1\n", 0.0, False),              # without a tolerance a number is its text
+    ("0.3333333\n", "0.333333333\n", 1e-6, True),
+    ("0.334\n", "0.333333333\n", 1e-6, False),
+    ("1 2\n", "1 2 3\n", 0.0, False),
+    ("nan\n", "nan\n", 1e-6, True),            # equal text before any number
+    ("inf\n", "1e309\n", 1e-6, False),
+])
+def test_printed_texts_compare_token_by_token_with_the_stated_tolerance(printed, expected, tolerance, same):
+    assert outputs_match(printed, expected, Comparison(tokens=True, tolerance=tolerance)) is same

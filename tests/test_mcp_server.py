@@ -405,7 +405,7 @@ def refusals(folder):
         ("solve", {"problem": a.TWO_SUM, "time_limt": 30}, "time_limt is not an argument of this tool (its arguments: "
                                                            "problem, tests, max_calls, time_limit, model, out_dir, kind)"),
         ("solve", {"problem": a.TWO_SUM, "model": 3}, "model: input should be a valid string"),
-        ("solve", {"problem": a.TWO_SUM, "kind": "forest"}, "kind: input should be 'plain', 'tree', 'design' or 'in-place'"),
+        ("solve", {"problem": a.TWO_SUM, "kind": "forest"}, "kind: input should be 'plain', 'tree', 'design', 'in-place' or 'stdio'"),
         ("solve", {"problem": a.TWO_SUM, "kind": "design"}, "kind design: the statement names no class to implement"),
         ("run_tests", {"code": GOOD, "tests": ONE, "kind": "tree"}, "kind tree: annotate run_code's node parameters"),
         ("solve", {"problem": a.TWO_SUM, "out_dir": str(folder / "taken")}, "holds another run already (its run.json)"),

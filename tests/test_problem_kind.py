@@ -116,3 +116,37 @@ def test_the_node_classes_are_told_in_words_so_no_answer_copies_a_definition_tha
     note = family_note(detect(MAX_DEPTH))
     assert "class TreeNode" not in note and "def __init__" not in note
     assert "a TreeNode has val, left and right" in note and "a ListNode has val and next" in note
+
+
+CONTEST = """Print the sum of n integers.
+
+## Input
+The first line holds $n$ ($1 \\le n \\le 10^5$), the second the integers.
+
+## Output
+One integer.
+
+## Sample Input 1
+```
+2
+1 2
+```
+## Sample Output 1
+```
+3
+```"""
+
+
+def test_a_statement_with_input_and_output_sections_and_no_signature_is_a_stdio_problem():
+    assert detect(CONTEST).family == Family.STDIO
+    assert detect("\\section*{Input}\nOne line with $n$.\n\\section*{Output}\nOutput $n$.").family == Family.STDIO
+
+
+def test_leetcodes_input_and_output_lines_are_not_sections():
+    assert detect("Return the sum of nums.\nExample 1:\nInput: nums = [1,2]\nOutput: 3\n").family == Family.PLAIN
+    assert detect(CONTEST + "\n\nFunction signature: def total(nums: List[int]) -> int").family == Family.PLAIN
+
+
+def test_kind_stdio_makes_any_statement_a_whole_program():
+    contract = detect("Read two numbers and print their sum.", kind="stdio")
+    assert contract.family == Family.STDIO and contract.solution_name == "" and contract.for_sandbox()["family"] == "stdio"

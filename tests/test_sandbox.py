@@ -390,3 +390,34 @@ def test_closing_a_program_that_died_with_unread_bytes_on_its_stdin_does_not_rai
     assert program.proc.stdin.closed is False, "the bytes wait in the buffer, as they did in the benchmark"
     program.close()  # flushes them into a pipe nobody reads: EPIPE, which close() takes
     assert program.proc.returncode is not None
+
+
+STDIO = {"family": "stdio", "trees": [], "lists": [], "returns": "", "design_class": "", "in_place": "",
+         "return_too": False}
+TWO_INPUTS = [{"stdin": "3\n1 2 3\n"}, {"stdin": "2\n5 5\n"}]
+
+
+@pytest.mark.parametrize("program", [
+    "n = int(input())\nprint(sum(map(int, input().split())))\n",
+    "import sys\ndata = sys.stdin.buffer.read().split()\nsys.stdout.buffer.write(b'%d\\n' % sum(map(int, data[1:])))\n",
+    "data = open(0).read().split()\nprint(sum(map(int, data[1:])))\n",
+    "import sys\ndef main():\n    sys.stdin.readline()\n    print(sum(map(int, sys.stdin.readline().split())))\n"
+    "if __name__ == '__main__':\n    main()\n    sys.exit(0)\n",
+], ids=["input", "buffer", "open-0", "main-and-exit-0"])
+def test_a_stdio_program_reads_each_tests_input_however_it_reads_and_what_it_prints_is_the_value(program, isolation):
+    results = run_batch(program, TWO_INPUTS * 3, FAST, isolation, contract=STDIO)
+    assert [r["value"].strip() for r in results] == ["6", "10"] * 3, results[0]
+
+
+@pytest.mark.parametrize("program, error_type, words", [
+    ("input()\ninput()\ninput()\n", "EOFError", "EOF"),
+    ("while True:\n    print('x' * 1000)\n", "PrintedTooMuch", "printed more than"),
+    ("while True:\n    pass\n", "Timeout", "the program did not finish"),
+    ("import sys\nsys.exit(3)\n", "RuntimeError", "exited with status 3"),
+], ids=["reads-past-the-end", "prints-megabytes", "never-ends", "exit-status"])
+def test_a_stdio_program_that_misbehaves_ends_its_test_with_a_named_error_in_bounded_time(program, error_type, words):
+    started = time.monotonic()
+    results = run_batch(program, TWO_INPUTS, FAST, contract=STDIO)
+    assert [r["error_type"] for r in results] == [error_type] * 2
+    assert words in results[0]["message"]
+    assert time.monotonic() - started < FAST.batch_timeout + 5

@@ -26,10 +26,13 @@ def check_code(code, limits=Limits(), isolation=None, packages=None, group=None,
     """None when the checks pass, else {"check": "signature", "import" or "execution", error_type, message,
     traceback}. `packages`: the run's folder of installed third-party packages (--allow-install), if any;
     `group` the run's SandboxGroup; `solution`: the code is a solution (not a judge, whose run_code is
-    codeloop's own shim taking **arguments), so its signature is checked too. `contract`: a tree, design or
+    codeloop's own shim taking **arguments), so its signature is checked too (a stdio program's: its imports and
+    syntax only, as running it needs a test's input). `contract`: a tree, design or
     in-place problem's (core/problem_kind.Contract.for_sandbox()), whose code may use TreeNode, ListNode, List
     and Optional undefined, as on LeetCode: the sandbox defines them for it."""
-    loading = contract and {**contract, "family": "loading", "trees": [], "lists": [], "returns": "", "in_place": ""}
+    program = bool(contract) and contract["family"] == "stdio"  # a whole program: loading it is running it, on a test
+    loading = contract and not program and {**contract, "family": "loading", "trees": [], "lists": [], "returns": "",
+                                            "in_place": ""}
     unnamed = solution and unnamed_parameters(code)
     if unnamed:
         return {"check": "signature", "error_type": "TypeError", "traceback": "",
@@ -39,6 +42,12 @@ def check_code(code, limits=Limits(), isolation=None, packages=None, group=None,
         failure = _load(imports, limits, isolation, packages, group, loading)
         if failure:
             return {"check": "import", **failure}
+    if program:  # its syntax, then: the tests run it with their input
+        try:
+            compile(code, "solution.py", "exec")
+        except (SyntaxError, ValueError) as exc:
+            return {"check": "execution", "error_type": type(exc).__name__, "message": str(exc), "traceback": ""}
+        return None
     failure = _load(code, limits, isolation, packages, group, loading)
     return {"check": "execution", **failure} if failure else None
 

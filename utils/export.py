@@ -5,7 +5,8 @@ The pytest file stands alone: it loads solution.py from its own folder and judge
 as the run, because it carries the source of core/compare.py itself (it must not import codeloop); for a
 tree, design or in-place problem it carries the sandbox runner's codec too (utils/sandbox_runner.py, between
 its "codec" marks), so its tests stay in list form and are called as the run called them.
-Note that pytest runs the solution in the pytest process, without codeloop's sandbox.
+Note that pytest runs the solution in the pytest process, without codeloop's sandbox; a stdio problem's program
+(PROGRAM_HEAD) runs as `python solution.py` in a subprocess per test, its printed text compared token by token.
 """
 import json
 import os
@@ -93,6 +94,30 @@ def test_run_code(kwargs, expected):
 '''
 
 
+PROGRAM_HEAD = '''"""Test cases written and checked by codeloop for solution.py, a program reading standard input.
+Run: pytest test_solution.py (each test runs `python solution.py` with its input on standard input)"""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SOLUTION = Path(__file__).with_name("solution.py")
+TIME_LIMIT_S = 60  # per test: generous, as the machine running pytest may be slower than codeloop's
+'''
+
+PROGRAM_TAIL = '''
+
+@pytest.mark.parametrize("given, expected", CASES)
+def test_solution(given, expected):
+    ran = subprocess.run([sys.executable, str(SOLUTION)], input=given["stdin"], capture_output=True, text=True,
+                         timeout=TIME_LIMIT_S)
+    assert ran.returncode == 0, f"solution.py exited with status {ran.returncode}: {ran.stderr[-2000:]}"
+    assert outputs_match(ran.stdout, expected, Comparison(tolerance=TOLERANCE, tokens=True)), \\
+        f"printed {ran.stdout[:500]!r}, expected {expected[:500]!r}"
+'''
+
+
 def family_head(contract):
     """TEST_FILE_HEAD for a tree, design or in-place problem: the codec, then solution.py loaded with the names
     the sandbox gives such code (TreeNode, ListNode, List, Optional)."""
@@ -130,7 +155,9 @@ def pytest_source(test_cases, comparison=compare.EXACT, checker=None, unjudged=(
         cases += ("\n    # Several answers are right and no checker could judge them; the code returns another answer"
                   " than these examples give:\n" + "\n".join(f"    #   {case.name}: run_code(**{json.dumps(case.input)}); the "
                   f"statement gives {json.dumps(case.expected)}" for case in test_cases if case.name in unjudged))
-    head = ((family_head(contract) if contract else TEST_FILE_HEAD) + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
+    program = bool(contract) and contract["family"] == "stdio"  # a whole program, run as `python solution.py < input`
+    head = ((PROGRAM_HEAD if program else family_head(contract) if contract else TEST_FILE_HEAD)
+            + "\n# The comparison rule codeloop used (its core/compare.py)\n" + COMPARISON_RULE
             + f"\n\n# True when the statement says the answer may come in any order\nANY_ORDER = {comparison.any_order}\n"
             + f"# How close two floats must be to be one answer, as the statement says (0: the rule's own tolerance)\n"
             f"TOLERANCE = {comparison.tolerance!r}\n")
@@ -141,7 +168,8 @@ def pytest_source(test_cases, comparison=compare.EXACT, checker=None, unjudged=(
     if checker:
         head += (f"\n# The checker: is_valid(<the inputs>, {output_name(test_cases)}) is True for a right output\n"
                  f"CHECKER_SOURCE = {checker_source(checker)!r}\nOUTPUT_NAME = {output_name(test_cases)!r}\n")
-    return head + f"\nCASES = [\n{cases}\n]\n" + (CHECKED_TAIL if checker else FAMILY_TAIL if contract else TEST_FILE_TAIL)
+    tail = CHECKED_TAIL if checker else PROGRAM_TAIL if program else FAMILY_TAIL if contract else TEST_FILE_TAIL
+    return head + f"\nCASES = [\n{cases}\n]\n" + tail
 
 
 def _guessed(case):

@@ -18,6 +18,10 @@ Protocol
           form, so that tuples, sets and the like reach the caller as they are.
   stderr  anything the code writes to file descriptors 1 or 2 directly (the parent caps it)
 
+A stdio problem's code is a whole program: compiled once, run afresh per test as __main__ with the test's
+{"stdin": text} on file descriptor 0 and sys.stdin, what it prints to sys.stdout returned as the value
+(stdio_program; its stderr is kept as a test's prints).
+
 With a contract (a tree, design or in-place problem) the codec below stands between the test and the code:
 tests stay plain lists, and the nodes, the replay of a design's operations and the argument compared after
 an in-place call are made here, without recursion, so that generated code's cycles, shared nodes and deep
@@ -229,6 +233,8 @@ def contract_call(function, args, kwargs, contract):
     changed in place (with the returned k: [k, its first k items]) or what it returned, nodes in list form."""
     if not contract:
         return function(*args, **kwargs)
+    if contract["family"] == "stdio":
+        return function(kwargs["stdin"])
     for name in contract["trees"]:
         if name in kwargs:
             kwargs[name] = build_tree(kwargs[name])
@@ -395,11 +401,88 @@ def alarm_in(seconds):
     _signal.setitimer(_signal.ITIMER_REAL, seconds)
 
 
+class PrintedTooMuch(BaseException):
+    """A stdio program printed more than the output limit; a BaseException, as TestTimeout, so that the
+    program's own `except Exception` cannot swallow it."""
+
+
+class PrintedText:
+    """A stdio program's sys.stdout: what it prints is its answer, so nothing is dropped; past `cap`
+    characters the test ends as an error instead (a program printing megabytes)."""
+
+    def __init__(self, cap):
+        self.cap, self.parts, self.size = cap, [], 0
+        self.buffer = self  # sys.stdout.buffer.write(b"...") is how fast contest code prints
+
+    def write(self, text):
+        text = text.decode("utf-8", "replace") if isinstance(text, (bytes, bytearray)) else str(text)
+        self.size += len(text)
+        if self.size > self.cap:
+            raise PrintedTooMuch(f"the program printed more than {self.cap:,} characters")
+        self.parts.append(text)
+        return len(text)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+def stdin_holding(text):
+    """File descriptor 0 made to read `text` (a memory file), and sys.stdin over it: input(), sys.stdin,
+    sys.stdin.buffer and open(0) all read the test's input."""
+    import io  # loaded already by the interpreter's own streams: no start-up cost
+    data = text.encode("utf-8")
+    fd = os.memfd_create("stdin")
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.dup2(fd, 0)
+    finally:
+        if fd != 0:  # fd 0 was closed (a program's open(0) closes it): the memory file got its number
+            os.close(fd)
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8", errors="replace")
+
+
+def stdio_program(code, limits):
+    """A stdio problem's test: the whole program run afresh (as __main__) with the test's text on standard input;
+    what it printed is the value. sys.exit() and exit(0) end it normally; another exit status is an error."""
+    def run(stdin):
+        printed, before = PrintedText(limits["result_chars"]), sys.stdin
+        stdin_holding(stdin)
+        stderr = sys.stderr  # call()'s capture: what the program writes to stderr is kept as its prints
+        sys.stdout = printed
+        try:
+            exec(code, {"__name__": "__main__", "__file__": CODE_FILENAME, "__builtins__": __builtins__})
+        except SystemExit as stop:
+            if stop.code not in (None, 0):
+                raise RuntimeError(f"the program exited with status {stop.code}") from None
+        finally:
+            sys.stdout, sys.stdin = stderr, before
+            null = os.open(os.devnull, os.O_RDONLY)  # the next test's program must not read this one's input
+            if null != 0:
+                os.dup2(null, 0)
+                os.close(null)
+        return "".join(printed.parts)
+    return run
+
+
 def load(source, limits, send, contract=None):
     """The code's run_code (a design's replay: contract_function), its module-level code run within the test
     time limit; None (and a load_failed event sent) when it raises, runs out of time or defines no run_code.
     With a contract the code finds TreeNode, ListNode, List and Optional defined, as on LeetCode."""
     namespace = {"__name__": "solution", "__file__": CODE_FILENAME}
+    if contract and contract["family"] == "stdio":  # a whole program runs per test, reading its input: compiled here only
+        try:
+            return stdio_program(compile(source, CODE_FILENAME, "exec"), limits)
+        except BaseException as exc:  # noqa: BLE001 - a syntax error is a result
+            send({"event": "load_failed", "timed_out": False, **describe_error(exc, limits, source), "output": ""})
+            return None
     if contract:
         from typing import List, Optional  # only here: importing typing would slow every plain batch's start
         namespace.update(TreeNode=TreeNode, ListNode=ListNode, List=List, Optional=Optional)
@@ -449,7 +532,8 @@ def call(run_code, i, packed_input, serve, limits, short_repr, source, contract=
         result["ok"] = True
     except TestTimeout:
         result.update(timed_out=True, error_type="Timeout",
-                      message=f"run_code did not return within {limits['test_timeout']} s")
+                      message=f"{'the program did not finish' if contract and contract['family'] == 'stdio' else 'run_code did not return'}"
+                              f" within {limits['test_timeout']} s")
     except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are results too
         alarm_in(0)
         result.update(describe_error(exc, limits, source))

@@ -305,7 +305,8 @@ def snake_case(name):
 
 def check_function_code(code, function="run_code"):
     """The answer's code, parsed and with run_code bound; `function`: what the request asked for, as the
-    errors name it (a judge's is_valid: told "run_code", the model added run_code to its parameters)."""
+    errors name it (a judge's is_valid: told "run_code", the model added run_code to its parameters); "" for a
+    whole program, which is only parsed."""
     if not isinstance(code, str) or not code.strip():
         raise AnswerError("function_code must be the Python source of the solution, as a YAML block scalar (|).")
     code = strip_code_fence(code)
@@ -318,6 +319,8 @@ def check_function_code(code, function="run_code"):
                           f"    {line}\n    {caret}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise AnswerError(f"function_code cannot be parsed: {exc}") from None
+    if not function:  # a whole program (a stdio problem): run as it is written, its entry point called if it never is
+        return code.rstrip() + "\n" + uncalled_entry(tree)
     through = None if run_code_bindings(tree) else passed_on_to(tree)
     if through:  # run_code bound, where its def was, to the function it only hands its arguments to: it names them
         run, name = through
@@ -456,6 +459,23 @@ def _code_keys(data):
                        if key not in data and key in named}}
 
 
+ENTRY_NAMES = ("run_code", "main", "solve")  # asked for the program "run_code" is, a small model defines it and stops
+
+
+def uncalled_entry(tree):
+    """The line calling a program's entry point where the program defines one and does nothing else (its
+    functions, imports and constants only): run_code, main or solve, else its last function, when it takes
+    no argument; else ""."""
+    body = [node for node in tree.body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    if any(not isinstance(node, (ast.FunctionDef, ast.Import, ast.ImportFrom, ast.Assign, ast.ClassDef)) for node in body):
+        return ""
+    functions = {node.name: node for node in body if isinstance(node, ast.FunctionDef)}
+    name = next((name for name in ENTRY_NAMES if name in functions), list(functions)[-1] if functions else None)
+    if name is None or functions[name].args.args or functions[name].args.posonlyargs:
+        return ""
+    return f"\n\n{name}()  # codeloop: the answer defined {name} and never called it\n"
+
+
 def parse_code_answer(text, function="run_code"):
     try:
         data, yaml_problem = _code_keys(load_mapping(text)), None
@@ -464,11 +484,12 @@ def parse_code_answer(text, function="run_code"):
     if "function_code" not in data:
         # Small models often answer with a bare ```python block; take it if it defines a function.
         for lang, body in FENCE.findall(text or ""):
-            if (lang.lower() in ("python", "py", "") or PYTHON_BODY.match(body)) and "def " in body:
+            if (lang.lower() in ("python", "py", "") or PYTHON_BODY.match(body)) and ("def " in body or not function):
                 return {"reasoning": "", "function_code": check_function_code(body, function)}
         if yaml_problem is None or "```yaml" in (text or ""):  # the answer was YAML: say what is wrong with it
             raise yaml_problem or AnswerError("The answer has no function_code key.")
-        raise AnswerError(f"The answer has no ```python block that defines {function}.")
+        raise AnswerError(f"The answer has no ```python block that defines {function}." if function else
+                          "The answer has no ```python block holding the program.")
     if isinstance(data["function_code"], str) and PLACEHOLDER.match(data["function_code"]):
         # the request's template copied back (3 of the 14 input validators that could not be used in
         # bench-results/s25-*, each the retry of an answer in prose), which were told only of a syntax error
