@@ -413,8 +413,8 @@ def generate_inputs(generator, validator, samples, count, limits, isolation, gro
     seeds = [seed * 1000 + k for k in range(1, count + 1)]
     printed = [r["value"] for r in run_batch(generator, [{"stdin": f"{k}\n"} for k in seeds], limits, isolation,
                                              group=group, contract=stdio) if r["ok"] and r["value"] and r["value"].strip()]
-    made = list(dict.fromkeys(text if text.endswith("\n") else text + "\n" for text in printed))
-    made = [text for text in made if text not in samples]
+    distinct = list(dict.fromkeys(text if text.endswith("\n") else text + "\n" for text in printed))
+    made = [text for text in distinct if text not in samples]
     judged = ""
     if validator and made:
         verdicts = run_batch(validator, [{"stdin": text} for text in [*samples, *made]], limits, isolation, group=group,
@@ -429,8 +429,9 @@ def generate_inputs(generator, validator, samples, count, limits, isolation, gro
     else:
         judged = "" if validator else "; no usable input validator"
     cases = [TestCase(f"generated_{k}", {"stdin": text}, None, Origin.VARIANT) for k, text in enumerate(made, 1)]
-    note = (f"an input generator printed {plural(len(printed), 'input')} for {len(seeds)} seeds{judged}; "
-            f"{plural(len(cases), 'new input')} kept")
+    repeated = len(printed) - len(made)  # the same input again, or a sample's
+    note = (f"an input generator printed {plural(len(printed), 'input')} for {len(seeds)} seeds"
+            f"{f' ({repeated} repeated or a sample)' if repeated else ''}{judged}; {plural(len(cases), 'new input')} kept")
     return {"cases": cases, "note": note, "generator": generator, "validator": validator, "seeds": len(seeds),
             "printed": len(printed), "valid": len(cases)}
 

@@ -200,3 +200,25 @@ def test_the_pasted_rendering_loses_superscripts_bullets_and_markup():
     two_sum = next(p for p in load("leetcode-pasted")[0] if p.id == "1-two_sum")
     assert "\n2 <= nums.length <= 104\n-109 <= nums[i] <= 109\n" in two_sum.statement
     assert "`" not in two_sum.statement and "**" not in two_sum.statement
+
+
+def test_a_folder_of_kattis_packages_is_a_set_of_stdio_problems_judged_on_their_secret_tests(tmp_path):
+    from tests.test_problem_package import make_package
+    make_package(tmp_path / "contest" / "adding", secret=[(f"{k:02d}", f"{k} {k}\n", f"{2 * k}\n") for k in range(1, 21)])
+    make_package(tmp_path / "contest" / "special", yaml="name: Special\nvalidation: custom\n")
+    problems, label = load(str(tmp_path / "contest"))
+    assert [(p.id, p.family) for p in problems] == [("adding", "stdio")]
+    assert "1 run, 1 left out (special)" in label
+    assert problems[0].statement.startswith("# Adding Up") and "01" not in problems[0].statement.split("Sample")[0]
+    right = judge_hidden(problems[0], "a, b = map(int, input().split())\nprint(a + b)\n", best_isolation())
+    assert right == {"passed": True, "error": None, "cases_passed": 20, "cases_total": 20, "missing": 0}
+    wrong = judge_hidden(problems[0], "a, b = map(int, input().split())\nprint(a + b if a < 12 else 0)\n", best_isolation())
+    assert not wrong["passed"] and wrong["error"].startswith("12: wrong answer") and wrong["cases_passed"] == 11
+
+
+def test_a_folder_with_no_package_codeloop_can_run_is_one_line(tmp_path):
+    from bench.datasets import DatasetError
+    from tests.test_problem_package import make_package
+    make_package(tmp_path / "only" / "special", yaml="validation: custom interactive\n")
+    with pytest.raises(DatasetError, match="no Kattis problem package codeloop can run"):
+        load(str(tmp_path / "only"))

@@ -155,3 +155,37 @@ def test_programs_that_read_past_their_input_or_print_megabytes_fail_their_tests
     record = json.loads((out / "run.json").read_text())
     errors = {r["error_type"] for a in record["final"]["attempts"] for r in a.get("results") or []}
     assert "PrintedTooMuch" in errors and "Traceback" not in result.stderr
+
+
+ADD_CODE = "```python\na, b = map(int, input().split())\nprint(a + b)\n```"
+ADD_GENERATOR = ("```python\nimport random\nrandom.seed(int(input()))\n"
+                 "print(random.randint(1, 20), random.randint(1, 20))\n```")
+ADD_ORACLE = "```python\nimport sys\nprint(sum(int(word) for word in sys.stdin.read().split()))\n```"
+ADD_VALIDATOR = "```python\na, b = map(int, input().split())\nassert 1 <= a <= 1000 and 1 <= b <= 1000\n```"
+
+
+def test_a_kattis_package_given_with_problem_dir_is_solved_and_its_program_answers_new_inputs(stub, tmp_path):
+    from tests.test_problem_package import make_package
+    folder = make_package(tmp_path / "adding")
+    stub.route("code", *[ADD_CODE] * 8)
+    stub.route("oracle", ADD_ORACLE)
+    stub.route("generator", ADD_GENERATOR)
+    stub.route("input_validator", ADD_VALIDATOR)
+    out = tmp_path / "out"
+    result = codeloop("--problem-dir", str(folder), "--out", str(out), stub=stub)
+    assert result.returncode == 0, result.stderr
+    record = json.loads((out / "run.json").read_text())
+    assert record["problem"].startswith("# Adding Up") and "Sample Input 2" in record["problem"]
+    assert record["settings"]["kind"] == "stdio"
+    ran = subprocess.run([sys.executable, "solution.py"], input="400 600\n", cwd=out, capture_output=True, text=True)
+    assert ran.stdout.strip() == "1000"
+    assert exported_pytest(out).returncode == 0
+
+
+def test_a_package_with_a_custom_validator_is_refused_with_one_line_exit_2_and_nothing_written(stub, tmp_path):
+    from tests.test_problem_package import make_package
+    folder = make_package(tmp_path / "adding", yaml="name: X\nvalidation: custom\n")
+    out = tmp_path / "out"
+    result = codeloop("--problem-dir", str(folder), "--out", str(out), stub=stub)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "validation: custom" in result.stderr
+    assert not out.exists() and not stub.requests
