@@ -539,7 +539,7 @@ class ImplementFunction(ModelStep):
         first, written_before = drawn[0]
         shared["current"], repeated = (first or written_before).id, [again.id for _, again in drawn if again]
         said = draw_line(candidates, repeated, judges, bool(inputs["tried"]))
-        shared["services"].record.event("function_code", say=f"  run_code written ({said})", reasoning=candidates[0]["reasoning"],
+        shared["services"].record.event("function_code", say=f"  {'run_code' if inputs['solution_name'] else 'the program'} written ({said})", reasoning=candidates[0]["reasoning"],
                                         function_code=candidates[0]["function_code"], repeated=repeated,
                                         attempts=[attempt.id for attempt, _ in drawn if attempt],
                                         another_approach=bool(inputs["tried"]),  # the request named the approaches tried

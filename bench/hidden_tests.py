@@ -87,7 +87,8 @@ def judge_hidden(problem, code, isolation, limits=JUDGE_LIMITS):
         return {"passed": passed, "error": error, "cases_passed": int(passed), "cases_total": 1}
     results = run_batch(problem.setup + "\n" + code, [case["input"] for case in problem.cases], limits, isolation,
                         contract=contract)
-    verdicts = [judge(result, case["expected"])["passed"] for result, case in zip(results, problem.cases)]
+    comparison = Comparison(tokens=problem.family == str(Family.STDIO), tolerance=problem.tolerance)
+    verdicts = [judge(result, case["expected"], comparison)["passed"] for result, case in zip(results, problem.cases)]
     first_failure = next((r for r, ok in zip(results, verdicts) if not ok), None)
     return {"passed": all(verdicts), "error": first_failure and _one_line(first_failure, wrong_answer=True),
             "cases_passed": sum(verdicts), "cases_total": len(verdicts)}

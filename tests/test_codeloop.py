@@ -66,12 +66,26 @@ def test_bad_options_raise_the_clis_one_line_error(endpoint, tmp_path):
         solve(a.SUM_OF_EVENS, tests=[{"expected": 1}], out=tmp_path)
     with pytest.raises(TypeError, match="unknown options max_iteration"):
         solve(a.SUM_OF_EVENS, max_iteration=3)
-    with pytest.raises(CodeloopError, match="--kind must be one of plain, tree, design, in-place, not 'forest'"):
+    with pytest.raises(CodeloopError, match="--kind must be one of plain, tree, design, in-place, stdio, not 'forest'"):
         solve(a.SUM_OF_EVENS, kind="forest", out=tmp_path)
     with pytest.raises(CodeloopError, match="--kind design: the statement names no class") as caught:
         solve(a.SUM_OF_EVENS, kind="design", out=tmp_path / "never")
     assert caught.value.exit_code == 2 and not (tmp_path / "never").exists()
     assert endpoint.requests == []
+
+
+def test_a_kattis_package_is_solved_through_the_library_as_through_the_cli(endpoint, tmp_path):
+    from tests.test_contest_problems import ADD_CODE, ADD_GENERATOR, ADD_ORACLE, ADD_VALIDATOR
+    from tests.test_problem_package import make_package
+    endpoint.route("code", *[ADD_CODE] * 8)
+    endpoint.route("oracle", ADD_ORACLE)
+    endpoint.route("generator", ADD_GENERATOR)
+    endpoint.route("input_validator", ADD_VALIDATOR)
+    result = solve(problem_dir=make_package(tmp_path / "adding"), out=tmp_path / "run")
+    assert result.solved and "print(a + b)" in result.code and all(set(t["input"]) == {"stdin"} for t in result.tests)
+    with pytest.raises(CodeloopError, match="validation: custom") as refused:
+        solve(problem_dir=make_package(tmp_path / "special", yaml="validation: custom\n"), out=tmp_path / "never")
+    assert refused.value.exit_code == 2 and not (tmp_path / "never").exists()
 
 
 def test_tests_from_a_file(endpoint, tmp_path):

@@ -300,6 +300,19 @@ def test_run_tests_takes_a_tree_or_design_problems_tests_in_list_form_with_kind(
     assert tree.structured_content["passed"] == 1 and design.structured_content["passed"] == 1, (tree, design)
 
 
+def test_run_tests_runs_a_stdio_program_on_texts_and_compares_what_it_prints_token_by_token(stub):
+    program = "a, b = map(int, input().split())\nprint(a + b)\n"
+    tests = [{"input": {"stdin": "1 2\n"}, "expected": "3"}, {"input": {"stdin": "5 5\n"}, "expected": "11\n"}]
+
+    async def body(session):
+        return [await session.call_tool("run_tests", {"code": program, "kind": "stdio", "tests": tests}),
+                await session.call_tool("run_tests", {"code": program, "kind": "stdio",
+                                                      "tests": [{"input": {"a": 1}, "expected": "1"}]})]
+    ran, misfit = with_session(stub, body, "--mcp-allow-weak-sandbox")
+    assert [r["passed"] for r in ran.structured_content["results"]] == [True, False]
+    assert misfit.is_error and "a stdio test is {input: {stdin: text}, expected: text}" in misfit.content[0].text
+
+
 def test_run_tests_reports_a_wrong_programs_failures(stub):
     async def body(session):
         return await session.call_tool("run_tests", {"code": "def run_code(nums, target):\n    return [0, 0]\n",
