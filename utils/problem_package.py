@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import yaml
 
 from utils.text_files import InputError, read_text_file
+from utils.yaml_answer import load_yaml
 
 STATEMENT_CHARS = 50_000
 SAMPLE_CHARS = 1_000_000
@@ -80,7 +81,7 @@ def _problem_yaml(folder):
     if not os.path.exists(path):
         raise InputError(f"{folder} is not a Kattis problem package: it has no problem.yaml")
     try:
-        config = yaml.safe_load(read_text_file(path, f"{path}", 100_000)) or {}
+        config = load_yaml(read_text_file(path, f"{path}", 100_000)) or {}  # the one YAML parser: YAML 1.2's rules
     except yaml.YAMLError as exc:
         raise InputError(f"{path} does not parse as YAML: {str(exc).splitlines()[0]}") from None
     if not isinstance(config, dict):
