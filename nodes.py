@@ -404,6 +404,9 @@ def generated_inputs(step, inputs, trusted):
                            settings.isolation, inputs["sandboxes"], settings.seed or 0)
 
 
+GENERATED_CHARS = 10_000  # asked for small inputs, generators printed 40 MB ones (r96-kattis): kept out of the record
+
+
 def generate_inputs(generator, validator, samples, count, limits, isolation, group, seed=0):
     """A stdio problem's generated inputs: the generator run on `count` seeds (a test's time each, one batch),
     what it printed kept where it is new and not empty, and where the validator (when it accepts every sample:
@@ -414,7 +417,7 @@ def generate_inputs(generator, validator, samples, count, limits, isolation, gro
     printed = [r["value"] for r in run_batch(generator, [{"stdin": f"{k}\n"} for k in seeds], limits, isolation,
                                              group=group, contract=stdio) if r["ok"] and r["value"] and r["value"].strip()]
     distinct = list(dict.fromkeys(text if text.endswith("\n") else text + "\n" for text in printed))
-    made = [text for text in distinct if text not in samples]
+    made = [text for text in distinct if text not in samples and len(text) <= GENERATED_CHARS]
     judged = ""
     if validator and made:
         verdicts = run_batch(validator, [{"stdin": text} for text in [*samples, *made]], limits, isolation, group=group,
@@ -429,9 +432,9 @@ def generate_inputs(generator, validator, samples, count, limits, isolation, gro
     else:
         judged = "" if validator else "; no usable input validator"
     cases = [TestCase(f"generated_{k}", {"stdin": text}, None, Origin.VARIANT) for k, text in enumerate(made, 1)]
-    repeated = len(printed) - len(made)  # the same input again, or a sample's
+    repeated = len(printed) - len(made)  # the same input again, a sample's, or one past GENERATED_CHARS
     note = (f"an input generator printed {plural(len(printed), 'input')} for {len(seeds)} seeds"
-            f"{f' ({repeated} repeated or a sample)' if repeated else ''}{judged}; {plural(len(cases), 'new input')} kept")
+            f"{f' ({repeated} repeated, a sample or too large)' if repeated else ''}{judged}; {plural(len(cases), 'new input')} kept")
     return {"cases": cases, "note": note, "generator": generator, "validator": validator, "seeds": len(seeds),
             "printed": len(printed), "valid": len(cases)}
 
