@@ -95,15 +95,21 @@ def exported_pytest(folder):
                           cwd=folder, capture_output=True, text=True, timeout=300)
 
 
-def test_a_pasted_contest_problem_is_solved_by_a_program_and_its_tests_pass_under_pytest(stub, tmp_path):
+def solve_sum(stub, tmp_path, generator, code=SUM_CODE, *flags, oracle=None):
+    """SUM through the CLI with these answers scripted (the oracle: the candidates' code unless given)."""
+    tmp_path.mkdir(exist_ok=True)
     problem = tmp_path / "sum.md"
     problem.write_text(SUM)
-    stub.route("code", *[SUM_CODE] * 8)
-    stub.route("oracle", SUM_ORACLE)
-    stub.route("generator", GENERATOR)
+    stub.route("code", *[code] * 12)
+    stub.route("oracle", oracle or code)
+    stub.route("generator", generator)
     stub.route("input_validator", VALIDATOR)
     out = tmp_path / "out"
-    result = codeloop("--problem-file", str(problem), "--out", str(out), stub=stub)
+    return codeloop("--problem-file", str(problem), "--out", str(out), *flags, stub=stub), out
+
+
+def test_a_pasted_contest_problem_is_solved_by_a_program_and_its_tests_pass_under_pytest(stub, tmp_path):
+    result, out = solve_sum(stub, tmp_path, GENERATOR, oracle=SUM_ORACLE)
     assert result.returncode == 0, result.stderr
     assert "a stdio problem" in result.stderr and "an input generator printed" in result.stderr
     record = json.loads((out / "run.json").read_text())
@@ -116,18 +122,6 @@ def test_a_pasted_contest_problem_is_solved_by_a_program_and_its_tests_pass_unde
     assert exported.returncode == 0, exported.stdout
     (out / "solution.py").write_text(SUM_WRONG.split("\n", 1)[1].rsplit("```", 1)[0])
     assert exported_pytest(out).returncode == 1  # the exported tests tell a wrong program
-
-
-def solve_sum(stub, tmp_path, generator, code=SUM_CODE, *flags):
-    tmp_path.mkdir(exist_ok=True)
-    problem = tmp_path / "sum.md"
-    problem.write_text(SUM)
-    stub.route("code", *[code] * 12)
-    stub.route("oracle", code)
-    stub.route("generator", generator)
-    stub.route("input_validator", VALIDATOR)
-    out = tmp_path / "out"
-    return codeloop("--problem-file", str(problem), "--out", str(out), *flags, stub=stub), out
 
 
 def test_a_generator_that_prints_nothing_leaves_the_samples_to_judge_and_says_so(stub, tmp_path):
