@@ -409,9 +409,10 @@ GENERATED_CHARS = 10_000  # asked for small inputs, generators printed 40 MB one
 
 def generate_inputs(generator, validator, samples, count, limits, isolation, group, seed=0):
     """A stdio problem's generated inputs: the generator run on `count` seeds (a test's time each, one batch),
-    what it printed kept where it is new and not empty, and where the validator (when it accepts every sample:
-    else it is the one that is wrong) does not raise on it. {"cases": TestCases of origin variant, "note": one
-    line for the terminal, "generator", "validator": their code, "seeds", "printed", "valid": counts}."""
+    what it printed kept where it is new, not empty and at most GENERATED_CHARS long, and where the validator
+    (when it accepts every sample: else it is the one that is wrong) does not raise on it. {"cases": TestCases of
+    origin variant, "note": one line for the terminal, "generator", "validator": their code, "seeds", "printed",
+    "valid": counts}."""
     stdio = Contract(Family.STDIO).for_sandbox()
     seeds = [seed * 1000 + k for k in range(1, count + 1)]
     printed = [r["value"] for r in run_batch(generator, [{"stdin": f"{k}\n"} for k in seeds], limits, isolation,

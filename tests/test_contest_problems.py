@@ -137,6 +137,19 @@ def test_a_generator_that_never_ends_is_stopped_in_bounded_time(stub, tmp_path):
     assert json.loads((out / "run.json").read_text())["status"] == "unconfirmed"
 
 
+def test_generated_inputs_past_the_size_bound_are_dropped_and_counted(stub, tmp_path):
+    from nodes import GENERATED_CHARS
+    # odd seeds pad their input past the bound on a line the validator does not read: only the size drops them
+    oversized = ("```python\nseed = int(input())\nprint(1)\nprint(seed)\n"
+                 "if seed % 2:\n    print(' '.join(['0'] * 6000))\n```")
+    result, out = solve_sum(stub, tmp_path, oversized)
+    assert "an input generator printed 16 inputs for 16 seeds (8 repeated, a sample or too large)" in result.stderr
+    assert "8 new inputs kept" in result.stderr and "Traceback" not in result.stderr
+    cases = json.loads((out / "run.json").read_text())["final"]["test_cases"]
+    generated = [case["input"]["stdin"] for case in cases if case["name"].startswith("generated_")]
+    assert len(generated) == 8 and all(len(text) <= GENERATED_CHARS for text in generated)
+
+
 def test_programs_that_read_past_their_input_or_print_megabytes_fail_their_tests_with_a_named_error(stub, tmp_path):
     reads_past = "```python\nwhile True:\n    input()\n```"
     result, out = solve_sum(stub, tmp_path, GENERATOR, reads_past, "--max-iterations", "1", "--max-draws", "1")
